@@ -1,0 +1,4 @@
+// Section 'app' of the English catalogue.
+export const app = {
+  placeholder: '',
+} as const;

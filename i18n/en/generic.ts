@@ -1,0 +1,4 @@
+// Section 'generic' of the English catalogue.
+export const generic = {
+  placeholder: '',
+} as const;

@@ -1,0 +1,4 @@
+// Section 'menu' of the English catalogue.
+export const menu = {
+  placeholder: '',
+} as const;

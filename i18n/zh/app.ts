@@ -1,0 +1,6 @@
+import type { Catalogue } from '../types';
+import type { app as en } from '../en/app';
+
+export const app: Catalogue<typeof en> = {
+  placeholder: '',
+};

@@ -1,0 +1,10 @@
+import type { Catalogue } from '../types';
+import type { AppMessages } from '../en';
+import { app } from './app';
+import { menu } from './menu';
+import { generic } from './generic';
+import { validation } from './validation';
+import { errors } from './errors';
+import { resources } from './resources';
+
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources };

@@ -1,0 +1,6 @@
+import type { Catalogue } from '../types';
+import type { menu as en } from '../en/menu';
+
+export const menu: Catalogue<typeof en> = {
+  placeholder: '',
+};

@@ -1,0 +1,32 @@
+import type { Catalogue } from '../types';
+import type { validation as en } from '../en/validation';
+
+export const validation: Catalogue<typeof en> = {
+  required: '该字段不能为空',
+  passwordLength: '长度必须在 6 到 20 个字符之间',
+  digit: '至少包含 1 个数字',
+  letter: '至少包含 1 个字母',
+  symbol: '至少包含 1 个符号',
+  noChinese: '该值不能包含中文字符',
+  passwordMismatch: '两次输入的密码不一致',
+  incorrectPassword: '密码输入错误',
+  samePassword: '新密码不能与旧密码相同',
+  selectOne: '请至少选择一项',
+  lengthBetween: '长度必须在 %{min} 到 %{max} 个字符之间',
+  minLength: '长度至少为 %{min} 个字符',
+  number: '必须是数字',
+  integer: '必须是整数',
+  min: '不能小于 %{min}',
+  max: '不能大于 %{max}',
+  boolean: '必须是“是”或“否”',
+  list: '必须是列表',
+  enum: '请选择提供的选项之一',
+  reference: '请选择已存在的项',
+  text: '必须是文本',
+  email: '请输入有效的电子邮箱地址',
+  phone: '请输入有效的电话号码',
+  date: '请输入有效的日期',
+  identifier: '只允许字母、数字和 : _ * . -',
+  endAfterStart: '结束时间必须晚于开始时间',
+  unknownField: '未知字段：%{field}',
+};

@@ -1,0 +1,32 @@
+import { defineResource } from './types';
+
+/** License accounts: the organisations that run machines (SPEC section 3). */
+export const account = defineResource({
+  name: 'account',
+  apiPath: '/license-account',
+  route: '/systemSettings/account',
+  menuId: 2101,
+  table: 'license_account',
+  nameField: 'licenseAccountName',
+  // A superAdmin sees every license account; anyone else the accounts they belong to.
+  scope: 'custom',
+  fields: {
+    id: { type: 'number', readOnly: true, views: ['show'] },
+    licenseAccountName: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
+    businessUnit: { type: 'text', maxLength: 64, sortable: true },
+    contact: { type: 'text', maxLength: 64 },
+    userCount: { type: 'number', readOnly: true, sortable: true },
+    machineCount: { type: 'number', readOnly: true, sortable: true },
+    fleetCount: { type: 'number', readOnly: true, sortable: true },
+    createTime: { type: 'datetime', readOnly: true, sortable: true },
+  },
+  list: {
+    columns: ['licenseAccountName', 'businessUnit', 'contact', 'userCount', 'machineCount', 'fleetCount', 'createTime'],
+    defaultSort: { field: 'createTime', order: 'DESC' },
+    filters: [
+      { name: 'nameLike', field: 'licenseAccountName', operator: 'like', alwaysOn: true },
+      { name: 'businessUnitLike', field: 'businessUnit', operator: 'like' },
+    ],
+  },
+  permissions: { page: 'account:page', show: 'account:page', create: 'account:add', edit: 'account:edit', delete: 'account:delete', export: 'account:export' },
+});

@@ -1,0 +1,14 @@
+// The registry: every resource declaration, in menu order. Adding a resource type is adding its
+// declaration here (plus its table in server/db/schema and its labels in i18n/).
+import type { ResourceDeclaration } from './types';
+import { account } from './account';
+import { user } from './user';
+import { role } from './role';
+import { permission } from './permission';
+
+export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission];
+
+export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) =>
+  registry.find((declaration) => declaration.name === name);
+
+export * from './types';

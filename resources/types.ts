@@ -1,0 +1,155 @@
+// The resource declaration format. Framework-neutral on purpose: no React, Fastify or Drizzle here.
+// The console derives its generic list/show/edit/create views from a declaration, the server derives
+// its CRUD routes, JSON schemas, validation, permission checks and database queries from the same one.
+// Every user-visible text is an i18n key (see i18n/), never a literal.
+
+export type View = 'list' | 'show' | 'edit' | 'create';
+
+export type FieldType =
+  | 'text'
+  | 'textarea'
+  | 'number'
+  | 'boolean'
+  | 'enum'
+  | 'date'
+  | 'datetime'
+  | 'reference'
+  | 'multiReference'
+  | 'email'
+  | 'phone'
+  | 'password'
+  | 'treeParent'
+  | 'image'
+  | 'file';
+
+/** An i18n key under `validation.*` (messages shared by console and server). */
+export type ValidationMessageKey = string;
+
+export interface PatternRule {
+  /** A JavaScript/JSON-schema compatible regular expression source (no flags). */
+  regex: string;
+  /** i18n key of the message shown when the value does not match. */
+  message: ValidationMessageKey;
+  /** When true the value must NOT match (e.g. "cannot contain Chinese characters"). */
+  negate?: boolean;
+}
+
+export interface FieldDeclaration {
+  type: FieldType;
+  /** Views that show this field. Defaults: every view, minus create/edit for readOnly fields. */
+  views?: readonly View[];
+  required?: boolean;
+  /** Required on create only (e.g. password). */
+  requiredOnCreate?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  /** Numbers: only whole numbers. */
+  integer?: boolean;
+  patterns?: readonly PatternRule[];
+  /** enum: the stored values; labels are i18n keys `resources.<name>.enums.<field>.<value>`. */
+  options?: readonly (string | number)[];
+  /** reference / multiReference / treeParent: the name of the referenced resource. */
+  reference?: string;
+  /** multiReference: the join table and its two columns (server only reads these strings). */
+  through?: { table: string; from: string; to: string };
+  /** Set by the server (create time, creator); never accepted from the client. */
+  readOnly?: boolean;
+  /** Accepted on write, never returned (password). */
+  writeOnly?: boolean;
+  /** Not stored: only validated (e.g. confirmPassword). */
+  virtual?: boolean;
+  /** Database column name when it differs from the field name (snake_case is derived by default). */
+  column?: string;
+  sortable?: boolean;
+  /** Rendered as a tree (treeParent) or chips (multiReference) etc.; a hint for the console. */
+  display?: 'chips' | 'tree' | 'avatar' | 'status';
+}
+
+export type FilterOperator = 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'range';
+
+export interface FilterDeclaration {
+  /** Filter key sent in the paging body. */
+  name: string;
+  /** Field it filters on. */
+  field: string;
+  operator: FilterOperator;
+  /** Always shown in the filter bar (others are added via "Add filter"). */
+  alwaysOn?: boolean;
+}
+
+/** A rule across fields, checked on the server and in the console form. */
+export type CrossFieldRule =
+  | { kind: 'after'; field: string; other: string; message: ValidationMessageKey }
+  | { kind: 'greaterThan'; field: string; other: string; message: ValidationMessageKey }
+  | { kind: 'notGreaterThan'; field: string; other: string; message: ValidationMessageKey }
+  | { kind: 'equals'; field: string; other: string; message: ValidationMessageKey };
+
+export type Action = 'page' | 'show' | 'create' | 'edit' | 'delete' | 'export';
+
+export interface ResourceDeclaration {
+  /** Resource name: react-admin resource name and i18n root `resources.<name>`. */
+  name: string;
+  /** API path under /test-api, e.g. '/user'. */
+  apiPath: string;
+  /** Console route, e.g. '/systemSettings/user' (SPEC section 2). */
+  route: string;
+  /** Menu entry this resource lives under (an id of resources/menu.ts). */
+  menuId: number;
+  /** Database table (snake_case) holding the rows. */
+  table: string;
+  /** Field shown as the record's label and searched by `GET <apiPath>/list?nameLike=`. */
+  nameField: string;
+  /**
+   * Data scoping: 'licenseAccount' rows carry a license_account_id and are filtered by the caller's
+   * current license account; 'global' rows are shared (e.g. the permission tree); 'custom' means the
+   * server's hook for this resource supplies the condition.
+   */
+  scope: 'licenseAccount' | 'global' | 'custom';
+  fields: Record<string, FieldDeclaration>;
+  list: {
+    columns: readonly string[];
+    defaultSort: { field: string; order: 'ASC' | 'DESC' };
+    filters: readonly FilterDeclaration[];
+    /** Show as a tree (uses the treeParent field). */
+    tree?: boolean;
+  };
+  /** Permission identifier per action. An action that is absent does not exist for this resource. */
+  permissions: Partial<Record<Action, string>>;
+  /** Extra button permissions the resource's screens use (identifier -> i18n key of its name). */
+  extraPermissions?: Readonly<Record<string, string>>;
+  rules?: readonly CrossFieldRule[];
+  /** Hand-written views replacing generic ones: a key looked up in the console's custom view registry. */
+  customViews?: Partial<Record<View, string>>;
+}
+
+export const defineResource = <const T extends ResourceDeclaration>(declaration: T): T => declaration;
+
+/** Field names visible in a given view. */
+export const fieldsFor = (declaration: ResourceDeclaration, view: View): string[] =>
+  Object.entries(declaration.fields)
+    .filter(([, field]) => {
+      if (field.views) return field.views.includes(view);
+      if (field.readOnly && (view === 'create' || view === 'edit')) return false;
+      if (field.writeOnly && (view === 'list' || view === 'show')) return false;
+      return true;
+    })
+    .map(([name]) => name);
+
+/** The paging contract shared by every list (request). */
+export interface PageRequest {
+  pageNum: number;
+  pageSize: number;
+  sort?: string;
+  order?: 'ASC' | 'DESC';
+  [filter: string]: unknown;
+}
+
+/** The paging contract shared by every list (answer). */
+export interface PageResult<T> {
+  list: T[];
+  total: number;
+  pageNum: number;
+  pageSize: number;
+}

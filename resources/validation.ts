@@ -1,0 +1,131 @@
+// Validation derived from a declaration, shared by the console (form validation) and the server
+// (request validation). Answers are i18n keys under `validation.` plus interpolation values, so each
+// side renders them in the user's language.
+import type { FieldDeclaration, ResourceDeclaration } from './types';
+
+export interface ValidationIssue {
+  field: string;
+  message: string;
+  values?: Record<string, string | number>;
+  /** Catalogue code the server answers with for this issue (SPEC section 8). */
+  code: '1001' | '1002' | '1003' | '1004';
+}
+
+/** The fixed punctuation set of SPEC section 5's "at least 1 symbol". */
+export const PASSWORD_SYMBOLS = "!@#$%^&*()_+-=[]{};':\",./<>?\\|`~";
+const CHINESE = /[\u3400-\u9fff\uf900-\ufaff]/;
+
+/** SPEC section 5 password rule; returns the first failing message key, or null. */
+export const checkPassword = (value: unknown): ValidationIssue['message'] | null => {
+  if (typeof value !== 'string' || value.length === 0) return 'validation.required';
+  if (value.length < 6 || value.length > 20) return 'validation.passwordLength';
+  if (!/[0-9]/.test(value)) return 'validation.digit';
+  if (!/[A-Za-z]/.test(value)) return 'validation.letter';
+  if (![...value].some((ch) => PASSWORD_SYMBOLS.includes(ch))) return 'validation.symbol';
+  if (CHINESE.test(value)) return 'validation.noChinese';
+  return null;
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9][0-9 -]{4,19}$/;
+
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.length === 0);
+
+/** Validates one field's value; `mode` decides whether requiredOnCreate applies. */
+export const validateField = (
+  name: string,
+  field: FieldDeclaration,
+  value: unknown,
+  mode: 'create' | 'edit',
+): ValidationIssue | null => {
+  const required = field.required || (mode === 'create' && field.requiredOnCreate);
+  if (isEmpty(value)) return required ? { field: name, message: 'validation.required', code: '1001' } : null;
+
+  switch (field.type) {
+    case 'number': {
+      if (typeof value !== 'number' || Number.isNaN(value)) return { field: name, message: 'validation.number', code: '1003' };
+      if (field.integer && !Number.isInteger(value)) return { field: name, message: 'validation.integer', code: '1003' };
+      if (field.min !== undefined && value < field.min) return { field: name, message: 'validation.min', values: { min: field.min }, code: '1004' };
+      if (field.max !== undefined && value > field.max) return { field: name, message: 'validation.max', values: { max: field.max }, code: '1004' };
+      return null;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? null : { field: name, message: 'validation.boolean', code: '1003' };
+    case 'multiReference':
+      return Array.isArray(value) ? null : { field: name, message: 'validation.list', code: '1003' };
+    case 'enum':
+      return field.options?.includes(value as string | number) ? null : { field: name, message: 'validation.enum', code: '1004' };
+    case 'reference':
+    case 'treeParent':
+      return typeof value === 'number' || typeof value === 'string' ? null : { field: name, message: 'validation.reference', code: '1003' };
+    default:
+      break;
+  }
+  if (typeof value !== 'string') return { field: name, message: 'validation.text', code: '1003' };
+  if (field.type === 'password') {
+    const message = checkPassword(value);
+    if (message) return { field: name, message, code: message === 'validation.passwordLength' ? '1002' : '1004' };
+  }
+  const min = field.minLength ?? 0;
+  const max = field.maxLength ?? Number.POSITIVE_INFINITY;
+  if (value.length < min || value.length > max) {
+    return Number.isFinite(max)
+      ? { field: name, message: 'validation.lengthBetween', values: { min, max }, code: '1002' }
+      : { field: name, message: 'validation.minLength', values: { min }, code: '1002' };
+  }
+  if (field.type === 'email' && !EMAIL.test(value)) return { field: name, message: 'validation.email', code: '1004' };
+  if (field.type === 'phone' && !PHONE.test(value)) return { field: name, message: 'validation.phone', code: '1004' };
+  if ((field.type === 'date' || field.type === 'datetime') && Number.isNaN(Date.parse(value))) {
+    return { field: name, message: 'validation.date', code: '1003' };
+  }
+  for (const pattern of field.patterns ?? []) {
+    const matches = new RegExp(pattern.regex, 'u').test(value);
+    if (matches === Boolean(pattern.negate)) return { field: name, message: pattern.message, code: '1004' };
+  }
+  return null;
+};
+
+const comparable = (value: unknown): number | null => {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value !== '') {
+    const time = Date.parse(value);
+    if (!Number.isNaN(time)) return time;
+    const number = Number(value);
+    return Number.isNaN(number) ? null : number;
+  }
+  return null;
+};
+
+/** Validates a whole record (fields the client may write, then cross-field rules). */
+export const validateRecord = (
+  declaration: ResourceDeclaration,
+  record: Record<string, unknown>,
+  mode: 'create' | 'edit',
+): ValidationIssue[] => {
+  const issues: ValidationIssue[] = [];
+  for (const [name, field] of Object.entries(declaration.fields)) {
+    if (field.readOnly) continue;
+    // On edit, absent fields keep their stored value, so only present ones are checked.
+    if (mode === 'edit' && !(name in record)) continue;
+    const issue = validateField(name, field, record[name], mode);
+    if (issue) issues.push(issue);
+  }
+  for (const rule of declaration.rules ?? []) {
+    if (issues.some((issue) => issue.field === rule.field)) continue;
+    const a = record[rule.field];
+    const b = record[rule.other];
+    if (isEmpty(a) || isEmpty(b)) continue;
+    if (rule.kind === 'equals') {
+      if (a !== b) issues.push({ field: rule.field, message: rule.message, code: '1004' });
+      continue;
+    }
+    const x = comparable(a);
+    const y = comparable(b);
+    if (x === null || y === null) continue;
+    const ok = rule.kind === 'notGreaterThan' ? x <= y : x > y;
+    if (!ok) issues.push({ field: rule.field, message: rule.message, code: '1004' });
+  }
+  return issues;
+};

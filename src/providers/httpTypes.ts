@@ -1,0 +1,47 @@
+// The console's http client contract (implemented in ./http.ts). Everything that talks to the
+// server goes through it, so SPEC section 7/8 conventions live in one place.
+export type Query = Record<string, unknown>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** Do not show the error toast (the caller shows its own message). */
+  silent?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A failure answered by the server with a catalogue code. */
+export class ApiError extends Error {
+  constructor(
+    public readonly code: string,
+    message: string,
+    public readonly data?: unknown,
+    public readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface HttpClient {
+  request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options?: RequestOptions): Promise<T>;
+  get<T = unknown>(path: string, query?: Query, options?: RequestOptions): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  del<T = unknown>(path: string, query?: Query, options?: RequestOptions): Promise<T>;
+}
+
+export interface DownloadProgress {
+  loaded: number;
+  /** Total bytes when the server sent a Content-Length. */
+  total?: number;
+}
+
+export interface DownloadClient {
+  /** Fetches a file (5 min time-out, blob); 'Download failed' toast on non-200. */
+  download(
+    method: 'GET' | 'POST',
+    path: string,
+    options?: RequestOptions & { onProgress?: (progress: DownloadProgress) => void },
+  ): Promise<{ blob: Blob; filename: string }>;
+}
