@@ -1,7 +1,8 @@
 // The menu of SPEC section 2 and the permission tree derived from it. Framework-neutral: the
 // console builds its sidebar from it (filtered by SPEC section 6), the server seeds its permission
 // table from it. Top-level ids are SPEC section 6's menu ids; a child's id is its parent's id
-// times 100 plus its position, so ids are stable across installations.
+// times 100 plus its position, so ids are stable across installations. Home is id 0, so its
+// children count from 99 instead (9901, 9902) to stay clear of the top-level ids.
 
 export type PermissionType = 'directory' | 'menu' | 'button';
 
@@ -120,7 +121,7 @@ const build = (id: number, spec: Spec, parentIdentifier: string | null): MenuNod
     route: spec.route,
     icon: spec.icon,
     inMenu: spec.inMenu ?? true,
-    children: (spec.children ?? []).map((child, index) => build(id * 100 + index + 1, child, identifier)),
+    children: (spec.children ?? []).map((child, index) => build((id === 0 ? 99 : id) * 100 + index + 1, child, identifier)),
   };
 };
 
