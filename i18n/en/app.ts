@@ -1,4 +1,92 @@
-// Section 'app' of the English catalogue.
+// Section 'app' of the English catalogue: the console shell, its dialogs and its pages.
+// SPEC-quoted texts are word for word (e.g. 'Change Password successfully!', 'Success!', 'Failed').
 export const app = {
-  placeholder: '',
+  title: 'RVM Console',
+  language: {
+    label: 'Language',
+    en: 'English',
+    zh: '中文',
+  },
+  http: {
+    withDetail: '%{message}: %{detail}',
+    withAttempts: '%{message}, %{attempts}',
+  },
+  header: {
+    expandSidebar: 'Expand menu',
+    collapseSidebar: 'Collapse menu',
+    greeting: 'Hello, %{name}',
+    userMenu: 'User menu',
+    logout: 'Exit',
+    editPassword: 'Edit Password',
+    licenseAccount: 'License account: %{name}',
+    accountName: 'Account: %{name}',
+    mainMenu: 'Main menu',
+  },
+  login: {
+    title: 'Sign in',
+    username: 'User name',
+    password: 'Password',
+    rememberPassword: 'Remember password',
+    submit: 'Sign in',
+    forgotPassword: 'Forgot password?',
+  },
+  forgotPassword: {
+    title: 'Forgot password',
+    intro: 'Enter your user name or e-mail address. If the account exists, a link to reset the password is sent to its e-mail address.',
+    account: 'User name or e-mail',
+    submit: 'Send reset link',
+    sent: 'If the account exists, a link to reset the password has been sent.',
+    backToLogin: 'Back to sign in',
+  },
+  resetPassword: {
+    title: 'Reset password',
+    newPassword: 'New password',
+    confirmPassword: 'Confirm password',
+    submit: 'Reset password',
+    success: 'Your password has been reset. Please sign in.',
+    backToLogin: 'Back to sign in',
+  },
+  passwordRule: '6 to 20 characters, with at least 1 digit, 1 letter and 1 symbol, no Chinese characters.',
+  notFound: {
+    title: '404',
+    message: 'Sorry, the page you visited does not exist.',
+    backHome: 'Back to homepage',
+  },
+  noPermission: {
+    title: '401',
+    message: 'Sorry, you do not have permission to open this page.',
+    backHome: 'Back to homepage',
+  },
+  notAvailable: {
+    message: 'This screen is not available yet.',
+    detail: 'It will be added in a later release. All other screens of the console can be used as usual.',
+  },
+  area: {
+    intro: 'Screens in this area:',
+    empty: 'No screen of this area is available to you.',
+  },
+  home: {
+    welcome: 'Welcome, %{name}',
+    intro: 'Use the menu on the left to open a screen.',
+    account: 'Current license account: %{name}',
+  },
+  changePassword: {
+    title: 'Change Password',
+    oldPassword: 'Old password',
+    newPassword: 'New password',
+    confirmPassword: 'Confirm password',
+    submit: 'Confirm',
+    cancel: 'Cancel',
+    success: 'Change Password successfully!',
+    firstLogin: 'You need to change your password after the first login',
+    passwordExpired: 'Your password has expired and you need to change it.',
+  },
+  switchAccount: {
+    title: 'Switch default license account',
+    submit: 'Confirm',
+    cancel: 'Cancel',
+    success: 'Success!',
+    failed: 'Failed',
+    empty: 'No license account is linked to your user.',
+  },
 } as const;

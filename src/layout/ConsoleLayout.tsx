@@ -1,0 +1,50 @@
+// SPEC section 2 layout: dark narrow left menu, header bar, content area whose width is the window
+// width minus the sidebar width minus 20 px. Hosts the account dialogs.
+import { Suspense, useReducer, type ReactNode } from 'react';
+import { Loading, SkipNavigationButton } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { Box } from '@mui/material';
+import { AccountDialogsProvider } from '../auth/AccountDialogs';
+import { AppHeader } from './AppHeader';
+import { ScreenErrorBoundary } from './ScreenErrorBoundary';
+import { SideMenu } from './SideMenu';
+import { CONTENT_GAP, useSidebarState } from './sidebarState';
+import { useSessionRefresh } from './useSessionRefresh';
+
+const Shell = ({ children }: { children: ReactNode }) => {
+  const [sidebar, toggleSidebar] = useSidebarState();
+  const { pathname } = useLocation();
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  useSessionRefresh(rerender);
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: '#f0f2f5' }} data-testid="layout">
+      <SkipNavigationButton />
+      <SideMenu sidebar={sidebar} />
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        <AppHeader sidebar={sidebar} onToggleSidebar={toggleSidebar} />
+        <Box
+          component="main"
+          id="main-content"
+          tabIndex={-1}
+          data-testid="content"
+          sx={{
+            width: `calc(100vw - ${sidebar.width}px - ${CONTENT_GAP}px)`,
+            p: 2,
+            boxSizing: 'border-box',
+            outline: 'none',
+          }}
+        >
+          <ScreenErrorBoundary resetKey={pathname}>
+            <Suspense fallback={<Loading />}>{children}</Suspense>
+          </ScreenErrorBoundary>
+        </Box>
+      </Box>
+    </Box>
+  );
+};
+
+export const ConsoleLayout = ({ children }: { children?: ReactNode }) => (
+  <AccountDialogsProvider>
+    <Shell>{children}</Shell>
+  </AccountDialogsProvider>
+);

@@ -1,0 +1,46 @@
+// The page of a menu area's own route (e.g. /service/serviceManager): links to the area's screens
+// the user may open.
+import { useMemo } from 'react';
+import { usePermissions, useTranslate } from 'ra-core';
+import { Link as RouterLink } from 'react-router-dom';
+import { List, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
+import type { MenuNode } from '../../resources/menu';
+import { visibleMenu } from '../permissions/menuVisibility';
+import type { UserInfo } from '../providers/session';
+import { MenuIcon } from '../layout/menuIcons';
+import type { ScreenProps } from './screens';
+import { ScreenHeading } from './ScreenHeading';
+
+const findVisible = (nodes: MenuNode[], identifier: string): MenuNode | undefined => {
+  for (const node of nodes) {
+    if (node.identifier === identifier) return node;
+    const found = findVisible(node.children, identifier);
+    if (found) return found;
+  }
+  return undefined;
+};
+
+export const AreaIndexPage = ({ node }: ScreenProps) => {
+  const translate = useTranslate();
+  const { permissions } = usePermissions<UserInfo | null>();
+  const children = useMemo(
+    () => (findVisible(visibleMenu(permissions), node.identifier)?.children ?? []).filter((child) => child.route),
+    [permissions, node.identifier],
+  );
+  return (
+    <Paper sx={{ p: 3 }}>
+      <ScreenHeading node={node} />
+      <Typography sx={{ mb: 1 }}>{translate(children.length > 0 ? 'app.area.intro' : 'app.area.empty')}</Typography>
+      <List dense sx={{ maxWidth: 480 }}>
+        {children.map((child) => (
+          <ListItemButton key={child.identifier} component={RouterLink} to={child.route ?? '#'}>
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <MenuIcon node={child} />
+            </ListItemIcon>
+            <ListItemText primary={translate(`menu.${child.key}`)} />
+          </ListItemButton>
+        ))}
+      </List>
+    </Paper>
+  );
+};

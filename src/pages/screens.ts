@@ -1,0 +1,26 @@
+// THE registry of built menu screens, keyed by the menu route of resources/menu.ts.
+//
+// Every route of the menu gets a page: the component registered here, else (for an area's own
+// route) a list of the area's screens, else the "not available yet" page. To ship a real screen,
+// add one line, preferably lazy so its code loads only when opened:
+//
+//   '/service/performance': lazy(() => import('../screens/service/PerformancePage')),
+//
+// The component receives `{ node }` (its menu node) and is rendered inside the layout at
+// `<route>/*`, so it may declare nested routes (detail pages) of its own. Access follows the menu
+// permissions (SPEC 6); a user who may not see the entry is sent to /401.
+import type { ComponentType } from 'react';
+import type { MenuNode } from '../../resources/menu';
+import { HomePage } from './HomePage';
+
+export interface ScreenProps {
+  node: MenuNode;
+}
+export type Screen = ComponentType<ScreenProps>;
+
+/** The home route (SPEC 2): where '/', '/login' (signed in) and "back to homepage" lead. */
+export const HOME_ROUTE = '/index/index';
+
+export const SCREENS: Readonly<Record<string, Screen>> = {
+  [HOME_ROUTE]: HomePage,
+};

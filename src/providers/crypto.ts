@@ -1,0 +1,28 @@
+// Client-side password handling of SPEC sections 5 and 9: the password kept in the session is
+// AES-encrypted with a fixed key (so it is not stored in clear text), and the change-password dialog
+// compares passwords through a SHA-256 hash rather than character by character.
+import CryptoJS from 'crypto-js';
+
+// Fixed 16-byte key and ECB mode: the same password always gives the same ciphertext, which keeps the
+// localStorage value and the cookie value identical (SPEC 9: "fixed-key symmetric block cipher").
+const FIXED_KEY = CryptoJS.enc.Utf8.parse('RvmConsole@2024!');
+const CIPHER_OPTIONS = { mode: CryptoJS.mode.ECB, padding: CryptoJS.pad.Pkcs7 };
+
+export const encryptPassword = (plain: string): string =>
+  CryptoJS.AES.encrypt(CryptoJS.enc.Utf8.parse(plain), FIXED_KEY, CIPHER_OPTIONS).toString();
+
+/** Returns the clear password, or null when the ciphertext is missing or was not made by us. */
+export const decryptPassword = (cipher: string | null | undefined): string | null => {
+  if (!cipher) return null;
+  try {
+    const plain = CryptoJS.AES.decrypt(cipher, FIXED_KEY, CIPHER_OPTIONS).toString(CryptoJS.enc.Utf8);
+    return plain === '' ? null : plain;
+  } catch {
+    return null;
+  }
+};
+
+export const hashPassword = (plain: string): string => CryptoJS.SHA256(plain).toString(CryptoJS.enc.Hex);
+
+/** Equality after hashing both sides (SPEC 5: "compared after a hash"). */
+export const samePasswordHash = (a: string, b: string): boolean => hashPassword(a) === hashPassword(b);

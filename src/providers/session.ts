@@ -1,0 +1,170 @@
+// The browser session of SPEC section 3 and ARCHITECTURE.md "Session storage": localStorage keys
+// plus the `password` cookie. Storage and cookies are injected so the rules are unit-testable.
+import type { Locale } from '../../i18n';
+import type { PermissionHolder } from '../../resources/permissions';
+import { decryptPassword, encryptPassword } from './crypto';
+
+export interface UserInfo extends PermissionHolder {
+  superAdmin: boolean;
+  permissions: Array<{ id: number; identifier: string }>;
+  roleId?: number | null;
+  roleIds?: number[];
+}
+
+/** ARCHITECTURE.md `LoginAnswer` (`GET /login/current` answers it without `tokenInfo`). */
+export interface LoginAnswer {
+  accountName: string;
+  licenseAccountId?: number | null;
+  userId: number;
+  realName: string;
+  userName?: string;
+  tokenInfo?: { tokenName: string; tokenValue: string };
+  userInfo: UserInfo;
+  termType?: string[];
+  firstLogin?: boolean;
+  passwordExpired?: boolean;
+  version?: string;
+}
+
+/** Why the change-password dialog is forced open (persisted so a reload keeps forcing it). */
+export type ForcedPasswordChange = 'firstLogin' | 'passwordExpired';
+
+export const SESSION_KEYS = {
+  tokenName: 'tokenName',
+  tokenValue: 'tokenValue',
+  version: 'version',
+  accountName: 'accountName',
+  userInfo: 'userInfo',
+  termType: 'termType',
+  sysUserId: 'sysUserId',
+  realName: 'realName',
+  password: 'password',
+  lang: 'lang',
+  username: 'username',
+  roleId: 'roleId',
+  forcedPasswordChange: 'forcedPasswordChange',
+} as const;
+
+/** Removed on logout / forced logout. `lang` and the remembered `username` outlive the session. */
+const SESSION_DATA_KEYS = [
+  'tokenName', 'tokenValue', 'version', 'accountName', 'userInfo', 'termType', 'sysUserId', 'realName',
+  'password', 'roleId', 'forcedPasswordChange',
+] as const;
+
+export const PASSWORD_COOKIE = 'password';
+export const PASSWORD_COOKIE_DAYS = 7;
+
+export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export interface CookieJar {
+  get(name: string): string | undefined;
+  set(name: string, value: string, expires: Date): void;
+  remove(name: string): void;
+}
+
+/** `document.cookie` as a CookieJar (path `/`, so every route sees the same cookie). */
+export const documentCookieJar = (doc: Document = document): CookieJar => ({
+  get: (name) => {
+    const prefix = `${encodeURIComponent(name)}=`;
+    const entry = doc.cookie.split('; ').find((part) => part.startsWith(prefix));
+    return entry === undefined ? undefined : decodeURIComponent(entry.slice(prefix.length));
+  },
+  set: (name, value, expires) => {
+    doc.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires.toUTCString()}; path=/; SameSite=Strict`;
+  },
+  remove: (name) => {
+    doc.cookie = `${encodeURIComponent(name)}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Strict`;
+  },
+});
+
+export interface LoginCredentials {
+  username: string;
+  password: string;
+  rememberPassword: boolean;
+}
+
+const parseJson = <T>(text: string | null): T | null => {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+};
+
+export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now: () => Date = () => new Date()) => {
+  const get = (key: keyof typeof SESSION_KEYS) => storage.getItem(SESSION_KEYS[key]);
+  const set = (key: keyof typeof SESSION_KEYS, value: string | number | null | undefined) => {
+    if (value === null || value === undefined) storage.removeItem(SESSION_KEYS[key]);
+    else storage.setItem(SESSION_KEYS[key], String(value));
+  };
+
+  /** Fields shared by the login answer and `GET /login/current`. */
+  const storeProfile = (answer: LoginAnswer) => {
+    set('accountName', answer.accountName);
+    set('userInfo', JSON.stringify(answer.userInfo));
+    set('termType', JSON.stringify(answer.termType ?? []));
+    set('sysUserId', answer.userId);
+    set('realName', answer.realName);
+    set('roleId', answer.userInfo?.roleId ?? null);
+    if (answer.version !== undefined) set('version', answer.version);
+    const forced: ForcedPasswordChange | null = answer.firstLogin
+      ? 'firstLogin'
+      : answer.passwordExpired
+        ? 'passwordExpired'
+        : null;
+    set('forcedPasswordChange', forced);
+  };
+
+  return {
+    getToken(): { name: string; value: string } | null {
+      const value = get('tokenValue');
+      return value ? { name: get('tokenName') || 'rvm-token', value } : null;
+    },
+    isSignedIn: () => Boolean(get('tokenValue')),
+    getLang(): Locale {
+      return get('lang') === 'zh' ? 'zh' : 'en';
+    },
+    setLang: (lang: Locale) => set('lang', lang),
+    getUserInfo: () => parseJson<UserInfo>(get('userInfo')),
+    getRealName: () => get('realName') ?? '',
+    getSysUserId: () => get('sysUserId'),
+    getAccountName: () => get('accountName') ?? '',
+    setAccountName: (name: string) => set('accountName', name),
+    getRememberedUsername: () => get('username') ?? '',
+    getForcedPasswordChange: (): ForcedPasswordChange | null => {
+      const value = get('forcedPasswordChange');
+      return value === 'firstLogin' || value === 'passwordExpired' ? value : null;
+    },
+    setForcedPasswordChange: (reason: ForcedPasswordChange | null) => set('forcedPasswordChange', reason),
+    /** The password in clear: the cookie first (SPEC 3: "read by the password dialog"), else localStorage. */
+    getStoredPassword: () => decryptPassword(cookies.get(PASSWORD_COOKIE)) ?? decryptPassword(get('password')),
+    /** The password of the remembered user, to prefill the login form. */
+    getRememberedPassword: () => (get('username') ? decryptPassword(cookies.get(PASSWORD_COOKIE)) : null),
+
+    /** SPEC 4 "Login success". */
+    storeLogin(answer: LoginAnswer, credentials: LoginCredentials) {
+      set('tokenName', answer.tokenInfo?.tokenName ?? 'rvm-token');
+      set('tokenValue', answer.tokenInfo?.tokenValue ?? null);
+      storeProfile(answer);
+      if (!get('lang')) set('lang', 'en');
+      set('username', credentials.rememberPassword ? credentials.username : null);
+      const cipher = encryptPassword(credentials.password);
+      set('password', cipher);
+      const expires = new Date(now().getTime() + PASSWORD_COOKIE_DAYS * 24 * 60 * 60 * 1000);
+      cookies.set(PASSWORD_COOKIE, cipher, expires);
+    },
+
+    /** Applies a fresh `GET /login/current` answer (permissions may have changed). */
+    refreshProfile: (answer: LoginAnswer) => storeProfile(answer),
+
+    /** Clears the session data (logout and forced logout); the language and remembered user stay. */
+    clear() {
+      for (const key of SESSION_DATA_KEYS) storage.removeItem(SESSION_KEYS[key]);
+      // The cookie keeps the password only for a user who asked to be remembered.
+      if (!get('username')) cookies.remove(PASSWORD_COOKIE);
+    },
+  };
+};
+
+export type Session = ReturnType<typeof createSession>;

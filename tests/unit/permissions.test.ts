@@ -1,0 +1,107 @@
+// SPEC section 6: identifier matching with wildcards, the <Permission> contract and menu visibility.
+import { describe, expect, it } from 'vitest';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { hasPermission, identifierMatches } from '../../resources/permissions';
+import { MENU, type MenuNode } from '../../resources/menu';
+import { Permission } from '../../src/permissions/Permission';
+import { canOpenMenuNode, visibleMenu } from '../../src/permissions/menuVisibility';
+
+const holder = (...identifiers: Array<string | [number, string]>) => ({
+  superAdmin: false,
+  permissions: identifiers.map((entry) => (Array.isArray(entry) ? { id: entry[0], identifier: entry[1] } : { id: 99_999, identifier: entry })),
+});
+
+const keys = (nodes: MenuNode[]): string[] => nodes.map((node) => node.key);
+const find = (nodes: MenuNode[], key: string): MenuNode | undefined =>
+  nodes.find((node) => node.key === key) ?? nodes.flatMap((node) => node.children).find((node) => node.key === key);
+
+describe('identifier matching', () => {
+  it('matches exactly and with * on either side', () => {
+    expect(identifierMatches('user:add', 'user:add')).toBe(true);
+    expect(identifierMatches('user:*', 'user:add')).toBe(true);
+    expect(identifierMatches('user:add', 'user:*')).toBe(true);
+    expect(identifierMatches('*', 'anything:at:all')).toBe(true);
+    expect(identifierMatches('user:*', 'role:add')).toBe(false);
+    expect(identifierMatches('user.add', 'userXadd')).toBe(false); // dots are literal
+  });
+
+  it('hasPermission: superAdmin, any of the required, null holder, empty list refused', () => {
+    expect(hasPermission({ superAdmin: true, permissions: [] }, ['x:y'])).toBe(true);
+    expect(hasPermission(holder('role:*'), ['user:add', 'role:edit'])).toBe(true);
+    expect(hasPermission(holder('role:*'), ['user:add'])).toBe(false);
+    expect(hasPermission(null, ['user:add'])).toBe(false);
+    expect(() => hasPermission(holder('a'), [])).toThrow();
+  });
+
+  it('<Permission> refuses an empty identifier list', () => {
+    expect(() => renderToString(createElement(Permission, { identifiers: [], children: 'secret' }))).toThrow(/at least one identifier/);
+  });
+});
+
+describe('menu visibility', () => {
+  it('superAdmin sees every entry shown in the menu (and no hidden tab)', () => {
+    const menu = visibleMenu({ superAdmin: true, permissions: [] });
+    expect(keys(menu)).toEqual(['home', 'search', 'installation', 'reports', 'service', 'promotion', 'apis', 'systemSettings']);
+    expect(keys(find(menu, 'installation')!.children)).toEqual(['fleetManagement']); // rvmpage is inMenu: false
+    expect(keys(find(menu, 'reports')!.children)).toEqual(['report', 'notifications']);
+    expect(find(menu, 'service')!.children).toHaveLength(23);
+  });
+
+  it('Home is always visible, even with no permission or no user', () => {
+    expect(keys(visibleMenu(holder()))).toEqual(['home']);
+    expect(keys(visibleMenu(null))).toEqual(['home']);
+    expect(keys(find(visibleMenu(null), 'home')!.children)).toEqual(['index', 'quarantineOverview']);
+  });
+
+  it.each([
+    [1, 'search'],
+    [2, 'installation'],
+    [3, 'reports'],
+    [6, 'service'],
+    [113, 'promotion'],
+    [12, 'apis'],
+    [21, 'systemSettings'],
+  ])('menu id %i opens the %s area with all its children', (id, key) => {
+    const menu = visibleMenu(holder([id, 'unrelated:thing']));
+    expect(keys(menu)).toEqual(['home', key]);
+    const area = MENU.find((node) => node.key === key)!;
+    expect(find(menu, key)!.children.length).toBe(area.children.filter((child) => child.inMenu).length);
+  });
+
+  it('a child id does not alias a top-level area', () => {
+    expect(keys(visibleMenu(holder([2101, 'x'])))).toEqual(['home']);
+  });
+
+  it('a child identifier shows its parent with that child only', () => {
+    const menu = visibleMenu(holder('service:performance'));
+    expect(keys(menu)).toEqual(['home', 'service']);
+    expect(keys(find(menu, 'service')!.children)).toEqual(['performance']);
+  });
+
+  it('wildcards match nodes and children', () => {
+    const menu = visibleMenu(holder('apis:cs*'));
+    expect(keys(find(menu, 'apis')!.children)).toEqual(['csApi', 'csApiTransaction', 'csThridApp']);
+    expect(keys(visibleMenu(holder('systemSettings:*')))).toEqual(['home', 'systemSettings']);
+  });
+
+  it("a resource permission shows the menu entry the resource lives under ('user:page' -> Users)", () => {
+    const menu = visibleMenu(holder('user:page'));
+    expect(keys(menu)).toEqual(['home', 'systemSettings']);
+    expect(keys(find(menu, 'systemSettings')!.children)).toEqual(['user']);
+  });
+
+  it('a hidden tab permission makes its parent screen openable but shows nothing new in the sidebar', () => {
+    const user = holder('installation:rvmpage:RemoteControl');
+    expect(keys(find(visibleMenu(user), 'installation')?.children ?? [])).toEqual([]);
+    const rvmpage = MENU.find((node) => node.key === 'installation')!.children.find((node) => node.key === 'rvmpage')!;
+    expect(canOpenMenuNode(user, rvmpage)).toBe(true);
+    expect(canOpenMenuNode(holder('search'), rvmpage)).toBe(false);
+  });
+
+  it('does not mutate the shared menu tree', () => {
+    const before = JSON.stringify(MENU);
+    visibleMenu(holder('service:performance'));
+    expect(JSON.stringify(MENU)).toBe(before);
+  });
+});
