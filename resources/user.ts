@@ -47,5 +47,6 @@ export const user = defineResource({
   },
   permissions: { page: 'user:page', show: 'user:page', create: 'user:add', edit: 'user:edit', delete: 'user:delete', export: 'user:export' },
   extraPermissions: { 'user:resetPassword': 'resources.user.actions.resetPassword', 'user:disable': 'resources.user.actions.disable' },
+  customViews: { list: 'userList' },
   rules: [{ kind: 'equals', field: 'confirmPassword', other: 'password', message: 'validation.passwordMismatch' }],
 });

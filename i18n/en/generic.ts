@@ -1,4 +1,42 @@
-// Section 'generic' of the English catalogue.
+// Section 'generic' of the English catalogue: texts of the generic list/show/edit/create views.
 export const generic = {
-  placeholder: '',
+  list: { actions: 'Actions' },
+  empty: { title: 'No %{name} yet', invite: 'Create the first one.' },
+  export: {
+    button: 'Export',
+    csv: 'CSV file',
+    xlsx: 'Excel file (XLSX)',
+    title: 'Exporting',
+    preparing: 'Preparing the file…',
+    percent: '%{percent}% downloaded',
+    bytes: '%{size} downloaded',
+  },
+  savedFilters: {
+    button: 'Saved filters',
+    empty: 'No saved filters',
+    saveCurrent: 'Save current filter…',
+    name: 'Name',
+    personal: 'Personal',
+    public: 'Public',
+    builtIn: 'Built-in',
+    saved: 'Filter saved',
+    deleted: 'Filter deleted',
+    deleteTitle: 'Delete saved filter',
+    deleteConfirm: 'Delete the saved filter "%{name}"?',
+  },
+  tree: {
+    expand: 'Expand',
+    collapse: 'Collapse',
+    expandAll: 'Expand all',
+    collapseAll: 'Collapse all',
+    selectAll: 'Select all',
+    clear: 'Clear',
+  },
+  resetPassword: {
+    title: 'Reset password of %{name}',
+    password: 'New password',
+    confirmPassword: 'Confirm password',
+    success: 'Password reset. The user must change it at next login.',
+  },
+  toggleEnabled: { enabled: 'User enabled', disabled: 'User disabled' },
 } as const;

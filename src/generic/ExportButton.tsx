@@ -1,0 +1,91 @@
+// Export of the filtered, sorted list as CSV or XLSX through the data provider's `export`, with a
+// progress dialog (percentage when the server sends a size, bytes received otherwise; cancellable).
+import { useRef, useState } from 'react';
+import { Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Menu, MenuItem, Typography } from '@mui/material';
+import DownloadIcon from '@mui/icons-material/Download';
+import { Button, useDataProvider, useListContext, useResourceContext, useTranslate } from 'react-admin';
+import type { ExportFormat, RvmDataProvider } from '../providers/dataProvider';
+import { formatBytes, percentOf } from './format';
+
+const FORMATS: readonly ExportFormat[] = ['csv', 'xlsx'];
+
+interface ExportProgress {
+  loaded: number;
+  total?: number;
+}
+
+/** Hands a downloaded file to the browser as a save. */
+export const saveBlob = (blob: Blob, filename: string) => {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+};
+
+export const ExportButton = () => {
+  const translate = useTranslate();
+  const resource = useResourceContext()!;
+  const dataProvider = useDataProvider<RvmDataProvider>();
+  const { filterValues, sort, total } = useListContext();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  const run = async (format: ExportFormat) => {
+    setAnchor(null);
+    const controller = new AbortController();
+    abort.current = controller;
+    setProgress({ loaded: 0 });
+    try {
+      const { blob, filename } = await dataProvider.export(resource, {
+        format,
+        filter: filterValues,
+        sort,
+        onProgress: ({ loaded, total: size }) => setProgress({ loaded, total: size }),
+        signal: controller.signal,
+      });
+      saveBlob(blob, filename);
+    } catch {
+      // the download client already showed 'Download failed'; a cancel needs no message
+    } finally {
+      abort.current = null;
+      setProgress(null);
+    }
+  };
+
+  const percent = progress ? percentOf(progress.loaded, progress.total) : null;
+  return (
+    <>
+      <Button label="generic.export.button" onClick={(event) => setAnchor(event.currentTarget)} disabled={!total || Boolean(progress)}>
+        <DownloadIcon />
+      </Button>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {FORMATS.map((format) => (
+          <MenuItem key={format} onClick={() => run(format)}>
+            {translate(`generic.export.${format}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+      <Dialog open={Boolean(progress)} maxWidth="xs" fullWidth>
+        <DialogTitle>{translate('generic.export.title')}</DialogTitle>
+        <DialogContent>
+          <LinearProgress variant={percent === null ? 'indeterminate' : 'determinate'} value={percent ?? 0} />
+          <Typography variant="body2" sx={{ mt: 1 }}>
+            {percent !== null
+              ? translate('generic.export.percent', { percent })
+              : progress?.loaded
+                ? translate('generic.export.bytes', { size: formatBytes(progress.loaded) })
+                : translate('generic.export.preparing')}
+          </Typography>
+        </DialogContent>
+        <DialogActions>
+          <Button label="ra.action.cancel" onClick={() => abort.current?.abort()} />
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+};

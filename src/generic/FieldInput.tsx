@@ -1,0 +1,87 @@
+// The form input of one declared field (create/edit). Validation itself is form-level
+// (formValidation.ts); inputs only carry a "required" marker so labels show the asterisk.
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  BooleanInput,
+  DateInput,
+  DateTimeInput,
+  Labeled,
+  NumberInput,
+  PasswordInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+  type Validator,
+} from 'react-admin';
+import type { View } from '../../resources/types';
+import { useDeclaration } from './DeclarationContext';
+import { FieldDisplay, LABELS_META } from './FieldDisplay';
+import { inputKindFor } from './fieldKinds';
+import { enumChoices, fieldLabel, requireDeclaration, resourceNameOf } from './registry';
+import { TreeChecklistInput } from './TreeChecklistInput';
+
+/** A validator that never fails, flagged so react-admin marks the label as required. */
+const requiredMarker: Validator = Object.assign(() => undefined, { isRequired: true });
+
+/** Pickers search by name through `GET <apiPath>/list?nameLike=`. */
+export const nameLikeQuery = (searchText: string) => (searchText ? { nameLike: searchText } : {});
+
+export interface FieldInputProps {
+  source: string;
+  view: Extract<View, 'create' | 'edit'>;
+}
+
+export const FieldInput = ({ source, view }: FieldInputProps) => {
+  const { declaration, registry } = useDeclaration();
+  const field = declaration.fields[source];
+  if (!field) return null;
+  const label = fieldLabel(declaration, source);
+  const required = Boolean(field.required || (view === 'create' && field.requiredOnCreate));
+  const common = { source, label, validate: required ? requiredMarker : undefined, fullWidth: true };
+  const target = field.reference ? requireDeclaration(registry, field.reference) : undefined;
+
+  switch (inputKindFor(field, view)) {
+    case 'readOnly':
+      return (
+        <Labeled label={label}>
+          <FieldDisplay source={source} />
+        </Labeled>
+      );
+    case 'textarea':
+      return <TextInput {...common} multiline minRows={3} />;
+    case 'number':
+      return <NumberInput {...common} step={field.integer ? 1 : 'any'} min={field.min} max={field.max} />;
+    case 'boolean':
+      return <BooleanInput source={source} label={label} />;
+    case 'select':
+      return <SelectInput {...common} choices={enumChoices(declaration, source)} />;
+    case 'date':
+      return <DateInput {...common} />;
+    case 'datetime':
+      return <DateTimeInput {...common} />;
+    case 'reference':
+      return (
+        <ReferenceInput source={source} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>
+          <AutocompleteInput {...common} optionText={target!.nameField} filterToQuery={nameLikeQuery} />
+        </ReferenceInput>
+      );
+    case 'referenceArray':
+      return (
+        <ReferenceArrayInput source={source} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>
+          <AutocompleteArrayInput {...common} optionText={target!.nameField} filterToQuery={nameLikeQuery} />
+        </ReferenceArrayInput>
+      );
+    case 'treeChecklist':
+      return <TreeChecklistInput source={source} label={label} reference={target!} />;
+    case 'email':
+      return <TextInput {...common} type="email" />;
+    case 'phone':
+      return <TextInput {...common} type="tel" />;
+    case 'password':
+      return <PasswordInput {...common} autoComplete="new-password" />;
+    default:
+      return <TextInput {...common} />;
+  }
+};

@@ -1,0 +1,102 @@
+// The list view derived from a declaration: columns, server-side paging/sorting/filtering, column
+// chooser, saved filters, export, bulk delete, empty and loading states; every button by permission.
+import type { ReactNode } from 'react';
+import {
+  BulkDeleteButton,
+  ColumnsButton,
+  CreateButton,
+  DataTable,
+  FilterButton,
+  List,
+  Pagination,
+  TopToolbar,
+} from 'react-admin';
+import { useResourceAccess } from './access';
+import { useDeclaration } from './DeclarationContext';
+import { ExportButton } from './ExportButton';
+import { FieldDisplay } from './FieldDisplay';
+import { buildFilterInputs } from './filterInputs';
+import { GenericEmpty } from './GenericEmpty';
+import { fieldLabel } from './registry';
+import { SavedFiltersButton } from './SavedFiltersButton';
+import { treeParentFieldOf } from './TreeChecklistInput';
+import { TreeCell, TreeDataTable } from './TreeDataTable';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+const DEFAULT_PAGE_SIZE = 20;
+// headers and date-times stay on one line; a table wider than the content area scrolls inside it
+const TABLE_SX = {
+  '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' },
+  '& .RaDataTable-tableWrapper': { overflowX: 'auto' },
+} as const;
+const LIST_SX = { '& .RaList-main, & .RaList-content': { minWidth: 0 } } as const;
+
+const ListActions = ({ hasFilters }: { hasFilters: boolean }) => {
+  const { declaration } = useDeclaration();
+  const access = useResourceAccess(declaration);
+  return (
+    <TopToolbar>
+      {hasFilters ? <FilterButton /> : null}
+      {hasFilters ? <SavedFiltersButton /> : null}
+      <ColumnsButton />
+      {access.can('create') ? <CreateButton /> : null}
+      {access.can('export') ? <ExportButton /> : null}
+    </TopToolbar>
+  );
+};
+
+export interface GenericListProps {
+  /** Extra per-row buttons (hand-written views), shown in a last column. */
+  rowActions?: ReactNode;
+}
+
+export const GenericList = ({ rowActions }: GenericListProps) => {
+  const { declaration, registry } = useDeclaration();
+  const access = useResourceAccess(declaration);
+  const filters = buildFilterInputs(declaration, registry);
+  const treeParent = declaration.list.tree ? treeParentFieldOf(declaration) : undefined;
+  const rowClick = access.can('edit') ? 'edit' : access.can('show') ? 'show' : false;
+  const bulkActionButtons = access.can('delete') ? <BulkDeleteButton mutationMode="pessimistic" /> : false;
+
+  const columns = declaration.list.columns.map((name, index) => {
+    const field = declaration.fields[name];
+    const cell = <FieldDisplay source={name} />;
+    const oneLine = field?.type === 'datetime' || field?.type === 'date' ? { whiteSpace: 'nowrap' } : undefined;
+    return (
+      <DataTable.Col key={name} source={name} label={fieldLabel(declaration, name)} disableSort={!field?.sortable} sx={oneLine}>
+        {treeParent && index === 0 ? <TreeCell>{cell}</TreeCell> : cell}
+      </DataTable.Col>
+    );
+  });
+  if (rowActions) {
+    columns.push(
+      <DataTable.Col key="__actions" label="generic.list.actions" disableSort align="right">
+        {rowActions}
+      </DataTable.Col>,
+    );
+  }
+
+  return (
+    <List
+      sx={LIST_SX}
+      sort={declaration.list.defaultSort}
+      filters={filters.length ? filters : undefined}
+      actions={<ListActions hasFilters={filters.length > 0} />}
+      empty={<GenericEmpty />}
+      perPage={treeParent ? 500 : DEFAULT_PAGE_SIZE}
+      pagination={treeParent ? false : <Pagination rowsPerPageOptions={PAGE_SIZES} />}
+      // a tree needs every node: the data provider pages through all of them
+      queryOptions={treeParent ? { meta: { all: true } } : undefined}
+    >
+      {treeParent ? (
+        <TreeDataTable parentField={treeParent} rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={TABLE_SX}>
+          {columns}
+        </TreeDataTable>
+      ) : (
+        <DataTable rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={TABLE_SX}>
+          {columns}
+        </DataTable>
+      )}
+    </List>
+  );
+};

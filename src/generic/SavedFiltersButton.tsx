@@ -1,0 +1,172 @@
+// Saved filters (SPEC section 2): apply a personal or public one, save the current filter, delete
+// own ones. Built-in filters are marked and offer no delete (the server answers 5001 anyway).
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  FormControlLabel,
+  IconButton,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  TextField,
+} from '@mui/material';
+import BookmarkIcon from '@mui/icons-material/BookmarkBorder';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import { Button, Confirm, useDataProvider, useListContext, useNotify, useResourceContext, useTranslate } from 'react-admin';
+import type { FilterVisibility, RvmDataProvider, SavedFilter } from '../providers/dataProvider';
+import { isEmptyValue } from './wire';
+
+/** Filters worth saving: the non-empty values of the current filter. */
+export const savableFilter = (filterValues: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(filterValues).filter(([, value]) => !isEmptyValue(value)));
+
+/** Every key of an applied filter is displayed, so filters hidden behind "Add filter" show up too. */
+export const displayedFiltersOf = (filter: Record<string, unknown>) => Object.fromEntries(Object.keys(filter).map((name) => [name, true]));
+
+export const SavedFiltersButton = () => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const resource = useResourceContext()!;
+  const dataProvider = useDataProvider<RvmDataProvider>();
+  const { filterValues, setFilters } = useListContext();
+  const [saved, setSaved] = useState<SavedFilter[]>([]);
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [doomed, setDoomed] = useState<SavedFilter | null>(null);
+
+  const load = useCallback(() => {
+    dataProvider.savedFilters(resource).then(setSaved, () => setSaved([]));
+  }, [dataProvider, resource]);
+  useEffect(load, [load]);
+
+  const current = savableFilter(filterValues ?? {});
+  const apply = (filter: SavedFilter) => {
+    setAnchor(null);
+    setFilters(filter.filter, displayedFiltersOf(filter.filter));
+  };
+  const remove = async () => {
+    if (!doomed) return;
+    try {
+      await dataProvider.deleteFilter(doomed.id);
+      notify('generic.savedFilters.deleted', { type: 'info' });
+      load();
+    } finally {
+      setDoomed(null);
+    }
+  };
+
+  return (
+    <>
+      <Button label="generic.savedFilters.button" onClick={(event) => setAnchor(event.currentTarget)}>
+        <BookmarkIcon />
+      </Button>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {saved.length === 0 ? <MenuItem disabled>{translate('generic.savedFilters.empty')}</MenuItem> : null}
+        {saved.map((filter) => (
+          <MenuItem key={filter.id} onClick={() => apply(filter)} sx={{ gap: 1 }}>
+            <ListItemText primary={filter.name} />
+            {filter.builtIn ? <Chip size="small" label={translate('generic.savedFilters.builtIn')} /> : null}
+            {filter.visibility === 'public' ? <Chip size="small" variant="outlined" label={translate('generic.savedFilters.public')} /> : null}
+            {filter.mine && !filter.builtIn ? (
+              <IconButton
+                size="small"
+                aria-label={translate('ra.action.delete')}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  setAnchor(null);
+                  setDoomed(filter);
+                }}
+              >
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            ) : null}
+          </MenuItem>
+        ))}
+        <Divider />
+        <MenuItem
+          disabled={Object.keys(current).length === 0}
+          onClick={() => {
+            setAnchor(null);
+            setSaving(true);
+          }}
+        >
+          {translate('generic.savedFilters.saveCurrent')}
+        </MenuItem>
+      </Menu>
+      <SaveFilterDialog
+        open={saving}
+        onClose={() => setSaving(false)}
+        onSave={async (name, visibility) => {
+          await dataProvider.saveFilter(resource, { name, visibility, filter: current });
+          notify('generic.savedFilters.saved', { type: 'info' });
+          setSaving(false);
+          load();
+        }}
+      />
+      <Confirm
+        isOpen={Boolean(doomed)}
+        title="generic.savedFilters.deleteTitle"
+        content="generic.savedFilters.deleteConfirm"
+        translateOptions={{ name: doomed?.name ?? '' }}
+        onConfirm={remove}
+        onClose={() => setDoomed(null)}
+      />
+    </>
+  );
+};
+
+interface SaveFilterDialogProps {
+  open: boolean;
+  onClose: () => void;
+  onSave: (name: string, visibility: FilterVisibility) => Promise<void>;
+}
+
+const SaveFilterDialog = ({ open, onClose, onSave }: SaveFilterDialogProps) => {
+  const translate = useTranslate();
+  const [name, setName] = useState('');
+  const [visibility, setVisibility] = useState<FilterVisibility>('personal');
+  const [busy, setBusy] = useState(false);
+  const trimmed = name.trim();
+  const submit = async () => {
+    setBusy(true);
+    try {
+      await onSave(trimmed, visibility);
+      setName('');
+    } catch {
+      // the http client already showed the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{translate('generic.savedFilters.saveCurrent')}</DialogTitle>
+      <DialogContent>
+        <TextField
+          autoFocus
+          fullWidth
+          margin="dense"
+          label={translate('generic.savedFilters.name')}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          slotProps={{ htmlInput: { maxLength: 64 } }}
+        />
+        <RadioGroup row value={visibility} onChange={(event) => setVisibility(event.target.value as FilterVisibility)}>
+          <FormControlLabel value="personal" control={<Radio />} label={translate('generic.savedFilters.personal')} />
+          <FormControlLabel value="public" control={<Radio />} label={translate('generic.savedFilters.public')} />
+        </RadioGroup>
+      </DialogContent>
+      <DialogActions>
+        <Button label="ra.action.cancel" onClick={onClose} />
+        <Button label="ra.action.save" variant="contained" disabled={!trimmed || busy} onClick={submit} />
+      </DialogActions>
+    </Dialog>
+  );
+};

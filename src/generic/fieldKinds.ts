@@ -1,0 +1,92 @@
+// Which react-admin component renders a declared field, per place (column/show, form input, filter).
+// Kept as pure data so the mapping is unit-tested without a DOM; the components switch on these kinds.
+import type { FieldDeclaration, FilterDeclaration, View } from '../../resources/types';
+
+export type DisplayKind =
+  | 'text'
+  | 'number'
+  | 'boolean'
+  | 'enum'
+  | 'date'
+  | 'datetime'
+  | 'reference'
+  | 'referenceChips'
+  | 'email'
+  | 'phone'
+  | 'image'
+  | 'file';
+
+export type InputKind =
+  | 'text'
+  | 'textarea'
+  | 'number'
+  | 'boolean'
+  | 'select'
+  | 'date'
+  | 'datetime'
+  | 'reference'
+  | 'referenceArray'
+  | 'treeChecklist'
+  | 'email'
+  | 'phone'
+  | 'password'
+  | 'readOnly';
+
+export type FilterKind = 'text' | 'number' | 'boolean' | 'select' | 'selectMany' | 'date' | 'reference' | 'referenceMany';
+
+export const displayKindFor = (field: FieldDeclaration): DisplayKind => {
+  switch (field.type) {
+    case 'textarea':
+    case 'password':
+      return 'text';
+    case 'treeParent':
+      return 'reference';
+    case 'multiReference':
+      return 'referenceChips';
+    default:
+      return field.type;
+  }
+};
+
+/** The input for a field in a create or edit form; readOnly fields (if a view shows them) are displayed only. */
+export const inputKindFor = (field: FieldDeclaration, view: Extract<View, 'create' | 'edit'>): InputKind => {
+  if (field.readOnly) return 'readOnly';
+  switch (field.type) {
+    case 'enum':
+      return 'select';
+    case 'treeParent':
+    case 'reference':
+      return 'reference';
+    case 'multiReference':
+      return field.display === 'tree' ? 'treeChecklist' : 'referenceArray';
+    case 'password':
+      // writeOnly passwords are set on create only; editing one is a separate, audited action
+      return view === 'create' || !field.writeOnly ? 'password' : 'readOnly';
+    case 'image':
+    case 'file':
+      return 'text';
+    default:
+      return field.type;
+  }
+};
+
+export const filterKindFor = (filter: FilterDeclaration, field: FieldDeclaration | undefined): FilterKind => {
+  const many = filter.operator === 'in';
+  switch (field?.type) {
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'enum':
+      return many ? 'selectMany' : 'select';
+    case 'reference':
+    case 'treeParent':
+    case 'multiReference':
+      return many ? 'referenceMany' : 'reference';
+    case 'date':
+    case 'datetime':
+      return filter.operator === 'like' ? 'text' : 'date';
+    default:
+      return 'text';
+  }
+};

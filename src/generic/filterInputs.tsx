@@ -1,0 +1,54 @@
+// Filter-bar inputs derived from `list.filters`: alwaysOn ones are shown, the rest sit behind
+// react-admin's "Add filter" button. Labels are `resources.<name>.filters.<filter>`.
+import type { ReactElement } from 'react';
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  DateInput,
+  NullableBooleanInput,
+  NumberInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  SelectArrayInput,
+  SelectInput,
+  TextInput,
+} from 'react-admin';
+import type { ResourceDeclaration } from '../../resources/types';
+import { LABELS_META } from './FieldDisplay';
+import { nameLikeQuery } from './FieldInput';
+import { filterKindFor } from './fieldKinds';
+import { enumChoices, filterLabel, requireDeclaration, resourceNameOf, type Registry } from './registry';
+
+export const buildFilterInputs = (declaration: ResourceDeclaration, registry: Registry): ReactElement[] =>
+  declaration.list.filters.map((filter) => {
+    const field = declaration.fields[filter.field];
+    const key = filter.name;
+    const common = { source: filter.name, label: filterLabel(declaration, filter.name), alwaysOn: filter.alwaysOn };
+    const target = field?.reference ? requireDeclaration(registry, field.reference) : undefined;
+    switch (filterKindFor(filter, field)) {
+      case 'number':
+        return <NumberInput key={key} {...common} />;
+      case 'boolean':
+        return <NullableBooleanInput key={key} {...common} />;
+      case 'select':
+        return <SelectInput key={key} {...common} choices={enumChoices(declaration, filter.field)} />;
+      case 'selectMany':
+        return <SelectArrayInput key={key} {...common} choices={enumChoices(declaration, filter.field)} />;
+      case 'date':
+        return <DateInput key={key} {...common} />;
+      case 'reference':
+        return (
+          <ReferenceInput key={key} source={filter.name} alwaysOn={filter.alwaysOn} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>
+            <AutocompleteInput label={common.label} optionText={target!.nameField} filterToQuery={nameLikeQuery} />
+          </ReferenceInput>
+        );
+      case 'referenceMany':
+        return (
+          <ReferenceArrayInput key={key} source={filter.name} alwaysOn={filter.alwaysOn} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>
+            <AutocompleteArrayInput label={common.label} optionText={target!.nameField} filterToQuery={nameLikeQuery} />
+          </ReferenceArrayInput>
+        );
+      default:
+        return <TextInput key={key} {...common} resettable />;
+    }
+  });

@@ -1,0 +1,69 @@
+// The console's one entry point for resources: a react-admin <Resource> per declaration, with the
+// generic (or a declaration's customViews) list/show/create/edit, each behind its permission.
+// Routing: the resource name is the declaration's route without the leading slash (registry.ts), so
+// the URLs are SPEC routes such as /systemSettings/user, /systemSettings/user/5, .../create.
+import type { ComponentType, ReactElement } from 'react';
+import { Resource } from 'react-admin';
+import { RESOURCES } from '../../resources';
+import type { Action, ResourceDeclaration, View } from '../../resources/types';
+import { CUSTOM_VIEWS } from '../resources';
+import { DeclarationProvider } from './DeclarationContext';
+import { GenericCreate, GenericEdit } from './GenericForm';
+import { GenericList } from './GenericList';
+import { GenericShow } from './GenericShow';
+import { resourceLabel, resourceNameOf, type Registry } from './registry';
+import { RequirePermission } from './RequirePermission';
+
+/** The permission that opens each view; a view whose action the declaration lacks does not exist. */
+export const VIEW_ACTIONS: Readonly<Record<View, Action>> = { list: 'page', show: 'show', create: 'create', edit: 'edit' };
+
+const GENERIC_VIEWS: Readonly<Record<View, ComponentType>> = {
+  list: GenericList,
+  show: GenericShow,
+  create: GenericCreate,
+  edit: GenericEdit,
+};
+
+/** The component rendering a view: the declaration's hand-written one if it names one, else the generic one. */
+export const viewComponentFor = (
+  declaration: ResourceDeclaration,
+  view: View,
+  customViews: Readonly<Record<string, ComponentType>> = CUSTOM_VIEWS,
+): ComponentType => {
+  const key = declaration.customViews?.[view];
+  if (key === undefined) return GENERIC_VIEWS[view];
+  const custom = customViews[key];
+  if (!custom) throw new Error(`Resource "${declaration.name}": custom view "${key}" is not in src/resources/index.ts`);
+  return custom;
+};
+
+const viewElement = (declaration: ResourceDeclaration, registry: Registry, view: View): ReactElement | undefined => {
+  const action = VIEW_ACTIONS[view];
+  if (!declaration.permissions[action]) return undefined;
+  const Component = viewComponentFor(declaration, view);
+  return (
+    <DeclarationProvider declaration={declaration} registry={registry}>
+      <RequirePermission action={action}>
+        <Component />
+      </RequirePermission>
+    </DeclarationProvider>
+  );
+};
+
+export const buildResources = (registry: Registry = RESOURCES): ReactElement[] =>
+  registry.map((declaration) => (
+    <Resource
+      key={declaration.name}
+      name={resourceNameOf(declaration)}
+      options={{ label: resourceLabel(declaration), declaration: declaration.name }}
+      recordRepresentation={declaration.nameField}
+      list={viewElement(declaration, registry, 'list')}
+      show={viewElement(declaration, registry, 'show')}
+      create={viewElement(declaration, registry, 'create')}
+      edit={viewElement(declaration, registry, 'edit')}
+    />
+  ));
+
+export { createDataProvider } from '../providers/dataProvider';
+export type { RvmDataProvider } from '../providers/dataProvider';
+export { resourceNameOf, findDeclaration } from './registry';

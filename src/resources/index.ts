@@ -1,0 +1,8 @@
+// Hand-written views, picked by a declaration's `customViews` key (e.g. customViews: { list: 'userList' }).
+// They render inside the same DeclarationProvider as the generic views, so they can reuse them.
+import type { ComponentType } from 'react';
+import { UserList } from './UserList';
+
+export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
+  userList: UserList,
+};
