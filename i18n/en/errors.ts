@@ -50,4 +50,7 @@ export const errors = {
   download: 'Download failed',
   loginFailed: 'userName or password error!',
   attemptsLeft: 'you can also log in %{count} times',
+  // Server answers: the success message, and code 6's message with the attempts left appended.
+  '00000': 'Success',
+  wrongPasswordWithAttempts: '%{message}, %{attempts}',
 } as const;

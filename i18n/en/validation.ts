@@ -27,4 +27,6 @@ export const validation = {
   identifier: 'Only letters, digits and : _ * . - are allowed',
   endAfterStart: 'End time must be after start time',
   unknownField: 'Unknown field: %{field}',
+  invalid: 'Invalid value',
+  treeCycle: 'An item cannot be placed under itself or one of its subordinates',
 } as const;

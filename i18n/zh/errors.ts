@@ -49,4 +49,6 @@ export const errors: Catalogue<typeof en> = {
   download: '下载失败',
   loginFailed: '用户名或密码错误！',
   attemptsLeft: '您还可以登录 %{count} 次',
+  '00000': '成功',
+  wrongPasswordWithAttempts: '%{message}，%{attempts}',
 };

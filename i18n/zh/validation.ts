@@ -29,4 +29,6 @@ export const validation: Catalogue<typeof en> = {
   identifier: '只允许字母、数字和 : _ * . -',
   endAfterStart: '结束时间必须晚于开始时间',
   unknownField: '未知字段：%{field}',
+  invalid: '无效的值',
+  treeCycle: '不能将项目放在其自身或其下级之下',
 };

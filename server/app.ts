@@ -1,0 +1,94 @@
+// buildApp: the whole server as one testable Fastify instance (tests drive it with app.inject()).
+// Opens (or reuses) the database, applies migrations and seeds under an advisory lock, then
+// registers the API under /test-api, the OpenAPI docs and, when given, the built console.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { RESOURCES } from '../resources';
+import type { ResourceDeclaration } from '../resources/types';
+import { registerGuard } from './auth/guard';
+import { createPasswordHasher } from './auth/passwords';
+import { DEFAULT_CONFIG, type ServerConfig } from './config';
+import type { ResourceHooks } from './crud/hooks';
+import { buildModels } from './crud/model';
+import { registerCrudRoutes } from './crud/routes';
+import { openDatabase, type Database } from './db/client';
+import { TABLES } from './db/registry';
+import { validatorCompiler } from './lib/ajv';
+import { registerErrorHandler } from './lib/errorHandler';
+import { loggerOptions } from './lib/logger';
+import { createMailer } from './lib/mailer';
+import { registerOpenApi, registerOpenApiUi } from './lib/openapi';
+import { registerConsole } from './lib/console';
+import { resourceHooks } from './resources';
+import { registerLicenseAccountRoutes } from './routes/licenseAccount';
+import { registerLoginRoutes } from './routes/login';
+import { registerPasswordRoutes } from './routes/password';
+import { registerSavedFilterRoutes } from './routes/savedFilter';
+import { seed } from './seed/seed';
+import type { Services } from './services';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export const API_PREFIX = '/test-api';
+
+export interface BuildAppOptions {
+  /** An open database shared with other app instances; the app does not close it. */
+  database?: Database;
+  /** Otherwise one is opened (and closed with the app): PostgreSQL when set, else PGlite. */
+  databaseUrl?: string;
+  /** PGlite data folder; absent means in memory. */
+  dataDir?: string;
+  config?: Partial<ServerConfig>;
+  /** false (default) for none; true or options for pino with redaction. */
+  logger?: boolean | { level?: string; stream?: NodeJS.WritableStream };
+  /** Folder of the built console served at / (SPA fallback to index.html). */
+  staticDir?: string;
+  /** Resource declarations (default resources/index.ts RESOURCES), extra tables and hooks, e.g. a test fixture. */
+  resources?: readonly ResourceDeclaration[];
+  tables?: Record<string, PgTable>;
+  hooks?: Record<string, ResourceHooks>;
+}
+
+export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyInstance> => {
+  const config: ServerConfig = { ...DEFAULT_CONFIG, ...options.config };
+  const database = options.database ?? (await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }));
+  const closeOwnDatabase = () => (options.database ? Promise.resolve() : database.close());
+  try {
+    const declarations = options.resources ?? RESOURCES;
+    const hasher = createPasswordHasher(config.passwordHashLogN);
+    const models = buildModels(declarations, { ...TABLES, ...options.tables }, { ...resourceHooks(hasher), ...options.hooks });
+    await database.migrateLocked((db) => seed(db, config, hasher, declarations));
+    const services: Services = { database, db: database.db, config, hasher, mailer: createMailer(config), models };
+
+    const logger = options.logger ? loggerOptions(options.logger === true ? 'info' : options.logger.level, options.logger === true ? undefined : options.logger.stream) : false;
+    const app = Fastify({ logger, bodyLimit: 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+    app.decorate('services', services);
+    app.setValidatorCompiler(validatorCompiler);
+    registerErrorHandler(app);
+    app.addHook('onClose', closeOwnDatabase);
+
+    await registerOpenApi(app, config.version);
+    await app.register(
+      async (api) => {
+        registerGuard(api, services.db, config);
+        registerLoginRoutes(api, services);
+        registerPasswordRoutes(api, services);
+        registerLicenseAccountRoutes(api, services);
+        registerSavedFilterRoutes(api, services);
+        registerCrudRoutes(api, services);
+      },
+      { prefix: API_PREFIX },
+    );
+    await registerOpenApiUi(app);
+    await registerConsole(app, API_PREFIX, options.staticDir);
+    await app.ready();
+    return app;
+  } catch (error) {
+    await closeOwnDatabase();
+    throw error;
+  }
+};

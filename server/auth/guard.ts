@@ -1,0 +1,41 @@
+// The route-level guard. Every API route is token-protected unless its config says `public: true`;
+// a route's `permissions` lists the identifiers it needs (any one suffices, superAdmin passes).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerConfig } from '../config';
+import type { Db } from '../db/client';
+import { localeOf } from '../lib/envelope';
+import { AppError } from '../lib/errors';
+import { Caller, loadPrincipal } from './principal';
+import { authenticate, TOKEN_NAME } from './tokens';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No token needed (login, forgot/reset password). */
+    public?: boolean;
+    /** Permission identifiers, any of which grants the call. */
+    permissions?: readonly string[];
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export const callerOf = (request: FastifyRequest): Caller => {
+  if (!request.caller) throw new AppError('11011');
+  return request.caller;
+};
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** Adds the guard to the routes of `app` (an encapsulated plugin: the API routes only). */
+export const registerGuard = (app: FastifyInstance, db: Db, config: ServerConfig) => {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config;
+    if (access.public) return;
+    const token = await authenticate(db, config, headerValue(request.headers[TOKEN_NAME])?.trim());
+    const principal = await loadPrincipal(db, token);
+    request.caller = new Caller(db, config, principal, localeOf(request));
+    if (access.permissions?.length) await request.caller.require(access.permissions);
+  });
+};

@@ -1,0 +1,68 @@
+// The LoginAnswer of ARCHITECTURE.md, also answered (without tokenInfo) by GET /login/current.
+import type { ServerConfig } from '../config';
+import type { Db } from '../db/client';
+import { permissionsOf, roleIdsOf, type PermissionItem, type Principal } from './principal';
+import { TOKEN_NAME } from './tokens';
+
+export interface LoginAnswer {
+  accountName: string | null;
+  licenseAccountId: number | null;
+  userId: number;
+  realName: string;
+  userName: string;
+  tokenInfo?: { tokenName: string; tokenValue: string };
+  userInfo: { superAdmin: boolean; permissions: PermissionItem[]; roleId: number | null; roleIds: number[] };
+  termType: string[];
+  firstLogin: boolean;
+  passwordExpired: boolean;
+  version: string;
+}
+
+export const passwordExpired = (config: ServerConfig, changedAt: Date) => Date.now() - changedAt.getTime() > config.passwordMaxAgeDays * 86_400_000;
+
+export const buildLoginAnswer = async (db: Db, config: ServerConfig, principal: Principal, tokenValue?: string): Promise<LoginAnswer> => {
+  const [permissions, roleIds] = [await permissionsOf(db, principal.userId), await roleIdsOf(db, principal.userId)];
+  return {
+    accountName: principal.licenseAccountName,
+    licenseAccountId: principal.licenseAccountId,
+    userId: principal.userId,
+    realName: principal.realName,
+    userName: principal.userName,
+    ...(tokenValue ? { tokenInfo: { tokenName: TOKEN_NAME, tokenValue } } : {}),
+    userInfo: { superAdmin: principal.superAdmin, permissions, roleId: roleIds[0] ?? null, roleIds },
+    // Machine models of the fleet: none until the machine tables exist.
+    termType: [],
+    firstLogin: principal.mustChangePassword,
+    passwordExpired: passwordExpired(config, principal.passwordChangedAt),
+    version: config.version,
+  };
+};
+
+const permissionItem = { type: 'object', properties: { id: { type: 'integer' }, identifier: { type: 'string' } } };
+
+export const loginAnswerSchema = (withToken: boolean) => ({
+  type: 'object',
+  properties: {
+    accountName: { type: ['string', 'null'] },
+    licenseAccountId: { type: ['integer', 'null'] },
+    userId: { type: 'integer' },
+    realName: { type: 'string' },
+    userName: { type: 'string' },
+    ...(withToken
+      ? { tokenInfo: { type: 'object', properties: { tokenName: { type: 'string' }, tokenValue: { type: 'string' } } } }
+      : {}),
+    userInfo: {
+      type: 'object',
+      properties: {
+        superAdmin: { type: 'boolean' },
+        permissions: { type: 'array', items: permissionItem },
+        roleId: { type: ['integer', 'null'] },
+        roleIds: { type: 'array', items: { type: 'integer' } },
+      },
+    },
+    termType: { type: 'array', items: { type: 'string' } },
+    firstLogin: { type: 'boolean', description: 'The password must be changed (first sign-in or reset by an administrator)' },
+    passwordExpired: { type: 'boolean', description: 'Older than PASSWORD_MAX_AGE_DAYS: the password must be changed' },
+    version: { type: 'string' },
+  },
+});

@@ -1,0 +1,30 @@
+// Setting a password, wherever it happens (own change, reset link, administrator reset): new
+// hash, expiry clock restarted, every session of the user revoked (11015).
+import { eq } from 'drizzle-orm';
+import { checkPassword } from '../../resources/validation';
+import type { Db } from '../db/client';
+import { sysUser } from '../db/schema';
+import { invalidField } from '../lib/errors';
+import { revokeUserTokens, type RevokeReason } from './tokens';
+
+/** SPEC section 5 rule, answered as 1001/1002/1004 with the rule's message on `field`. */
+export const assertPasswordRule = (field: string, password: unknown) => {
+  const message = checkPassword(password);
+  if (!message) return;
+  const code = message === 'validation.required' ? '1001' : message === 'validation.passwordLength' ? '1002' : '1004';
+  throw invalidField(field, message, code);
+};
+
+export const setPassword = async (
+  db: Db,
+  userId: number,
+  passwordHash: string,
+  options: { mustChange: boolean; reason: RevokeReason },
+) =>
+  db.transaction(async (tx) => {
+    await tx
+      .update(sysUser)
+      .set({ password: passwordHash, mustChangePassword: options.mustChange, passwordChangedAt: new Date() })
+      .where(eq(sysUser.id, userId));
+    await revokeUserTokens(tx, userId, options.reason);
+  });

@@ -1,0 +1,101 @@
+// Server settings with their defaults; server.ts reads them from the environment, tests pass them to buildApp.
+import { readFileSync } from 'node:fs';
+
+export interface ServerConfig {
+  tokenIdleMinutes: number;
+  tokenMaxHours: number;
+  maxSessionsPerUser: number;
+  loginMaxFailures: number;
+  loginLockMinutes: number;
+  passwordMaxAgeDays: number;
+  /** log2 of scrypt's N. 17 is OWASP's recommendation; tests lower it (14) because 2^17 costs ~0.3 s a hash. */
+  passwordHashLogN: number;
+  adminInitialPassword: string;
+  resetTokenMinutes: number;
+  /** Base of links in mails (the console's origin). */
+  publicUrl: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  exportMaxRows: number;
+  /** Rows read per query while streaming an export. */
+  exportBatchRows: number;
+  /** Version reported in the login answer. */
+  version: string;
+}
+
+const packageVersion = (): string => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+};
+
+export const DEFAULT_CONFIG: ServerConfig = {
+  tokenIdleMinutes: 120,
+  tokenMaxHours: 12,
+  maxSessionsPerUser: 10,
+  loginMaxFailures: 5,
+  loginLockMinutes: 15,
+  passwordMaxAgeDays: 90,
+  passwordHashLogN: 17,
+  adminInitialPassword: 'Admin@123',
+  resetTokenMinutes: 30,
+  publicUrl: 'http://localhost:8080',
+  mailFrom: 'RVM Console <no-reply@localhost>',
+  exportMaxRows: 100_000,
+  exportBatchRows: 1000,
+  version: packageVersion(),
+};
+
+type Env = Record<string, string | undefined>;
+
+/** Empty strings count as unset (the e2e harness blanks DATABASE_URL that way). */
+const value = (env: Env, name: string): string | undefined => {
+  const raw = env[name]?.trim();
+  return raw ? raw : undefined;
+};
+
+const positive = (env: Env, name: string, fallback: number): number => {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const parsed = Number(raw);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return parsed;
+};
+
+export interface StartupSettings {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  staticDir: string;
+  config: ServerConfig;
+}
+
+export const settingsFromEnv = (env: Env = process.env): StartupSettings => {
+  const port = positive(env, 'PORT', 8080);
+  const logN = positive(env, 'PASSWORD_HASH_LOG_N', DEFAULT_CONFIG.passwordHashLogN);
+  if (!Number.isInteger(logN) || logN < 10 || logN > 20) throw new Error('PASSWORD_HASH_LOG_N must be a whole number between 10 and 20');
+  return {
+    port,
+    host: value(env, 'HOST') ?? '0.0.0.0',
+    dataDir: value(env, 'DATA_DIR') ?? './data',
+    databaseUrl: value(env, 'DATABASE_URL'),
+    staticDir: value(env, 'STATIC_DIR') ?? './dist',
+    config: {
+      ...DEFAULT_CONFIG,
+      tokenIdleMinutes: positive(env, 'TOKEN_IDLE_MINUTES', DEFAULT_CONFIG.tokenIdleMinutes),
+      tokenMaxHours: positive(env, 'TOKEN_MAX_HOURS', DEFAULT_CONFIG.tokenMaxHours),
+      maxSessionsPerUser: positive(env, 'MAX_SESSIONS_PER_USER', DEFAULT_CONFIG.maxSessionsPerUser),
+      loginMaxFailures: positive(env, 'LOGIN_MAX_FAILURES', DEFAULT_CONFIG.loginMaxFailures),
+      loginLockMinutes: positive(env, 'LOGIN_LOCK_MINUTES', DEFAULT_CONFIG.loginLockMinutes),
+      passwordMaxAgeDays: positive(env, 'PASSWORD_MAX_AGE_DAYS', DEFAULT_CONFIG.passwordMaxAgeDays),
+      passwordHashLogN: logN,
+      adminInitialPassword: value(env, 'ADMIN_INITIAL_PASSWORD') ?? DEFAULT_CONFIG.adminInitialPassword,
+      publicUrl: (value(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+      smtpUrl: value(env, 'SMTP_URL'),
+      mailFrom: value(env, 'MAIL_FROM') ?? DEFAULT_CONFIG.mailFrom,
+    },
+  };
+};

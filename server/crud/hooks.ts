@@ -1,0 +1,32 @@
+// What a declaration cannot say: per-resource hooks (server/resources/<name>.ts), all optional.
+// They run inside the write transaction and throw AppError to refuse.
+import type { SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Caller } from '../auth/principal';
+import type { Db } from '../db/client';
+import type { ModelRegistry, ResourceModel } from './model';
+
+export type Values = Record<string, unknown>;
+
+export interface HookContext {
+  /** The transaction of the write. */
+  tx: Db;
+  caller: Caller;
+  model: ResourceModel;
+  models: ModelRegistry;
+}
+
+export interface ResourceHooks {
+  /** scope 'custom': the condition limiting the rows the caller sees (undefined: all rows). */
+  scope?(caller: Caller, model: ResourceModel): SQL | undefined;
+  /** readOnly fields computed in SQL (sortable like columns). */
+  computed?(table: PgTable): Record<string, SQL>;
+  /** `input` is the validated request record (mutable: e.g. default join ids); `values` the row to insert. */
+  beforeCreate?(context: HookContext, input: Values, values: Values): Promise<void>;
+  afterCreate?(context: HookContext, id: number, input: Values): Promise<void>;
+  /** `existing` is the stored row (columns by field name), locked for the transaction. */
+  beforeUpdate?(context: HookContext, id: number, input: Values, values: Values, existing: Values): Promise<void>;
+  afterUpdate?(context: HookContext, id: number, input: Values, existing: Values): Promise<void>;
+  /** Refuse (5002, 5003, …) before any row is deleted; all ids are in scope. */
+  beforeDelete?(context: HookContext, ids: number[]): Promise<void>;
+}

@@ -1,0 +1,103 @@
+// A declaration resolved against the database: its Drizzle table, the column of each stored field
+// (looked up by field name), its join tables, computed fields and hooks. Built once at start;
+// a declaration that does not fit its table fails the start with a message saying what is missing.
+import { getTableName, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { fieldsFor, type ResourceDeclaration } from '../../resources/types';
+import { columnByField, columnBySqlName, type TableRegistry } from '../db/registry';
+import type { ResourceHooks } from './hooks';
+
+export interface JoinSpec {
+  table: PgTable;
+  /** Column pointing at this resource's row, and its property name. */
+  from: PgColumn;
+  fromKey: string;
+  /** Column pointing at the referenced row, and its property name. */
+  to: PgColumn;
+  toKey: string;
+}
+
+export interface ResourceModel {
+  declaration: ResourceDeclaration;
+  table: PgTable;
+  id: PgColumn;
+  /** Stored fields: field name -> column. */
+  columns: Record<string, PgColumn>;
+  /** readOnly fields computed in SQL by the hooks (e.g. counts). */
+  computed: Record<string, SQL>;
+  /** multiReference fields: field name -> join table. */
+  joins: Record<string, JoinSpec>;
+  /** The license_account_id column of 'licenseAccount'-scoped resources. */
+  licenseAccountColumn?: PgColumn;
+  hooks: ResourceHooks;
+  /** Fields answered (never writeOnly or virtual ones). */
+  readable: string[];
+  /** Fields accepted on create / on update (besides id). */
+  creatable: string[];
+  editable: string[];
+}
+
+export type ModelRegistry = ReadonlyMap<string, ResourceModel>;
+
+const fail = (declaration: ResourceDeclaration, problem: string): never => {
+  throw new Error(`Resource "${declaration.name}" (table "${declaration.table}"): ${problem}`);
+};
+
+const resolveJoin = (declaration: ResourceDeclaration, field: string, tables: TableRegistry): JoinSpec => {
+  const through = declaration.fields[field].through ?? fail(declaration, `multiReference "${field}" needs \`through\``);
+  const table = tables[through.table] ?? fail(declaration, `join table "${through.table}" of "${field}" is not in server/db/schema`);
+  const from = columnBySqlName(table, through.from) ?? fail(declaration, `join table "${through.table}" has no column "${through.from}"`);
+  const to = columnBySqlName(table, through.to) ?? fail(declaration, `join table "${through.table}" has no column "${through.to}"`);
+  return { table, fromKey: from[0], from: from[1], toKey: to[0], to: to[1] };
+};
+
+export const buildModel = (declaration: ResourceDeclaration, tables: TableRegistry, hooks: ResourceHooks = {}): ResourceModel => {
+  const table = tables[declaration.table] ?? fail(declaration, 'no such table in server/db/schema');
+  const computed = hooks.computed?.(table) ?? {};
+  const columns: Record<string, PgColumn> = {};
+  const joins: Record<string, JoinSpec> = {};
+  for (const [name, field] of Object.entries(declaration.fields)) {
+    if (field.virtual) continue;
+    if (field.type === 'multiReference') {
+      joins[name] = resolveJoin(declaration, name, tables);
+      continue;
+    }
+    const column = columnByField(table, name);
+    if (column) columns[name] = column;
+    else if (!computed[name]) fail(declaration, `field "${name}" has no column (property "${name}") and is not computed by a hook`);
+  }
+  const id = columns.id ?? columnByField(table, 'id') ?? fail(declaration, 'the table needs an "id" column');
+  const licenseAccountColumn = columnByField(table, 'licenseAccountId');
+  if (declaration.scope === 'licenseAccount' && !licenseAccountColumn) fail(declaration, 'scope "licenseAccount" needs a licenseAccountId column');
+  if (declaration.scope === 'custom' && !hooks.scope) fail(declaration, 'scope "custom" needs a scope hook in server/resources/');
+  const known = (field: string) => Boolean(columns[field] ?? computed[field]);
+  if (!known(declaration.nameField)) fail(declaration, `nameField "${declaration.nameField}" is not a column`);
+  if (!known(declaration.list.defaultSort.field)) fail(declaration, `default sort "${declaration.list.defaultSort.field}" is not a column`);
+  for (const filter of declaration.list.filters) {
+    if (!known(filter.field)) fail(declaration, `filter "${filter.name}" is on "${filter.field}", which is not a column`);
+  }
+  const writable = (name: string) => !declaration.fields[name].readOnly && name !== 'id';
+  return {
+    declaration,
+    table,
+    id,
+    columns,
+    computed,
+    joins,
+    licenseAccountColumn,
+    hooks,
+    readable: Object.entries(declaration.fields)
+      .filter(([, field]) => !field.writeOnly && !field.virtual)
+      .map(([name]) => name),
+    creatable: fieldsFor(declaration, 'create').filter(writable),
+    editable: fieldsFor(declaration, 'edit').filter(writable),
+  };
+};
+
+export const buildModels = (
+  declarations: readonly ResourceDeclaration[],
+  tables: TableRegistry,
+  hooks: Readonly<Record<string, ResourceHooks>>,
+): ModelRegistry => new Map(declarations.map((declaration) => [declaration.name, buildModel(declaration, tables, hooks[declaration.name])]));
+
+export const tableNameOf = (model: ResourceModel) => getTableName(model.table);

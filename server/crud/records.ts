@@ -1,0 +1,84 @@
+// Reading records: one query for the rows (stored and computed fields), one per multiReference
+// for the id arrays, then the wire form (dates as ISO strings, writeOnly/virtual never present).
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Caller } from '../auth/principal';
+import type { Db } from '../db/client';
+import { AppError } from '../lib/errors';
+import type { Values } from './hooks';
+import type { ModelRegistry, ResourceModel } from './model';
+import { scopeCondition } from './query';
+
+export type WireRecord = Record<string, unknown>;
+
+const selection = (model: ResourceModel): Record<string, PgColumn | SQL> => {
+  const fields: Record<string, PgColumn | SQL> = { id: model.id };
+  for (const name of model.readable) {
+    if (model.columns[name]) fields[name] = model.columns[name];
+    else if (model.computed[name]) fields[name] = model.computed[name];
+  }
+  return fields;
+};
+
+const toWire = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+
+/** Fills every multiReference field of `rows` with the ids found in its join table. */
+const attachJoins = async (db: Db, model: ResourceModel, rows: Values[]) => {
+  const ids = rows.map((row) => row.id as number);
+  for (const [name, join] of Object.entries(model.joins)) {
+    if (!model.readable.includes(name)) continue;
+    const links = ids.length
+      ? await db.select({ from: join.from, to: join.to }).from(join.table).where(inArray(join.from, ids)).orderBy(asc(join.to))
+      : [];
+    const byRow = new Map<number, number[]>();
+    for (const link of links) {
+      const list = byRow.get(link.from as number) ?? [];
+      list.push(link.to as number);
+      byRow.set(link.from as number, list);
+    }
+    for (const row of rows) row[name] = byRow.get(row.id as number) ?? [];
+  }
+};
+
+export interface ReadOptions {
+  where?: SQL;
+  orderBy?: SQL[];
+  limit?: number;
+  offset?: number;
+}
+
+export const readRecords = async (db: Db, model: ResourceModel, options: ReadOptions): Promise<WireRecord[]> => {
+  let query = db.select(selection(model)).from(model.table).where(options.where).$dynamic();
+  if (options.orderBy?.length) query = query.orderBy(...options.orderBy);
+  if (options.limit !== undefined) query = query.limit(options.limit);
+  if (options.offset) query = query.offset(options.offset);
+  const rows = (await query) as Values[];
+  await attachJoins(db, model, rows);
+  return rows.map((row) => Object.fromEntries(['id', ...model.readable].map((name) => [name, toWire(row[name] ?? null)])));
+};
+
+export const countRecords = async (db: Db, model: ResourceModel, where?: SQL): Promise<number> => {
+  const [row] = await db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(model.table).where(where);
+  return row?.total ?? 0;
+};
+
+/**
+ * One record the caller may see, else 2003. `scoped: false` after the caller's own write: a record
+ * just moved out of their scope (e.g. a user created in another license account) is still answered.
+ */
+export const readOne = async (db: Db, model: ResourceModel, caller: Caller, id: number, scoped = true): Promise<WireRecord> => {
+  const [record] = await readRecords(db, model, { where: and(eq(model.id, id), scoped ? scopeCondition(model, caller) : undefined), limit: 1 });
+  if (!record) throw new AppError('2003');
+  return record;
+};
+
+/** `{ id -> label }` of the referenced rows (the referenced resource's nameField), for exports. */
+export const labelsOf = async (db: Db, models: ModelRegistry, resource: string | undefined, ids: number[]) => {
+  const model = resource ? models.get(resource) : undefined;
+  const labels = new Map<number, string>();
+  if (!model || ids.length === 0) return labels;
+  const name = model.columns[model.declaration.nameField] ?? model.computed[model.declaration.nameField];
+  const rows = await db.select({ id: model.id, name }).from(model.table).where(inArray(model.id, [...new Set(ids)]));
+  for (const row of rows) labels.set(row.id as number, String(row.name ?? ''));
+  return labels;
+};

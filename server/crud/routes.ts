@@ -1,0 +1,144 @@
+// The generic CRUD API (ARCHITECTURE.md "Generic CRUD") derived from each declaration: paths from
+// `apiPath`, schemas from the fields, permissions from `permissions`; an absent action has no route.
+import { and, asc, ilike, inArray } from 'drizzle-orm';
+import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { ServerConfig } from '../config';
+import { callerOf } from '../auth/guard';
+import type { Db } from '../db/client';
+import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
+import { exportListing, type ExportBody } from './export';
+import type { Values } from './hooks';
+import type { ModelRegistry, ResourceModel } from './model';
+import { expressionOf, likePattern, listingWhere, orderByOf, scopeCondition } from './query';
+import { countRecords, readOne, readRecords } from './records';
+import {
+  batchDeleteBodySchema,
+  createBodySchema,
+  exportBodySchema,
+  idParamsSchema,
+  optionsAnswerSchema,
+  optionsQuerySchema,
+  pageAnswerSchema,
+  pageBodySchema,
+  recordSchema,
+  updateBodySchema,
+} from './schemas';
+import { createRecord, deleteRecords, updateRecord } from './write';
+
+export interface CrudDeps {
+  db: Db;
+  models: ModelRegistry;
+  config: ServerConfig;
+}
+
+interface PageBody extends Values {
+  pageNum: number;
+  pageSize: number;
+  sort?: string;
+  order?: 'ASC' | 'DESC';
+}
+
+const OPTIONS_LIMIT = 50;
+
+const route = (model: ResourceModel, summary: string, permissions: string[], schema: Record<string, unknown>, data: Record<string, unknown>) =>
+  ({
+    config: { permissions },
+    schema: {
+      tags: [model.declaration.name],
+      summary,
+      description: `Needs one of: ${permissions.join(', ')} (superAdmin passes).`,
+      security: [{ rvmToken: [] }],
+      ...schema,
+      response: { 200: envelopeSchema(data), ...failureResponses(true) },
+    },
+  }) satisfies RouteShorthandOptions;
+
+export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, model: ResourceModel) => {
+  const { db } = deps;
+  const { apiPath, permissions, nameField } = model.declaration;
+  const record = recordSchema(model);
+  const nullData = { type: 'null' };
+
+  if (permissions.page) {
+    app.post(`${apiPath}/page`, route(model, 'One page of the filtered, sorted list', [permissions.page], { body: pageBodySchema(model) }, pageAnswerSchema(model)), async (request) => {
+      const caller = callerOf(request);
+      const body = request.body as PageBody;
+      const where = listingWhere(model, caller, body);
+      const list = await readRecords(db, model, {
+        where,
+        orderBy: orderByOf(model, body.sort, body.order),
+        limit: body.pageSize,
+        offset: (body.pageNum - 1) * body.pageSize,
+      });
+      return ok(request, { list, total: await countRecords(db, model, where), pageNum: body.pageNum, pageSize: body.pageSize });
+    });
+  }
+
+  const pickerPermissions = [permissions.page, permissions.show, permissions.create, permissions.edit].filter((p): p is string => Boolean(p));
+  if (pickerPermissions.length) {
+    app.get(
+      `${apiPath}/list`,
+      route(model, `Options for pickers and reference labels (at most ${OPTIONS_LIMIT})`, [...new Set(pickerPermissions)], { querystring: optionsQuerySchema }, optionsAnswerSchema),
+      async (request) => {
+        const caller = callerOf(request);
+        const query = request.query as { nameLike?: string; ids?: string };
+        const name = expressionOf(model, nameField);
+        const ids = query.ids ? query.ids.split(',').map((id) => Number(id.trim())) : [];
+        const rows = await db
+          .select({ id: model.id, name })
+          .from(model.table)
+          .where(and(scopeCondition(model, caller), query.nameLike ? ilike(name, likePattern(query.nameLike)) : undefined, ids.length ? inArray(model.id, ids) : undefined))
+          .orderBy(asc(name), asc(model.id))
+          .limit(OPTIONS_LIMIT);
+        return ok(request, rows);
+      },
+    );
+  }
+
+  if (permissions.show) {
+    app.get(`${apiPath}/:id`, route(model, 'One record', [permissions.show], { params: idParamsSchema }, record), async (request) =>
+      ok(request, await readOne(db, model, callerOf(request), (request.params as { id: number }).id)),
+    );
+  }
+
+  if (permissions.create) {
+    app.post(apiPath, route(model, 'Create a record', [permissions.create], { body: createBodySchema(model) }, record), async (request) => {
+      const caller = callerOf(request);
+      const id = await createRecord(deps, caller, model, request.body as Values);
+      return ok(request, await readOne(db, model, caller, id, false));
+    });
+  }
+
+  if (permissions.edit) {
+    app.put(apiPath, route(model, 'Update a record (absent fields keep their value)', [permissions.edit], { body: updateBodySchema(model) }, record), async (request) => {
+      const caller = callerOf(request);
+      const id = await updateRecord(deps, caller, model, request.body as Values);
+      return ok(request, await readOne(db, model, caller, id, false));
+    });
+  }
+
+  if (permissions.delete) {
+    app.delete(apiPath, route(model, 'Delete a record', [permissions.delete], { querystring: idParamsSchema }, nullData), async (request) => {
+      await deleteRecords(deps, callerOf(request), model, [(request.query as { id: number }).id]);
+      return ok(request, null);
+    });
+    app.post(
+      `${apiPath}/batchDelete`,
+      route(model, 'Delete several records in one transaction (all or nothing)', [permissions.delete], { body: batchDeleteBodySchema }, {
+        type: 'object',
+        properties: { deleted: { type: 'integer' } },
+      }),
+      async (request) => ok(request, { deleted: await deleteRecords(deps, callerOf(request), model, (request.body as { ids: number[] }).ids) }),
+    );
+  }
+
+  if (permissions.export) {
+    const options = route(model, 'Export the filtered list as CSV or XLSX (labels in the request language)', [permissions.export], { body: exportBodySchema(model) }, {});
+    options.schema.response = { 200: { description: 'The file (text/csv or XLSX)', type: 'string', format: 'binary' }, ...failureResponses(true) };
+    app.post(`${apiPath}/export`, options, async (request, reply) => exportListing(deps, callerOf(request), model, request.body as ExportBody, reply));
+  }
+};
+
+export const registerCrudRoutes = (app: FastifyInstance, deps: CrudDeps) => {
+  for (const model of deps.models.values()) registerResourceRoutes(app, deps, model);
+};

@@ -1,0 +1,85 @@
+// One Drizzle API over two drivers: embedded PGlite (a data folder, or memory) or PostgreSQL
+// through a node-postgres Pool. Everything above this file is driver-agnostic.
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { fileURLToPath } from 'node:url';
+
+/** The driver-neutral Drizzle handle (transactions are one too). */
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /**
+   * Runs `work` on one dedicated connection holding a PostgreSQL advisory lock, after applying the
+   * migrations there: instances starting together migrate and seed one after the other.
+   */
+  migrateLocked<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Arbitrary but fixed: "RVM" in ASCII. */
+const MIGRATION_LOCK_KEY = 0x52564d;
+
+export interface DatabaseOptions {
+  /** postgres://… — when set, PostgreSQL; otherwise PGlite. */
+  databaseUrl?: string;
+  /** PGlite data folder; absent means in memory. */
+  dataDir?: string;
+}
+
+export const openDatabase = async ({ databaseUrl, dataDir }: DatabaseOptions): Promise<Database> => {
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // A pool error on an idle client must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    return {
+      kind: 'postgres',
+      db: drizzlePg(pool) as unknown as Db,
+      migrateLocked: async (work) => {
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          try {
+            const db = drizzlePg(client);
+            await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+            return await work(db as unknown as Db);
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+          }
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite(client);
+  return {
+    kind: 'pglite',
+    db: db as unknown as Db,
+    migrateLocked: async (work) => {
+      // PGlite has a single connection; the lock is kept for symmetry with PostgreSQL.
+      await db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+      try {
+        await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+        return await work(db as unknown as Db);
+      } finally {
+        await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+      }
+    },
+    close: () => client.close(),
+  };
+};
+
+/** Rows of a raw `db.execute` (both drivers answer `{ rows }`). */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -1,0 +1,87 @@
+// Everything the server needs to stay stateless: sessions, sign-in failures, reset tokens and the
+// mail outbox live here, so any number of instances on one database behave as one.
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { licenseAccount, sysUser } from './system';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * Session tokens, stored only as SHA-256 hashes. Revoked rows are kept (with the reason) so the
+ * client gets the precise forced-logout code; no foreign key on user_id so a deleted user's rows
+ * still answer "revoked" rather than "unknown".
+ */
+export const sysToken = pgTable(
+  'sys_token',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer('user_id').notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastSeenAt: at('last_seen_at').notNull().defaultNow(),
+    revokedAt: at('revoked_at'),
+    /** 'logout' | 'passwordChange' | 'passwordReset' | 'disabled' | 'deleted' | 'superseded' */
+    revokeReason: varchar('revoke_reason', { length: 32 }),
+    utcOffsetMinutes: integer('utc_offset_minutes'),
+  },
+  (t) => [uniqueIndex('sys_token_hash_uq').on(t.tokenHash), index('sys_token_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Failed sign-ins (by lower-cased user name, known or not), counted inside the lock window. */
+export const loginAttempt = pgTable(
+  'login_attempt',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    username: varchar('username', { length: 64 }).notNull(),
+    attemptedAt: at('attempted_at').notNull().defaultNow(),
+  },
+  (t) => [index('login_attempt_username_time_idx').on(t.username, t.attemptedAt)],
+);
+
+/** Single-use password-reset tokens (hashed), 30 minutes by default. */
+export const passwordReset = pgTable(
+  'password_reset',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer('user_id').notNull().references(() => sysUser.id, { onDelete: 'cascade' }),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [uniqueIndex('password_reset_hash_uq').on(t.tokenHash), index('password_reset_user_idx').on(t.userId)],
+);
+
+/** Every mail the server sends (or would send without SMTP_URL). */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    recipient: varchar('recipient', { length: 128 }),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    sentAt: at('sent_at'),
+    error: text('error'),
+  },
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt)],
+);
+
+/** Saved list filters: personal, public (per license account) or built-in (seeded, read-only). */
+export const savedFilter = pgTable(
+  'saved_filter',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    resource: varchar('resource', { length: 64 }).notNull(),
+    name: varchar('name', { length: 64 }).notNull(),
+    filter: jsonb('filter').notNull(),
+    visibility: varchar('visibility', { length: 16 }).notNull(),
+    builtIn: boolean('built_in').notNull().default(false),
+    ownerId: integer('owner_id').references(() => sysUser.id, { onDelete: 'cascade' }),
+    licenseAccountId: integer('license_account_id').references(() => licenseAccount.id, { onDelete: 'cascade' }),
+    createTime: at('create_time').notNull().defaultNow(),
+  },
+  (t) => [
+    index('saved_filter_resource_owner_idx').on(t.resource, t.ownerId),
+    index('saved_filter_account_idx').on(t.licenseAccountId),
+  ],
+);

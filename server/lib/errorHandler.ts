@@ -1,0 +1,68 @@
+// One place that turns every failure into the envelope: AppError, schema validation, body parsing,
+// database constraint violations, and anything unexpected (1000, logged with the request id).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { translate } from '../../i18n';
+import { issuesFromAjv } from './ajv';
+import { localeOf, type Envelope } from './envelope';
+import { AppError, httpStatusOf, invalid, pgErrorCode } from './errors';
+
+const fromFastifyError = (error: FastifyError): AppError | null => {
+  if (error.validation) return invalid(issuesFromAjv(error.validation as unknown as ErrorObject[]));
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return invalid([{ field: '(body)', message: 'validation.invalid', code: '1002' }]);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalid([{ field: '(body)', message: 'validation.required', code: '1001' }]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalid([{ field: '(body)', message: 'validation.invalid', code: '1004' }]);
+    default:
+      break;
+  }
+  // Body-parser syntax errors and other client errors Fastify already classified.
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return invalid([{ field: '(body)', message: 'validation.invalid', code: '1004' }]);
+  }
+  return null;
+};
+
+const fromDatabaseError = (error: unknown): AppError | null => {
+  switch (pgErrorCode(error)) {
+    case '23505':
+      return new AppError('2002');
+    case '23503':
+      return new AppError('5002');
+    case '22001':
+      return new AppError('1002');
+    case '22P02':
+    case '22007':
+    case '22008':
+      return new AppError('1003');
+    default:
+      return null;
+  }
+};
+
+export const sendFailure = (request: FastifyRequest, reply: FastifyReply, failure: AppError) => {
+  const locale = localeOf(request);
+  const issues = failure.issues?.map((issue) => ({ field: issue.field, message: translate(locale, issue.message, issue.values) }));
+  const catalogue = translate(locale, `errors.${failure.code}`);
+  const resMsg = failure.resMsg ?? (issues?.length ? `${catalogue}: ${issues.map((issue) => issue.message).join('; ')}` : catalogue);
+  const envelope: Envelope = { resCode: failure.code, resMsg, resData: issues ? { issues } : (failure.resData ?? null) };
+  return reply.code(httpStatusOf(failure.code)).type('application/json; charset=utf-8').send(envelope);
+};
+
+export const registerErrorHandler = (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const failure = error instanceof AppError ? error : (fromFastifyError(error) ?? fromDatabaseError(error));
+    if (failure) return sendFailure(request, reply, failure);
+    request.log.error({ err: error }, 'unexpected failure');
+    return sendFailure(request, reply, new AppError('1000', { resData: { requestId: request.id } }));
+  });
+};
+
+/** Unknown API address (4004); the static plugin's SPA fallback handles the rest. */
+export const notFound = (request: FastifyRequest, reply: FastifyReply) => sendFailure(request, reply, new AppError('4004'));
+

@@ -1,0 +1,123 @@
+// Saved list filters (ARCHITECTURE.md "Calls"): personal ones for their owner, public ones for
+// everyone in the owner's license account, built-in ones for all and read-only (5001).
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Caller } from '../auth/principal';
+import { callerOf } from '../auth/guard';
+import { savedFilter } from '../db/schema';
+import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
+import { AppError } from '../lib/errors';
+import type { Services } from '../services';
+
+type Row = typeof savedFilter.$inferSelect;
+
+const visibleTo = (caller: Caller) =>
+  or(
+    eq(savedFilter.builtIn, true),
+    eq(savedFilter.ownerId, caller.userId),
+    caller.principal.licenseAccountId === null
+      ? sql`false`
+      : and(eq(savedFilter.visibility, 'public'), eq(savedFilter.licenseAccountId, caller.principal.licenseAccountId)),
+  );
+
+const toWire = (caller: Caller) => (row: Row) => ({
+  id: row.id,
+  resource: row.resource,
+  name: row.name,
+  filter: row.filter,
+  visibility: row.visibility,
+  builtIn: row.builtIn,
+  ownerId: row.ownerId,
+  mine: row.ownerId === caller.userId,
+});
+
+const item = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    resource: { type: 'string' },
+    name: { type: 'string' },
+    filter: { type: 'object', additionalProperties: true },
+    visibility: { type: 'string', enum: ['personal', 'public'] },
+    builtIn: { type: 'boolean' },
+    ownerId: { type: ['integer', 'null'] },
+    mine: { type: 'boolean' },
+  },
+};
+
+export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models }: Services) => {
+  const resources = [...models.keys()];
+  const fields = {
+    resource: { type: 'string', enum: resources },
+    name: { type: 'string', minLength: 1, maxLength: 64 },
+    filter: { type: 'object', additionalProperties: true },
+    visibility: { type: 'string', enum: ['personal', 'public'] },
+  };
+  const body = (withId: boolean) => ({
+    type: 'object',
+    additionalProperties: false,
+    required: withId ? ['id'] : ['resource', 'name', 'filter', 'visibility'],
+    properties: withId ? { id: { type: 'integer', minimum: 1 }, ...fields } : fields,
+  });
+  const schema = (summary: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    schema: { tags: ['saved filter'], summary, security: [{ rvmToken: [] }], ...extra, response: { 200: envelopeSchema(data), ...failureResponses(true) } },
+  });
+
+  /** The caller's own, changeable filter, else 2003 (not visible), 5001 (built-in) or 4003 (someone else's). */
+  const ownFilter = async (caller: Caller, id: number) => {
+    const [row] = await db.select().from(savedFilter).where(and(eq(savedFilter.id, id), visibleTo(caller)));
+    if (!row) throw new AppError('2003');
+    if (row.builtIn) throw new AppError('5001');
+    if (row.ownerId !== caller.userId) throw new AppError('4003');
+    return row;
+  };
+
+  app.get(
+    '/saved-filter',
+    schema('Saved filters I can use (built-in, mine, public ones of my license account)', { type: 'array', items: item }, {
+      querystring: { type: 'object', properties: { resource: { type: 'string', maxLength: 64 } } },
+    }),
+    async (request) => {
+      const caller = callerOf(request);
+      const { resource } = request.query as { resource?: string };
+      const rows = await db
+        .select()
+        .from(savedFilter)
+        .where(and(visibleTo(caller), resource ? eq(savedFilter.resource, resource) : undefined))
+        .orderBy(desc(savedFilter.builtIn), asc(savedFilter.name), asc(savedFilter.id));
+      return ok(request, rows.map(toWire(caller)));
+    },
+  );
+
+  app.post('/saved-filter', schema('Save a filter', item, { body: body(false) }), async (request) => {
+    const caller = callerOf(request);
+    const input = request.body as { resource: string; name: string; filter: object; visibility: string };
+    const [row] = await db
+      .insert(savedFilter)
+      .values({ ...input, ownerId: caller.userId, licenseAccountId: caller.principal.licenseAccountId, builtIn: false })
+      .returning();
+    return ok(request, toWire(caller)(row));
+  });
+
+  app.put('/saved-filter', schema('Change one of my saved filters (built-in ones: 5001)', item, { body: body(true) }), async (request) => {
+    const caller = callerOf(request);
+    const { id, ...changes } = request.body as { id: number } & Partial<Row>;
+    await ownFilter(caller, id);
+    const [row] = await db.update(savedFilter).set(changes).where(eq(savedFilter.id, id)).returning();
+    return ok(request, toWire(caller)(row));
+  });
+
+  app.delete(
+    '/saved-filter',
+    schema('Delete one of my saved filters (built-in ones: 5001)', { type: 'null' }, {
+      querystring: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+    }),
+    async (request) => {
+      const caller = callerOf(request);
+      const { id } = request.query as { id: number };
+      await ownFilter(caller, id);
+      await db.delete(savedFilter).where(eq(savedFilter.id, id));
+      return ok(request, null);
+    },
+  );
+};

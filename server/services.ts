@@ -1,0 +1,15 @@
+// What route modules share. Built once per app; holds no per-user state (that lives in the database).
+import type { ServerConfig } from './config';
+import type { PasswordHasher } from './auth/passwords';
+import type { Database, Db } from './db/client';
+import type { Mailer } from './lib/mailer';
+import type { ModelRegistry } from './crud/model';
+
+export interface Services {
+  database: Database;
+  db: Db;
+  config: ServerConfig;
+  hasher: PasswordHasher;
+  mailer: Mailer;
+  models: ModelRegistry;
+}

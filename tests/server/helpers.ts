@@ -1,0 +1,178 @@
+// The backend matrix of the server suite: every test file runs on PGlite (in memory) and again on
+// PostgreSQL when DATABASE_URL is set, in a throw-away database created for the file and dropped
+// after it. Without DATABASE_URL the PostgreSQL run is skipped with a warning, or fails when CI=true.
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { buildApp, type BuildAppOptions } from '../../server/app';
+import type { ServerConfig } from '../../server/config';
+import { openDatabase, type Database, type Db } from '../../server/db/client';
+
+export type BackendName = 'pglite' | 'postgres';
+
+const DATABASE_URL = process.env.DATABASE_URL?.trim() || undefined;
+
+/** scrypt at 2^14 instead of production's 2^17 (OWASP): same code path, ~10x faster tests. */
+export const TEST_CONFIG: Partial<ServerConfig> = { passwordHashLogN: 14 };
+
+export const ADMIN = { username: 'admin', password: 'Admin@123' };
+
+export interface Envelope<T = any> {
+  resCode: string;
+  resMsg: string;
+  resData: T;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  lang?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: Envelope<T>;
+  raw: Awaited<ReturnType<FastifyInstance['inject']>>;
+}
+
+export interface TestServer {
+  backend: BackendName;
+  app: FastifyInstance;
+  database: Database;
+  db: Db;
+  /** Calls `/test-api${path}` through app.inject. */
+  call<T = any>(method: InjectOptions['method'], path: string, options?: CallOptions): Promise<Answer<T>>;
+  /** Signs in and answers the token (throws on failure). */
+  login(username?: string, password?: string): Promise<string>;
+  /** Creates a user in the admin's current license account and answers its id. */
+  createUser(fields: Record<string, unknown> & { name: string }, token?: string): Promise<number>;
+  /** Another app instance on the same database (what a second server process would be). */
+  anotherInstance(options?: Partial<BuildAppOptions>): Promise<FastifyInstance>;
+  /** A database URL of the throw-away database (PostgreSQL only). */
+  databaseUrl?: string;
+}
+
+const throwAwayDatabase = async () => {
+  const name = `rvm_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+};
+
+export const startTestServer = async (backend: BackendName, options: Partial<BuildAppOptions> = {}) => {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const throwAway = backend === 'postgres' ? await throwAwayDatabase() : undefined;
+  if (throwAway) cleanups.push(throwAway.drop);
+  const database = await openDatabase({ databaseUrl: throwAway?.url });
+  cleanups.push(() => database.close());
+  const appOptions: BuildAppOptions = { ...options, database, config: { ...TEST_CONFIG, ...options.config } };
+  const app = await buildApp(appOptions);
+  cleanups.push(() => app.close());
+
+  const call = async <T = any>(method: InjectOptions['method'], path: string, { token, body, lang, headers }: CallOptions = {}): Promise<Answer<T>> => {
+    const raw = await app.inject({
+      method,
+      url: `/test-api${path}`,
+      headers: { ...(token ? { 'rvm-token': token } : {}), ...(lang ? { lang } : {}), ...headers },
+      ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+    });
+    const json = raw.headers['content-type']?.toString().includes('json') ? (raw.json() as Envelope<T>) : ({} as Envelope<T>);
+    return { status: raw.statusCode, body: json, raw };
+  };
+
+  const login = async (username = ADMIN.username, password = ADMIN.password) => {
+    const answer = await call('POST', '/login/login', { body: { username, password } });
+    if (answer.body.resCode !== '00000') throw new Error(`login ${username}: ${answer.body.resCode} ${answer.body.resMsg}`);
+    return answer.body.resData.tokenInfo.tokenValue as string;
+  };
+
+  const server: TestServer & { close(): Promise<void> } = {
+    backend,
+    app,
+    database,
+    db: database.db,
+    databaseUrl: throwAway?.url,
+    call,
+    login,
+    createUser: async (fields, token) => {
+      const password = (fields.password as string | undefined) ?? 'Passw0rd!';
+      const answer = await call('POST', '/user', {
+        token: token ?? (await login()),
+        body: { realname: `Real ${fields.name}`, password, confirmPassword: password, ...fields },
+      });
+      if (answer.body.resCode !== '00000') throw new Error(`create user ${fields.name}: ${answer.body.resCode} ${answer.body.resMsg}`);
+      return answer.body.resData.id as number;
+    },
+    anotherInstance: async (extra = {}) => {
+      const other = await buildApp({ ...appOptions, ...extra });
+      cleanups.push(() => other.close());
+      return other;
+    },
+    close: async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error('cleanup failed', error));
+    },
+  };
+  return server;
+};
+
+let warned = false;
+
+/**
+ * Runs `body` once per available backend with a fresh server (built before the tests of the block,
+ * closed after). `server` is filled in by beforeAll, so use it inside tests and hooks only.
+ */
+export const describeBackends = (
+  title: string,
+  body: (server: TestServer, backend: BackendName) => void,
+  options: Partial<BuildAppOptions> = {},
+) => {
+  for (const backend of ['pglite', 'postgres'] as const) {
+    if (backend === 'postgres' && !DATABASE_URL) {
+      const message = 'DATABASE_URL is not set: the PostgreSQL run of the server suite is SKIPPED';
+      if (process.env.CI === 'true') {
+        describe(`${title} [postgres]`, () => {
+          it('needs PostgreSQL in CI', () => {
+            throw new Error(`${message.replace('is SKIPPED', 'cannot be skipped')} in CI`);
+          });
+        });
+      } else {
+        if (!warned) console.warn(`\n\u26a0  ${message} (set DATABASE_URL=postgres://… to run it).\n`);
+        warned = true;
+        describe.skip(`${title} [postgres]`, () => body({} as TestServer, backend));
+      }
+      continue;
+    }
+    describe(`${title} [${backend}]`, () => {
+      const server = {} as TestServer & { close(): Promise<void> };
+      beforeAll(async () => {
+        Object.assign(server, await startTestServer(backend, options));
+      });
+      afterAll(async () => {
+        await server.close?.();
+      });
+      body(server, backend);
+    });
+  }
+};
+
+/** Sets rows' timestamps into the past (simulating elapsed time without waiting). */
+export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);

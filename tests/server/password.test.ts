@@ -1,0 +1,119 @@
+// PUT /user/password, PUT /user/resetPassword and the forgot/reset flow through mail_outbox.
+import { desc, eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { mailOutbox, passwordReset, sysUser } from '../../server/db/schema';
+import { describeBackends, minutesAgo } from './helpers';
+
+describeBackends('passwords', (server) => {
+  const change = (token: string, password: string, oldPassword: unknown, lang?: string) =>
+    server.call('PUT', `/user/password?password=${encodeURIComponent(password)}`, { token, body: { oldPassword }, lang });
+
+  it('stores passwords as scrypt$N$r$p$salt$hash', async () => {
+    const [admin] = await server.db.select({ password: sysUser.password }).from(sysUser).where(eq(sysUser.name, 'admin'));
+    expect(admin.password).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{88}$/);
+  });
+
+  it('refuses a wrong old password with validation.incorrectPassword (1004)', async () => {
+    await server.createUser({ name: 'pw1', password: 'Old#1234' });
+    const token = await server.login('pw1', 'Old#1234');
+    const { status, body } = await change(token, 'New#1234', 'Nope#123');
+    expect(status).toBe(400);
+    expect(body.resCode).toBe('1004');
+    expect(body.resData.issues).toEqual([{ field: 'oldPassword', message: 'Incorrect password input' }]);
+    expect((await change(token, 'New#1234', 'Nope#123', 'zh')).body.resData.issues[0].message).toBe('密码输入错误');
+  });
+
+  it('refuses the same password and each broken rule with its message', async () => {
+    const token = await server.login('pw1', 'Old#1234');
+    const same = await change(token, 'Old#1234', 'Old#1234');
+    expect([same.body.resCode, same.body.resData.issues[0].message]).toEqual(['1004', 'The new password is the same as the old one']);
+    const cases: Array<[string, string, string]> = [
+      ['', '1001', 'This field cannot be empty'],
+      ['Ab#1', '1002', 'The length must be between 6 and 20 characters'],
+      ['Abcdefg#', '1004', 'At least 1 digit'],
+      ['1234567#', '1004', 'At least 1 letter'],
+      ['Abc12345', '1004', 'At least 1 symbol'],
+      ['Abc#1234密', '1004', 'The value cannot contain Chinese characters'],
+      ['Abc#12345678901234567', '1002', 'The length must be between 6 and 20 characters'],
+    ];
+    for (const [password, code, message] of cases) {
+      const { body } = await change(token, password, 'Old#1234');
+      expect([password, body.resCode, body.resData.issues[0].message]).toEqual([password, code, message]);
+    }
+    // Nothing changed: the old password still works.
+    await server.login('pw1', 'Old#1234');
+  });
+
+  it('changes the password, clears must-change, and revokes every session of the user', async () => {
+    const token = await server.login('pw1', 'Old#1234');
+    const other = await server.login('pw1', 'Old#1234');
+    const { body } = await change(token, 'New#1234', 'Old#1234');
+    expect(body).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
+    expect((await server.call('GET', '/login/current', { token })).body.resCode).toBe('11015');
+    expect((await server.call('GET', '/login/current', { token: other })).body.resCode).toBe('11015');
+    expect((await server.call('POST', '/login/login', { body: { username: 'pw1', password: 'Old#1234' } })).body.resCode).toBe('6');
+    const again = await server.call('POST', '/login/login', { body: { username: 'pw1', password: 'New#1234' } });
+    expect(again.body.resData.firstLogin).toBe(false);
+  });
+
+  it('lets an administrator reset a password: target must change it and is signed out', async () => {
+    const id = await server.createUser({ name: 'pw2', password: 'Old#1234' });
+    const victim = await server.login('pw2', 'Old#1234');
+    const admin = await server.login();
+    const bad = await server.call('PUT', '/user/resetPassword', { token: admin, body: { id, password: 'short' } });
+    expect(bad.body.resCode).toBe('1002');
+    const missing = await server.call('PUT', '/user/resetPassword', { token: admin, body: { id: 999999, password: 'Reset#123' } });
+    expect(missing.body.resCode).toBe('2003');
+    const { body } = await server.call('PUT', '/user/resetPassword', { token: admin, body: { id, password: 'Reset#123' } });
+    expect(body.resCode).toBe('00000');
+    expect((await server.call('GET', '/login/current', { token: victim })).body.resCode).toBe('11015');
+    const login = await server.call('POST', '/login/login', { body: { username: 'pw2', password: 'Reset#123' } });
+    expect(login.body.resData.firstLogin).toBe(true);
+  });
+
+  it('refuses the reset to a user without user:resetPassword (4003)', async () => {
+    const id = await server.createUser({ name: 'pw3', password: 'Old#1234' });
+    const token = await server.login('pw3', 'Old#1234');
+    const { status, body } = await server.call('PUT', '/user/resetPassword', { token, body: { id, password: 'Reset#123' } });
+    expect([status, body.resCode]).toEqual([403, '4003']);
+  });
+
+  it('forgot password: always success, a single-use link in the outbox, the password reset', async () => {
+    await server.createUser({ name: 'pw4', password: 'Old#1234', email: 'Pw4@Example.com' });
+    const session = await server.login('pw4', 'Old#1234');
+    const unknown = await server.call('POST', '/login/forgotPassword', { body: { account: 'nobody@example.com' } });
+    expect(unknown.body).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
+    const known = await server.call('POST', '/login/forgotPassword', { body: { account: 'pw4@example.com' } });
+    expect(known.body.resCode).toBe('00000');
+    const [mail] = await server.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
+    expect(mail.recipient).toBe('Pw4@Example.com');
+    expect(mail.sentAt).toBeNull();
+    const token = decodeURIComponent(mail.body.match(/\/resetPassword\?token=([^\s]+)/)?.[1] ?? '');
+    expect(mail.body).toContain('http://localhost:8080/resetPassword?token=');
+    // The token is stored hashed only.
+    expect(JSON.stringify(await server.db.select().from(passwordReset))).not.toContain(token);
+
+    const mismatch = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#123', confirmPassword: 'Fresh#124' } });
+    expect([mismatch.body.resCode, mismatch.body.resData.issues[0].message]).toEqual(['1004', 'The two passwords are inconsistent']);
+    const weak = await server.call('POST', '/login/resetPassword', { body: { token, password: 'fresh123', confirmPassword: 'fresh123' } });
+    expect(weak.body.resData.issues[0].message).toBe('At least 1 symbol');
+
+    const done = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#123', confirmPassword: 'Fresh#123' } });
+    expect(done.body.resCode).toBe('00000');
+    expect((await server.call('GET', '/login/current', { token: session })).body.resCode).toBe('11015');
+    await server.login('pw4', 'Fresh#123');
+    const reused = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Other#123', confirmPassword: 'Other#123' } });
+    expect(reused.body.resCode).toBe('4006');
+  });
+
+  it('forgot password by user name; an expired or unknown token answers 4006', async () => {
+    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw4' } });
+    const [mail] = await server.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
+    const token = decodeURIComponent(mail.body.match(/token=([^\s]+)/)?.[1] ?? '');
+    await server.db.update(passwordReset).set({ expiresAt: minutesAgo(1) });
+    const expired = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#999', confirmPassword: 'Fresh#999' } });
+    expect(expired.body.resCode).toBe('4006');
+    const unknown = await server.call('POST', '/login/resetPassword', { lang: 'zh', body: { token: 'x'.repeat(43), password: 'Fresh#999', confirmPassword: 'Fresh#999' } });
+    expect([unknown.body.resCode, unknown.body.resMsg]).toEqual(['4006', '重置链接无效或已过期']);
+  });
+});

@@ -1,0 +1,105 @@
+// The route guard (4003), the seeded permission tree, and the role/permission rules.
+import { count, eq } from 'drizzle-orm';
+import { beforeAll, expect, it } from 'vitest';
+import { sysPermission } from '../../server/db/schema';
+import { describeBackends } from './helpers';
+
+describeBackends('permissions', (server) => {
+  let admin: string;
+  const role = async (name: string, permissions: number[]) =>
+    (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
+
+  beforeAll(async () => {
+    admin = await server.login();
+  });
+
+  it('seeds the tree from the menu plus one button per identifier (stable ids)', async () => {
+    const rows = await server.db.select().from(sysPermission);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(21)).toMatchObject({ identifier: 'systemSettings', type: 'directory', parentId: null, name: 'System settings' });
+    expect(byId.get(2102)).toMatchObject({ identifier: 'systemSettings:user', type: 'menu', parentId: 21, name: 'User' });
+    expect(byId.get(601)).toMatchObject({ identifier: 'service:performance', parentId: 6 });
+    expect(byId.get(210201)).toMatchObject({ identifier: 'user:page', type: 'button', parentId: 2102, name: 'User: list' });
+    const userButtons = rows.filter((row) => row.parentId === 2102).map((row) => row.identifier);
+    expect(userButtons).toEqual(['user:page', 'user:add', 'user:edit', 'user:delete', 'user:export', 'user:resetPassword', 'user:disable']);
+    // Re-seeding (a restart) upserts in place.
+    const before = (await server.db.select({ n: count() }).from(sysPermission))[0].n;
+    await server.db.update(sysPermission).set({ name: 'renamed' }).where(eq(sysPermission.id, 210201));
+    await server.anotherInstance();
+    expect((await server.db.select({ n: count() }).from(sysPermission))[0].n).toBe(before);
+    expect((await server.db.select().from(sysPermission).where(eq(sysPermission.id, 210201)))[0].name).toBe('User: list');
+  });
+
+  it('refuses every guarded call to a user without identifiers (4003, HTTP 403)', async () => {
+    await server.createUser({ name: 'nobody' }, admin);
+    const token = await server.login('nobody', 'Passw0rd!');
+    const calls: Array<[string, string, unknown?]> = [
+      ['POST', '/user/page', {}],
+      ['GET', '/user/1'],
+      ['GET', '/user/list'],
+      ['POST', '/user', {}],
+      ['PUT', '/user', { id: 1 }],
+      ['DELETE', '/user?id=1'],
+      ['POST', '/user/batchDelete', { ids: [1] }],
+      ['POST', '/user/export', { format: 'csv' }],
+      ['POST', '/role/page', {}],
+      ['POST', '/permission', {}],
+      ['POST', '/license-account/page', {}],
+    ];
+    for (const [method, path, body] of calls) {
+      const answer = await server.call(method as 'GET', path, { token, body });
+      expect([path, answer.status, answer.body.resCode]).toEqual([path, 403, '4003']);
+    }
+    // Token-only calls still work.
+    expect((await server.call('GET', '/login/current', { token })).body.resCode).toBe('00000');
+    expect((await server.call('GET', '/saved-filter', { token })).body.resCode).toBe('00000');
+  });
+
+  it('grants exactly the identifiers of the roles, with * wildcards', async () => {
+    const viewer = await role('viewer', [210201]);
+    await server.createUser({ name: 'viewer', roles: [viewer] }, admin);
+    const token = await server.login('viewer', 'Passw0rd!');
+    const answer = await server.call('GET', '/login/current', { token });
+    expect(answer.body.resData.userInfo.permissions).toEqual([{ id: 210201, identifier: 'user:page' }]);
+    expect(answer.body.resData.userInfo.roleIds).toEqual([viewer]);
+    expect((await server.call('POST', '/user/page', { token, body: {} })).body.resCode).toBe('00000');
+    expect((await server.call('POST', '/user', { token, body: {} })).body.resCode).toBe('4003');
+
+    const wildcard = await server.call('POST', '/permission', {
+      token: admin,
+      body: { name: 'All user actions', parentId: 2102, type: 'button', identifier: 'user:*', sort: 99 },
+    });
+    expect(wildcard.body.resData.id).toBeGreaterThanOrEqual(10_000_000);
+    const power = await role('user-power', [wildcard.body.resData.id]);
+    await server.createUser({ name: 'power', roles: [power] }, admin);
+    const powerToken = await server.login('power', 'Passw0rd!');
+    expect((await server.call('POST', '/user/export', { token: powerToken, body: { format: 'csv' } })).status).toBe(200);
+    expect((await server.call('POST', '/role/page', { token: powerToken, body: {} })).body.resCode).toBe('4003');
+  });
+
+  it('does not let a role editor grant identifiers they do not hold', async () => {
+    const editor = await role('role-editor', [210301, 210302, 210303]);
+    await server.createUser({ name: 'editor', roles: [editor] }, admin);
+    const token = await server.login('editor', 'Passw0rd!');
+    expect((await server.call('POST', '/role', { token, body: { name: 'mine', permissions: [210301] } })).body.resCode).toBe('00000');
+    expect((await server.call('POST', '/role', { token, body: { name: 'escalate', permissions: [210201] } })).body.resCode).toBe('4003');
+  });
+
+  it('refuses deleting a permission with subordinates (5003) or used by a role (5002)', async () => {
+    expect((await server.call('DELETE', '/permission?id=2102', { token: admin })).body.resCode).toBe('5003');
+    expect((await server.call('DELETE', '/permission?id=210201', { token: admin })).body.resCode).toBe('5002');
+    const spare = await server.call('POST', '/permission', { token: admin, body: { name: 'Spare', parentId: 2104, type: 'button', identifier: 'spare:x' } });
+    expect((await server.call('DELETE', `/permission?id=${spare.body.resData.id}`, { token: admin })).body.resCode).toBe('00000');
+  });
+
+  it('keeps the permission tree a tree and validates enums and patterns', async () => {
+    const cycle = await server.call('PUT', '/permission', { token: admin, body: { id: 21, parentId: 2102 } });
+    expect([cycle.body.resCode, cycle.body.resData.issues[0].message]).toEqual(['1004', 'An item cannot be placed under itself or one of its subordinates']);
+    const badType = await server.call('POST', '/permission', { token: admin, body: { name: 'x', type: 'widget', identifier: 'x' } });
+    expect(badType.body.resCode).toBe('1004');
+    const badIdentifier = await server.call('POST', '/permission', { token: admin, lang: 'zh', body: { name: 'x', type: 'button', identifier: 'no spaces' } });
+    expect(badIdentifier.body.resData.issues[0].message).toBe('只允许字母、数字和 : _ * . -');
+    const tree = await server.call('POST', '/permission/page', { token: admin, body: { pageSize: 500, type: 'directory' } });
+    expect(tree.body.resData.list.every((row: { type: string }) => row.type === 'directory')).toBe(true);
+  });
+});
