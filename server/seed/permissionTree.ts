@@ -57,8 +57,7 @@ const buttonRows = (declaration: ResourceDeclaration): PermissionSeed[] => {
 };
 
 export const permissionTree = (declarations: readonly ResourceDeclaration[]): PermissionSeed[] => {
-  // Home is always visible (SPEC 6), so it needs no permission; its children's derived ids (1, 2)
-  // would also collide with the top-level entries search (1) and installation (2).
+  // Home is always visible (SPEC 6) and so is everything under it: it needs no permission row.
   const menu = MENU.filter((node) => node.id !== HOME_MENU_ID);
   const rows = [...menuRows(menu, null), ...declarations.flatMap(buttonRows)];
   const seen = new Map<number, PermissionSeed>();
