@@ -1,0 +1,152 @@
+// Issue 2's user path, as a new user would try it: the real server (as `npm start` runs it) and the
+// real console in Chromium, signing in through the login page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { en } from '../../i18n/en';
+import { zh } from '../../i18n/zh';
+import { api, browserAvailable, buildConsole, launchBrowser, snap, startServer, type RunningServer } from './harness';
+
+const NEW_PASSWORD = 'Fleet#2026';
+
+const signIn = async (page: Page, server: RunningServer, username: string, password: string) => {
+  await page.goto(`${server.url}/login`);
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('button[type="submit"]').click();
+};
+
+describe.skipIf(!browserAvailable())('sign-in end to end', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    buildConsole();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a signed-out visitor of a deep link to /login', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/systemSettings/user`);
+    await page.waitForURL('**/login');
+    await page.locator('input[name="username"]').waitFor();
+    await page.goto(`${server.url}/`);
+    await page.waitForURL('**/login');
+    await page.close();
+  });
+
+  it('walks the first sign-in: forced password change, logout, new password, shell, language, license account, logout', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+
+    // Wrong password first: code 6 with attempts left.
+    await signIn(page, server, 'admin', 'Wrong#123');
+    await page.getByText(en.errors.loginFailed).first().waitFor();
+    await page.getByText(/you can also log in 4 times/).first().waitFor();
+
+    await signIn(page, server, 'admin', 'Admin@123');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(en.app.changePassword.firstLogin).waitFor();
+    await snap(page, 'signin-forced-password');
+    // Forced: Escape does not close it and it has no close button.
+    await page.keyboard.press('Escape');
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole('button', { name: /close/i }).count()).resolves.toBe(0);
+
+    // Validation messages of SPEC section 5.
+    await dialog.locator('input[name="oldPassword"]').fill('Admin@123');
+    await dialog.locator('input[name="newPassword"]').fill('Admin@123');
+    await dialog.locator('input[name="confirmPassword"]').fill('Admin@123');
+    await dialog.locator('button[type="submit"]').click();
+    await dialog.getByText(en.validation.samePassword).waitFor();
+    await dialog.locator('input[name="newPassword"]').fill('abcdefg');
+    await dialog.locator('input[name="confirmPassword"]').fill('abcdefg');
+    await dialog.locator('button[type="submit"]').click();
+    await dialog.getByText(en.validation.digit).waitFor();
+
+    await dialog.locator('input[name="newPassword"]').fill(NEW_PASSWORD);
+    await dialog.locator('input[name="confirmPassword"]').fill(NEW_PASSWORD);
+    await dialog.locator('button[type="submit"]').click();
+    await page.getByText(en.app.changePassword.success).first().waitFor();
+    // Logged out one second later: back on the login page.
+    await page.waitForURL('**/login', { timeout: 15_000 });
+    await page.locator('input[name="username"]').waitFor();
+
+    // The old password no longer works; the new one does.
+    await signIn(page, server, 'admin', 'Admin@123');
+    await page.getByText(en.errors.loginFailed).first().waitFor();
+    await signIn(page, server, 'admin', NEW_PASSWORD);
+    await page.waitForURL('**/index/index');
+    await page.getByTestId('sidebar').waitFor();
+    await page.getByText('Hello, Administrator').first().waitFor();
+    await expect(page.title()).resolves.toBe(en.app.title);
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+    await snap(page, 'signin-shell-en');
+
+    // Sidebar toggles between 240 and 40 px; content width = window - sidebar - 20.
+    const sidebarWidth = () => page.getByTestId('sidebar').evaluate((element) => Math.round(element.getBoundingClientRect().width));
+    const contentWidth = () => page.getByTestId('content').evaluate((element) => Math.round(element.getBoundingClientRect().width));
+    expect(await sidebarWidth()).toBe(240);
+    expect(await contentWidth()).toBe(1280 - 240 - 20);
+    await page.getByTestId('sidebar-toggle').click();
+    await expect.poll(sidebarWidth).toBe(40);
+    await expect.poll(contentWidth).toBe(1280 - 40 - 20);
+    await page.getByTestId('sidebar-toggle').click();
+    await expect.poll(sidebarWidth).toBe(240);
+
+    // Chinese and back.
+    await page.getByTestId('language-switch').click();
+    await page.getByText(zh.menu.systemSettings).first().waitFor();
+    await snap(page, 'signin-shell-zh');
+    await page.getByTestId('language-switch').click();
+    await page.getByText(en.menu.systemSettings).first().waitFor();
+
+    // A second license account for admin, then switch to it through the dialog.
+    const token = await page.evaluate(() => localStorage.getItem('tokenValue'));
+    expect(token).toBeTruthy();
+    const created = await api<{ id: number }>(server, 'POST', '/license-account', {
+      token: token!,
+      body: { licenseAccountName: 'North Depot', businessUnit: 'Retail', contact: 'Lee' },
+    });
+    const me = await api<{ licenseAccounts: number[] }>(server, 'GET', '/user/1', { token: token! });
+    await api(server, 'PUT', '/user', { token: token!, body: { id: 1, licenseAccounts: [...me.licenseAccounts, created.id] } });
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('license-account').click();
+    const switchDialog = page.getByRole('dialog');
+    await switchDialog.getByText('North Depot').click();
+    await switchDialog.locator('button[type="submit"]').click();
+    await page.getByText(en.app.switchAccount.success).first().waitFor();
+    await page.getByTestId('account-name').getByText('North Depot').waitFor({ timeout: 15_000 });
+    const accounts = await api<Array<{ licenseAccountName: string; isDefault: boolean }>>(server, 'GET', '/license-account-user-relation', { token: token! });
+    expect(accounts.find((account) => account.isDefault)?.licenseAccountName).toBe('North Depot');
+
+    // Exit: the server token dies, the console is back on the login page.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: en.app.header.logout }).click();
+    await page.waitForURL('**/login');
+    await expect(page.evaluate(() => localStorage.getItem('tokenValue'))).resolves.toBeNull();
+    await expect(api(server, 'GET', '/license-account-user-relation', { token: token! })).rejects.toMatchObject({ code: '11015' });
+    await page.close();
+  });
+
+  it('sends the console back to the login screen when its token is revoked on the server', async () => {
+    const page = await browser.newPage();
+    await signIn(page, server, 'admin', NEW_PASSWORD);
+    await page.waitForURL('**/index/index');
+    const token = await page.evaluate(() => localStorage.getItem('tokenValue'));
+    await api(server, 'GET', '/login/logout', { token: token! });
+    // Any call the console makes now answers 11015: it clears the session and reloads to /login.
+    await page.goto(`${server.url}/systemSettings/user`);
+    await page.waitForURL('**/login', { timeout: 15_000 });
+    // The forced logout reloads the page: wait for the login form of the reloaded page.
+    await page.waitForLoadState('load');
+    await page.locator('input[name="username"]').waitFor();
+    await expect(page.evaluate(() => localStorage.getItem('tokenValue'))).resolves.toBeNull();
+    await page.close();
+  });
+});
