@@ -5,8 +5,10 @@ import { account } from './account';
 import { user } from './user';
 import { role } from './role';
 import { permission } from './permission';
+import { fleet } from './fleet';
+import { machine } from './machine';
 
-export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission];
+export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine];
 
 export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) =>
   registry.find((declaration) => declaration.name === name);

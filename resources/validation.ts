@@ -90,6 +90,9 @@ export const validateField = (
 const comparable = (value: unknown): number | null => {
   if (typeof value === 'number') return value;
   if (typeof value === 'string' && value !== '') {
+    // Times of day ('HH:mm') compare as minutes, so 'off time after on time' works on them too.
+    const clock = /^(\d{1,2}):(\d{2})$/.exec(value);
+    if (clock) return Number(clock[1]) * 60 + Number(clock[2]);
     const time = Date.parse(value);
     if (!Number.isNaN(time)) return time;
     const number = Number(value);

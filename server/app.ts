@@ -11,6 +11,8 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config';
 import type { ResourceHooks } from './crud/hooks';
 import { buildModels } from './crud/model';
 import { registerCrudRoutes } from './crud/routes';
+import { registerFleetRoutes } from './fleet/routes';
+import { seedDemoFleetIfEmpty } from './seed/demoFleet';
 import { openDatabase, type Database } from './db/client';
 import { TABLES } from './db/registry';
 import { validatorCompiler } from './lib/ajv';
@@ -51,6 +53,8 @@ export interface BuildAppOptions {
   resources?: readonly ResourceDeclaration[];
   tables?: Record<string, PgTable>;
   hooks?: Record<string, ResourceHooks>;
+  /** Seed a small demo fleet (about 200 machines, 30 days) into a database that never had a fleet. */
+  demoFleet?: boolean;
 }
 
 export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyInstance> => {
@@ -62,6 +66,8 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     const hasher = createPasswordHasher(config.passwordHashLogN);
     const models = buildModels(declarations, { ...TABLES, ...options.tables }, { ...resourceHooks(hasher), ...options.hooks });
     await database.migrateLocked((db) => seed(db, config, hasher, declarations));
+    // A living console from the first minute: a small demo fleet, only on a database that never had one.
+    if (options.demoFleet) await database.migrateLocked((db) => seedDemoFleetIfEmpty(db));
     const services: Services = { database, db: database.db, config, hasher, mailer: createMailer(config), models };
 
     const logger = options.logger ? loggerOptions(options.logger === true ? 'info' : options.logger.level, options.logger === true ? undefined : options.logger.stream) : false;
@@ -80,6 +86,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerLicenseAccountRoutes(api, services);
         registerSavedFilterRoutes(api, services);
         registerCrudRoutes(api, services);
+        registerFleetRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

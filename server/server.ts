@@ -12,6 +12,7 @@ const app = await buildApp({
   config: settings.config,
   logger: { level: process.env.LOG_LEVEL ?? 'info' },
   staticDir: settings.staticDir,
+  demoFleet: process.env.DEMO_FLEET !== '0',
 });
 
 let closing = false;

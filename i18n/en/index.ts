@@ -5,6 +5,9 @@ import { generic } from './generic';
 import { validation } from './validation';
 import { errors } from './errors';
 import { resources } from './resources';
+import { fleet, fleetResources } from './fleet';
+import { installation } from './installation';
 
-export const en = { app, menu, generic, validation, errors, resources } as const;
+// The fleet declarations' labels join the others under `resources` (the generic views read them there).
+export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources }, fleet, installation } as const;
 export type AppMessages = typeof en;

@@ -6,5 +6,7 @@ import { generic } from './generic';
 import { validation } from './validation';
 import { errors } from './errors';
 import { resources } from './resources';
+import { fleet, fleetResources } from './fleet';
+import { installation } from './installation';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources };
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources }, fleet, installation };

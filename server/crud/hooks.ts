@@ -2,6 +2,7 @@
 // They run inside the write transaction and throw AppError to refuse.
 import type { SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import type { FilterDeclaration } from '../../resources/types';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import type { ModelRegistry, ResourceModel } from './model';
@@ -17,6 +18,8 @@ export interface HookContext {
 }
 
 export interface ResourceHooks {
+  /** A filter the declaration's operator cannot express (e.g. a fleet with its sub-fleets); undefined: the generic one. */
+  filter?(filter: FilterDeclaration, value: unknown): SQL | undefined;
   /** scope 'custom': the condition limiting the rows the caller sees (undefined: all rows). */
   scope?(caller: Caller, model: ResourceModel): SQL | undefined;
   /** readOnly fields computed in SQL (sortable like columns). */

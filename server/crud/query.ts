@@ -51,6 +51,11 @@ export const filterConditions = (model: ResourceModel, body: Record<string, unkn
   for (const filter of model.declaration.list.filters) {
     const raw = body[filter.name];
     if (isBlank(raw)) continue;
+    const custom = model.hooks.filter?.(filter, raw);
+    if (custom) {
+      conditions.push(custom);
+      continue;
+    }
     const expression = expressionOf(model, filter.field);
     switch (filter.operator) {
       case 'eq':

@@ -88,4 +88,16 @@ describe('validateRecord', () => {
     }, 'create');
     expect(good).toEqual([]);
   });
+
+  it('compares times of day for the after rule', () => {
+    const schedule = defineResource({
+      name: 'schedule', apiPath: '/s', route: '/s', menuId: 2, table: 's', nameField: 'onTime', scope: 'global',
+      fields: { onTime: { type: 'text' }, offTime: { type: 'text' } },
+      list: { columns: [], defaultSort: { field: 'onTime', order: 'ASC' }, filters: [] },
+      permissions: {},
+      rules: [{ kind: 'after', field: 'offTime', other: 'onTime', message: 'validation.endAfterStart' }],
+    });
+    expect(validateRecord(schedule, { onTime: '09:30', offTime: '08:00' }, 'create')).toHaveLength(1);
+    expect(validateRecord(schedule, { onTime: '09:30', offTime: '21:00' }, 'create')).toEqual([]);
+  });
 });

@@ -1,0 +1,43 @@
+import { defineResource } from './types';
+
+/**
+ * The fleet tree of a license account (SPEC 3 "Fleet: name, level"). `level` is derived from the
+ * parent on create and move. Deleting answers 5003 while sub-fleets exist and 6000 while machines do
+ * (SPEC 5 "a fleet can be deleted only after its subordinates are removed").
+ */
+export const fleet = defineResource({
+  name: 'fleet',
+  apiPath: '/fleet',
+  // Its own route for react-admin's create/edit/show; the tree is shown on the fleet management screen.
+  route: '/installation/fleet',
+  menuId: 201,
+  table: 'fleet',
+  nameField: 'name',
+  scope: 'licenseAccount',
+  fields: {
+    id: { type: 'number', readOnly: true, views: ['show'] },
+    name: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
+    parentId: { type: 'treeParent', reference: 'fleet' },
+    level: { type: 'number', integer: true, readOnly: true, sortable: true },
+    /** Machines directly in this fleet (GET /fleet/tree answers totals with sub-fleets). */
+    machineCount: { type: 'number', integer: true, readOnly: true, sortable: true },
+    createTime: { type: 'datetime', readOnly: true, sortable: true },
+  },
+  list: {
+    columns: ['name', 'level', 'machineCount', 'createTime'],
+    defaultSort: { field: 'name', order: 'ASC' },
+    filters: [
+      { name: 'nameLike', field: 'name', operator: 'like', alwaysOn: true },
+      { name: 'level', field: 'level', operator: 'eq' },
+    ],
+    tree: true,
+  },
+  customViews: { list: 'fleetManagement' },
+  permissions: {
+    page: 'fleet:page',
+    show: 'fleet:page',
+    create: 'fleet:add',
+    edit: 'fleet:edit',
+    delete: 'fleet:delete',
+  },
+});

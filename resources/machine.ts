@@ -1,0 +1,93 @@
+import { BIN_HEIGHT, RVM_STATES, RVM_STATUSES } from './fleetCatalogue';
+import { defineResource } from './types';
+
+const TIME_OF_DAY = { regex: '^([01][0-9]|2[0-3]):[0-5][0-9]$', message: 'fleet.validation.timeOfDay' } as const;
+const binHeight = { type: 'number', integer: true, min: BIN_HEIGHT.min, max: BIN_HEIGHT.max } as const;
+const percent = { type: 'number', integer: true, min: 1, max: 100 } as const;
+
+/**
+ * Reverse vending machines ("term", SPEC 3). The list lives on the fleet management screen; the
+ * record is the machine page's ProfileSetting tab. Live state (status, online, last session) is
+ * written by the server only. The fleet filter includes sub-fleets (server hook `filter`).
+ */
+export const machine = defineResource({
+  name: 'machine',
+  apiPath: '/rvm',
+  // Its own route (react-admin's create/edit/show live below it); the list itself is embedded in the
+  // fleet management screen, and "show" is the machine page (/installation/rvmpage/<id>).
+  route: '/installation/rvm',
+  // The ProfileSetting tab (rvmpage 202 > 20202), where a machine record is edited: its buttons are
+  // numbered 20202nn there. 201 (fleetManagement) is taken by the fleet declaration's buttons, and
+  // the permission tree numbers buttons per declaration (menuId*100+n), so two cannot share a node.
+  menuId: 20202,
+  table: 'rvm',
+  nameField: 'termNo',
+  scope: 'licenseAccount',
+  fields: {
+    id: { type: 'number', readOnly: true, views: ['show'] },
+    termNo: { type: 'text', required: true, minLength: 1, maxLength: 32, patterns: [{ regex: '^[A-Za-z0-9_-]+$', message: 'fleet.validation.termNo' }], sortable: true },
+    serialNumber: { type: 'text', required: true, minLength: 1, maxLength: 32, sortable: true },
+    termType: { type: 'text', required: true, minLength: 1, maxLength: 32, sortable: true },
+    fleetId: { type: 'reference', reference: 'fleet', required: true, sortable: true },
+    currentSts: { type: 'enum', options: RVM_STATUSES, readOnly: true, display: 'status', sortable: true },
+    statusSince: { type: 'datetime', readOnly: true, sortable: true },
+    online: { type: 'boolean', readOnly: true, sortable: true },
+    sts: { type: 'enum', options: RVM_STATES, sortable: true },
+    localAreaId: { type: 'text', maxLength: 64, sortable: true },
+    address: { type: 'text', maxLength: 200, sortable: true },
+    softwareVersion: { type: 'text', maxLength: 32, sortable: true },
+    simNo: { type: 'text', maxLength: 32 },
+    macAddress: { type: 'text', maxLength: 17, patterns: [{ regex: '^([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}$', message: 'fleet.validation.macAddress' }] },
+    longitude: { type: 'number', min: -180, max: 180 },
+    latitude: { type: 'number', min: -90, max: 90 },
+    installDate: { type: 'date', sortable: true },
+    activationDate: { type: 'date', sortable: true },
+    binCount: { type: 'number', integer: true, min: 1, max: 8 },
+    binEmptyHeight: binHeight,
+    binFullHeight: binHeight,
+    binAlmostFull: percent,
+    binAlreadyFull: percent,
+    onTime: { type: 'text', patterns: [TIME_OF_DAY] },
+    offTime: { type: 'text', patterns: [TIME_OF_DAY] },
+    lastSessionTime: { type: 'datetime', readOnly: true, sortable: true },
+    note: { type: 'textarea', maxLength: 500 },
+    createTime: { type: 'datetime', readOnly: true, sortable: true },
+  },
+  list: {
+    columns: ['termNo', 'serialNumber', 'termType', 'fleetId', 'currentSts', 'statusSince', 'localAreaId', 'address', 'softwareVersion', 'lastSessionTime'],
+    defaultSort: { field: 'termNo', order: 'ASC' },
+    filters: [
+      { name: 'termNoLike', field: 'termNo', operator: 'like', alwaysOn: true },
+      { name: 'currentSts', field: 'currentSts', operator: 'eq', alwaysOn: true },
+      // Fleet ids; the server adds their sub-fleets (the console may send the selected fleet alone).
+      { name: 'fleetId', field: 'fleetId', operator: 'in', alwaysOn: true },
+      { name: 'termType', field: 'termType', operator: 'eq' },
+      { name: 'localAreaId', field: 'localAreaId', operator: 'eq' },
+      { name: 'addressLike', field: 'address', operator: 'like' },
+      { name: 'softwareVersion', field: 'softwareVersion', operator: 'eq' },
+      { name: 'serialNumberLike', field: 'serialNumber', operator: 'like' },
+      { name: 'sts', field: 'sts', operator: 'eq' },
+    ],
+  },
+  permissions: {
+    page: 'machine:page',
+    show: 'machine:page',
+    create: 'machine:add',
+    edit: 'machine:edit',
+    delete: 'machine:delete',
+    export: 'machine:export',
+  },
+  customViews: { list: 'fleetManagement', show: 'machinePage' },
+  rules: [
+    // SPEC 5: the sensor reads a larger distance when the bin is empty.
+    { kind: 'greaterThan', field: 'binEmptyHeight', other: 'binFullHeight', message: 'fleet.validation.binEmptyAboveFull' },
+    { kind: 'notGreaterThan', field: 'binAlmostFull', other: 'binAlreadyFull', message: 'fleet.validation.almostFullNotAboveFull' },
+    { kind: 'after', field: 'offTime', other: 'onTime', message: 'validation.endAfterStart' },
+  ],
+});
+
+/** The fields the machine page's ProfileSetting tab shows and edits. */
+export const PROFILE_FIELDS = [
+  'fleetId', 'sts', 'localAreaId', 'address', 'simNo', 'longitude', 'latitude', 'installDate', 'activationDate',
+  'binEmptyHeight', 'binFullHeight', 'binAlmostFull', 'binAlreadyFull', 'onTime', 'offTime', 'note',
+] as const;

@@ -1,0 +1,7 @@
+// All Drizzle tables. drizzle-kit reads this file to generate migrations (`npm run db:generate`);
+// server/db/registry.ts maps every table exported here by its SQL name for the CRUD engine.
+export * from './system';
+export * from './auth';
+export * from './fleet';
+export * from './fleetActivity';
+export * from './quarantine';

@@ -1,0 +1,135 @@
+// The machine page's ConsumerSessions tab (sessions started in a time range, paged, filterable)
+// and the consumer session details (items with reject reasons and pictures).
+import { and, asc, count, desc, eq, gte, lt } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { PAYOUT_METHODS } from '../../resources/fleetCatalogue';
+import { callerOf } from '../auth/guard';
+import { donationInstitute, rvm } from '../db/schema/fleet';
+import { consumerSession, consumerSessionItem } from '../db/schema/fleetActivity';
+import { ok } from '../lib/envelope';
+import { AppError } from '../lib/errors';
+import type { Services } from '../services';
+import {
+  accountOf, findMachine, fleetRoute, iso, MACHINE_ID, objectSchema, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, type PageBody,
+} from './access';
+import { pictureUrl } from './pictures';
+
+const SORTABLE = {
+  startTime: consumerSession.startTime,
+  totalRefund: consumerSession.totalRefund,
+  itemCount: consumerSession.itemCount,
+  rejectedCount: consumerSession.rejectedCount,
+} as const;
+
+interface SessionsBody extends PageBody {
+  id: number;
+  from?: string | null;
+  to?: string | null;
+  payoutMethod?: string | null;
+  voucherCode?: string | null;
+  userId?: string | null;
+  sort?: keyof typeof SORTABLE;
+  order?: 'ASC' | 'DESC';
+}
+
+export const sessionToWire = (row: typeof consumerSession.$inferSelect) => ({
+  id: row.id,
+  rvmId: row.rvmId,
+  startTime: iso(row.startTime),
+  endTime: iso(row.endTime),
+  payoutMethod: row.payoutMethod,
+  totalRefund: row.totalRefund,
+  itemCount: row.itemCount,
+  acceptedCount: row.acceptedCount,
+  rejectedCount: row.rejectedCount,
+  userId: row.userId,
+  voucherCode: row.voucherCode,
+  donationInstituteId: row.donationInstituteId,
+});
+
+export const registerConsumerSessionRoutes = (app: FastifyInstance, { db }: Services) => {
+  app.post(
+    '/rvmpage/consumerSessions',
+    fleetRoute('rvmpage', 'ConsumerSessions tab: sessions started in [from, to) (default 7 days), newest first unless sorted', [PERMISSIONS.consumerSessions], {
+      body: objectSchema(
+        {
+          id: MACHINE_ID,
+          ...RANGE_PROPERTIES,
+          ...PAGE_PROPERTIES,
+          payoutMethod: { type: ['string', 'null'], enum: [...PAYOUT_METHODS, null] },
+          voucherCode: { type: ['string', 'null'], maxLength: 32 },
+          userId: { type: ['string', 'null'], maxLength: 32 },
+          sort: { type: 'string', enum: Object.keys(SORTABLE) },
+          order: { type: 'string', enum: ['ASC', 'DESC'] },
+        },
+        ['id'],
+      ),
+    }),
+    async (request) => {
+      const body = request.body as SessionsBody;
+      await findMachine(db, callerOf(request), body.id);
+      const { from, to } = timeRange(body, 7);
+      const where = and(
+        eq(consumerSession.rvmId, body.id),
+        gte(consumerSession.startTime, from),
+        lt(consumerSession.startTime, to),
+        body.payoutMethod ? eq(consumerSession.payoutMethod, body.payoutMethod) : undefined,
+        body.voucherCode ? eq(consumerSession.voucherCode, body.voucherCode) : undefined,
+        body.userId ? eq(consumerSession.userId, body.userId) : undefined,
+      );
+      const direction = (body.order ?? (body.sort ? 'ASC' : 'DESC')) === 'DESC' ? desc : asc;
+      const [rows, [{ total }]] = await Promise.all([
+        db
+          .select()
+          .from(consumerSession)
+          .where(where)
+          .orderBy(direction(SORTABLE[body.sort ?? 'startTime']), direction(consumerSession.id))
+          .limit(body.pageSize)
+          .offset((body.pageNum - 1) * body.pageSize),
+        db.select({ total: count() }).from(consumerSession).where(where),
+      ]);
+      return ok(request, { ...pageOf(rows.map(sessionToWire), Number(total), body), from: from.toISOString(), to: to.toISOString() });
+    },
+  );
+
+  app.get(
+    '/rvmpage/consumerSessionDetails',
+    fleetRoute('rvmpage', 'Consumer session details: the session, its machine and its items (reject reason codes of SPEC 8, picture URLs); 2003 when not the caller\'s', [PERMISSIONS.consumerSessions], {
+      querystring: objectSchema({ id: { type: 'integer', minimum: 1, description: 'Consumer session id' } }, ['id']),
+    }),
+    async (request) => {
+      const { id } = request.query as { id: number };
+      const account = accountOf(callerOf(request));
+      const [found] = await db
+        .select({ session: consumerSession, termNo: rvm.termNo, serialNumber: rvm.serialNumber, termType: rvm.termType, donationInstitute: donationInstitute.name })
+        .from(consumerSession)
+        .innerJoin(rvm, eq(rvm.id, consumerSession.rvmId))
+        .leftJoin(donationInstitute, eq(donationInstitute.id, consumerSession.donationInstituteId))
+        .where(and(eq(consumerSession.id, id), eq(consumerSession.licenseAccountId, account)))
+        .limit(1);
+      if (!found) throw new AppError('2003');
+      const items = await db.select().from(consumerSessionItem).where(eq(consumerSessionItem.sessionId, id)).orderBy(consumerSessionItem.seq);
+      return ok(request, {
+        session: {
+          ...sessionToWire(found.session),
+          termNo: found.termNo,
+          serialNumber: found.serialNumber,
+          termType: found.termType,
+          donationInstitute: found.donationInstitute,
+        },
+        items: items.map((item) => ({
+          seq: item.seq,
+          itemType: item.itemType,
+          barcode: item.barcode,
+          category: item.category,
+          refund: item.refund,
+          accepted: item.rejectReason === null,
+          rejectReason: item.rejectReason,
+          picture: item.picture,
+          pictureUrl: item.picture ? pictureUrl(item.picture) : null,
+        })),
+      });
+    },
+  );
+};
+

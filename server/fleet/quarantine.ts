@@ -1,0 +1,132 @@
+// The home quarantine screen: quarantined machine messages (paged, filterable) and "retry all".
+// A retry run re-checks every message of the license account: a message from a sender that is now
+// a known machine is accepted (leaves the quarantine), the others count one more retry. One run
+// per account at a time, locked by its run row (so across server instances too): 9500 meanwhile.
+import { and, count, desc, eq, gte, ilike, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { MESSAGE_TYPES, QUARANTINE_REASONS } from '../../resources/fleetCatalogue';
+import { callerOf } from '../auth/guard';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/client';
+import { quarantineMessage, quarantineRetryRun } from '../db/schema/quarantine';
+import { ok } from '../lib/envelope';
+import { AppError } from '../lib/errors';
+import type { Services } from '../services';
+import { accountOf, fleetRoute, iso, objectSchema, optionalTime, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, type PageBody } from './access';
+
+/** A run that has not finished after this long died with its server: the next retry may start. */
+const ABANDONED_AFTER = '10 minutes';
+
+interface QuarantineBody extends PageBody {
+  reason?: string | null;
+  messageType?: string | null;
+  causedBy?: string | null;
+  from?: string | null;
+  to?: string | null;
+}
+
+const retryState = async (db: Db, account: number) => {
+  const [run] = await db.select().from(quarantineRetryRun).where(eq(quarantineRetryRun.licenseAccountId, account));
+  if (!run) return { running: false, startedTime: null, finishedTime: null, resolved: 0, remaining: 0 };
+  return {
+    running: run.finishedTime === null,
+    startedTime: iso(run.startedTime),
+    finishedTime: iso(run.finishedTime),
+    resolved: run.resolved,
+    remaining: run.remaining,
+  };
+};
+
+/** Claims the account's run row; false while another run is going on. */
+const claimRun = async (db: Db, account: number): Promise<boolean> => {
+  const claimed = await db.execute(sql`
+    insert into ${quarantineRetryRun} (license_account_id, started_time, finished_time, resolved, remaining)
+    values (${account}, now(), null, 0, 0)
+    on conflict (license_account_id) do update set started_time = now(), finished_time = null, resolved = 0, remaining = 0
+    where ${quarantineRetryRun.finishedTime} is not null or ${quarantineRetryRun.startedTime} < now() - interval '${sql.raw(ABANDONED_AFTER)}'
+    returning license_account_id`);
+  return rowsOf(claimed).length > 0;
+};
+
+/** One pass over the account's quarantine; answers how many messages left it and how many stay. */
+export const retryQuarantine = async (db: Db, account: number) =>
+  db.transaction(async (tx) => {
+    const resolved = rowsOf(
+      await tx.execute(sql`
+        delete from ${quarantineMessage} q
+        where q.license_account_id = ${account} and q.reason = 'unknownMachine'
+          and exists (select 1 from rvm m where m.license_account_id = ${account} and (m.term_no = q.caused_by or m.serial_number = q.caused_by))
+        returning q.id`),
+    ).length;
+    const remaining = rowsOf(
+      await tx.execute(sql`
+        update ${quarantineMessage} set retry_count = retry_count + 1, last_retry_time = now()
+        where license_account_id = ${account} returning id`),
+    ).length;
+    return { resolved, remaining };
+  });
+
+export const registerQuarantineRoutes = (app: FastifyInstance, { db }: Services) => {
+  app.post(
+    '/quarantine/page',
+    fleetRoute('quarantine', 'Quarantined machine messages, newest first, with the state of the last retry run', [PERMISSIONS.quarantine], {
+      body: objectSchema({
+        ...PAGE_PROPERTIES,
+        ...RANGE_PROPERTIES,
+        reason: { type: ['string', 'null'], enum: [...QUARANTINE_REASONS, null] },
+        messageType: { type: ['string', 'null'], enum: [...MESSAGE_TYPES, null] },
+        causedBy: { type: ['string', 'null'], maxLength: 64 },
+      }),
+    }),
+    async (request) => {
+      const body = request.body as QuarantineBody;
+      const account = accountOf(callerOf(request));
+      const [from, to] = [optionalTime(body.from, 'from'), optionalTime(body.to, 'to')];
+      const where = and(
+        eq(quarantineMessage.licenseAccountId, account),
+        body.reason ? eq(quarantineMessage.reason, body.reason) : undefined,
+        body.messageType ? eq(quarantineMessage.messageType, body.messageType) : undefined,
+        body.causedBy ? ilike(quarantineMessage.causedBy, `%${body.causedBy.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+        from ? gte(quarantineMessage.receivedTime, from) : undefined,
+        to ? lt(quarantineMessage.receivedTime, to) : undefined,
+      );
+      const [rows, [{ total }], retry] = await Promise.all([
+        db.select().from(quarantineMessage).where(where).orderBy(desc(quarantineMessage.receivedTime), desc(quarantineMessage.id)).limit(body.pageSize).offset((body.pageNum - 1) * body.pageSize),
+        db.select({ total: count() }).from(quarantineMessage).where(where),
+        retryState(db, account),
+      ]);
+      const list = rows.map((row) => ({
+        id: row.id,
+        causedBy: row.causedBy,
+        messageType: row.messageType,
+        content: row.content,
+        receivedTime: iso(row.receivedTime),
+        reason: row.reason,
+        value: row.value,
+        retryCount: row.retryCount,
+        lastRetryTime: iso(row.lastRetryTime),
+      }));
+      return ok(request, { ...pageOf(list, Number(total), body), retry });
+    },
+  );
+
+  app.post(
+    '/quarantine/retryAll',
+    fleetRoute('quarantine', 'Retry every quarantined message of the license account; 9500 while a retry is in progress', [PERMISSIONS.quarantine]),
+    async (request) => {
+      const account = accountOf(callerOf(request));
+      if (!(await claimRun(db, account))) throw new AppError('9500');
+      let outcome = { resolved: 0, remaining: 0 };
+      try {
+        outcome = await retryQuarantine(db, account);
+      } finally {
+        // Always release the run, a failed pass included, so the next retry is not blocked.
+        await db
+          .update(quarantineRetryRun)
+          .set({ finishedTime: new Date(), resolved: outcome.resolved, remaining: outcome.remaining })
+          .where(eq(quarantineRetryRun.licenseAccountId, account));
+      }
+      return ok(request, await retryState(db, account));
+    },
+  );
+};

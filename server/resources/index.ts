@@ -1,0 +1,18 @@
+// Per-resource hooks by resource name. A resource without special rules needs no entry here.
+import type { PasswordHasher } from '../auth/passwords';
+import type { ResourceHooks } from '../crud/hooks';
+import { accountHooks } from './account';
+import { permissionHooks } from './permission';
+import { roleHooks } from './role';
+import { userHooks } from './user';
+import { fleetHooks } from './fleet';
+import { machineHooks } from './machine';
+
+export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHooks> => ({
+  account: accountHooks,
+  user: userHooks(hasher),
+  role: roleHooks,
+  permission: permissionHooks,
+  fleet: fleetHooks,
+  machine: machineHooks,
+});

@@ -1,0 +1,81 @@
+// Machine rules the declaration cannot say: SPEC 5 profile rules on the stored record merged with
+// the change, live-state defaults and bins on create, bins following binCount, and the fleet filter
+// that includes sub-fleets.
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { ITEM_TYPES } from '../../resources/fleetCatalogue';
+import type { FilterDeclaration } from '../../resources/types';
+import type { ResourceHooks, Values } from '../crud/hooks';
+import type { Db } from '../db/client';
+import { fleet, rvm, rvmBin } from '../db/schema/fleet';
+import { rvmOnlineHistory, rvmStatusHistory } from '../db/schema/fleetActivity';
+import { profileRuleIssues } from '../fleet/profileRules';
+import { invalid } from '../lib/errors';
+
+const DEFAULT_EMPTY_HEIGHT = 120;
+
+const checkRules = (record: Values) => {
+  const issues = profileRuleIssues(record);
+  if (issues.length) throw invalid(issues);
+};
+
+/** Adds or removes bins so the machine has exactly `binCount` (new bins start empty). */
+const syncBins = async (tx: Db, row: Values) => {
+  const id = row.id as number;
+  const binCount = (row.binCount as number | null) ?? 1;
+  await tx.delete(rvmBin).where(and(eq(rvmBin.rvmId, id), gt(rvmBin.binNo, binCount)));
+  const bins = Array.from({ length: binCount }, (_, index) => ({
+    rvmId: id,
+    binNo: index + 1,
+    licenseAccountId: row.licenseAccountId as number,
+    itemType: ITEM_TYPES[index % 3],
+    currentHeight: (row.binEmptyHeight as number | null) ?? DEFAULT_EMPTY_HEIGHT,
+  }));
+  await tx.insert(rvmBin).values(bins).onConflictDoNothing();
+};
+
+/**
+ * `fleetId` filter: the given fleets and all their sub-fleets (one recursive query over the small
+ * fleet table, then the machines' fleet index). Meant for the engine's custom filter hook; without
+ * it the generic `in` still answers the listed fleets exactly.
+ */
+export const machineFilter = (filter: FilterDeclaration, value: unknown): SQL | undefined => {
+  if (filter.name !== 'fleetId') return undefined;
+  const ids = (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number');
+  if (ids.length === 0) return undefined;
+  return sql`${rvm.fleetId} in (
+    with recursive subtree(id) as (
+      select ${fleet.id} from ${fleet} where ${fleet.id} = any(${sql.param(ids)}::int[])
+      union
+      select child.id from ${fleet} child join subtree on child.parent_id = subtree.id
+    ) select id from subtree)`;
+};
+
+export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
+  filter: machineFilter,
+
+  beforeCreate: async (_context, input, values) => {
+    checkRules(input);
+    // Live state is the machine's to report: a new machine has not been seen yet.
+    values.lastSessionTime = null;
+    values.online = false;
+    values.currentSts = 'Offline';
+  },
+
+  afterCreate: async ({ tx }, id) => {
+    const [row] = (await tx.select().from(rvm).where(eq(rvm.id, id))) as Values[];
+    await syncBins(tx, row);
+    const since = row.statusSince as Date;
+    await tx.insert(rvmStatusHistory).values({ licenseAccountId: row.licenseAccountId as number, rvmId: id, status: 'Offline', startTime: since });
+    await tx.insert(rvmOnlineHistory).values({ licenseAccountId: row.licenseAccountId as number, rvmId: id, online: false, startTime: since });
+  },
+
+  beforeUpdate: async (_context, _id, input, _values, existing) => {
+    checkRules({ ...existing, ...input });
+  },
+
+  afterUpdate: async ({ tx }, id, input) => {
+    if (!('binCount' in input)) return;
+    const [row] = (await tx.select().from(rvm).where(eq(rvm.id, id))) as Values[];
+    await syncBins(tx, row);
+  },
+};
