@@ -14,10 +14,14 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
+import { Chip } from '@mui/material';
 import { useDeclaration } from './DeclarationContext';
 import { displayKindFor } from './fieldKinds';
 import { formatDate, formatDateTime } from './format';
 import { enumLabel, requireDeclaration, resourceNameOf } from './registry';
+import { statusColor } from './statusColors';
+import { hasRecordLabel } from './recordLabels';
+import { RecordLabelField, TranslatedReferenceChips, TranslatedReferenceField } from './RecordLabel';
 
 /** getMany/getList through `GET <apiPath>/list` (see providers/dataProvider.ts). */
 export const LABELS_META = { labels: true } as const;
@@ -34,6 +38,8 @@ export const FieldDisplay = ({ source }: FieldDisplayProps) => {
   const field = declaration.fields[source];
   if (!field) return null;
   const valueOf = (record: RaRecord) => record?.[source];
+  // seed-data names (permissions) are shown translated
+  if (source === declaration.nameField && hasRecordLabel(declaration)) return <RecordLabelField declaration={declaration} />;
 
   switch (displayKindFor(field)) {
     case 'number':
@@ -46,7 +52,10 @@ export const FieldDisplay = ({ source }: FieldDisplayProps) => {
           source={source}
           render={(record: RaRecord) => {
             const value = valueOf(record);
-            return value === null || value === undefined ? '' : translate(enumLabel(declaration, source, value), { _: String(value) });
+            if (value === null || value === undefined) return '';
+            const label = translate(enumLabel(declaration, source, value), { _: String(value) });
+            // `display: 'status'`: a coloured chip (e.g. machine status Up / Offline / Down / Sleep)
+            return field.display === 'status' ? <Chip size="small" label={label} color={statusColor(value)} data-status={String(value)} /> : label;
           }}
         />
       );
@@ -56,6 +65,7 @@ export const FieldDisplay = ({ source }: FieldDisplayProps) => {
       return <FunctionField source={source} render={(record: RaRecord) => formatDate(valueOf(record))} />;
     case 'reference': {
       const target = requireDeclaration(registry, field.reference ?? declaration.name);
+      if (hasRecordLabel(target)) return <TranslatedReferenceField source={source} target={target} />;
       return (
         <ReferenceField source={source} reference={resourceNameOf(target)} link={false} queryOptions={{ meta: LABELS_META }}>
           <TextField source={target.nameField} />
@@ -64,6 +74,7 @@ export const FieldDisplay = ({ source }: FieldDisplayProps) => {
     }
     case 'referenceChips': {
       const target = requireDeclaration(registry, field.reference ?? declaration.name);
+      if (hasRecordLabel(target)) return <TranslatedReferenceChips source={source} target={target} />;
       return (
         <ReferenceArrayField source={source} reference={resourceNameOf(target)} queryOptions={{ meta: LABELS_META }}>
           <SingleFieldList linkType={false}>

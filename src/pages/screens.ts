@@ -9,7 +9,7 @@
 // The component receives `{ node }` (its menu node) and is rendered inside the layout at
 // `<route>/*`, so it may declare nested routes (detail pages) of its own. Access follows the menu
 // permissions (SPEC 6); a user who may not see the entry is sent to /401.
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { MenuNode } from '../../resources/menu';
 import { HomePage } from './HomePage';
 
@@ -23,4 +23,8 @@ export const HOME_ROUTE = '/index/index';
 
 export const SCREENS: Readonly<Record<string, Screen>> = {
   [HOME_ROUTE]: HomePage,
+  '/index/quarantineOverview': lazy(() => import('../quarantine/QuarantinePage')),
+  '/search/search': lazy(() => import('../search/SearchPage')),
+  '/installation/fleetManagement': lazy(() => import('../installation/FleetManagementPage')),
+  '/installation/rvmpage': lazy(() => import('../installation/machine/MachinePageScreen')),
 };

@@ -2,7 +2,10 @@
 // They render inside the same DeclarationProvider as the generic views, so they can reuse them.
 import type { ComponentType } from 'react';
 import { UserList } from './UserList';
+import { FleetManagementRedirect, MachinePageRedirect } from '../installation/declarationViews';
 
 export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   userList: UserList,
+  fleetManagement: FleetManagementRedirect,
+  machinePage: MachinePageRedirect,
 };

@@ -1,0 +1,69 @@
+// /installation/fleetManagement (SPEC 2): the fleet tree beside the machine list. The list is the
+// machine declaration's generic list (filters, saved filters, export, column chooser); selecting a
+// fleet sets its fleet filter (the server includes sub-fleets), kept in the URL like every list filter.
+import { ResourceContextProvider, useTranslate } from 'ra-core';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { Alert, Box, Paper } from '@mui/material';
+import { RESOURCES } from '../../resources';
+import { fleet } from '../../resources/fleet';
+import { machine } from '../../resources/machine';
+import type { ResourceDeclaration } from '../../resources/types';
+import { DeclarationProvider } from '../generic/DeclarationContext';
+import { GenericList } from '../generic/GenericList';
+import { resourceNameOf } from '../generic/registry';
+import type { ScreenProps } from '../pages/screens';
+import { Permission } from '../permissions/Permission';
+import { ScreenHeading } from '../pages/ScreenHeading';
+import { FleetTreePanel } from './fleet/FleetTreePanel';
+import { searchWithFleet, selectedFleetOf } from './fleet/fleetTree';
+
+/**
+ * The list as this screen shows it: a row opens the machine page (the generic list opens the edit
+ * form when the user may edit; without `edit` it opens "show", which the machine declaration maps to
+ * the machine page). Editing stays on the page's ProfileSetting tab and its "edit record" button.
+ */
+const MACHINE_LIST: ResourceDeclaration = { ...machine, permissions: { ...machine.permissions, edit: undefined } };
+
+/**
+ * Beside the tree the list is narrower than on a page of its own: its actions go above the filter
+ * bar (which then has the whole width), and cells stay on one line with the table scrolling sideways.
+ */
+const LIST_LAYOUT_SX = {
+  '& .RaList-actions': { flexDirection: 'column-reverse', alignItems: 'stretch' },
+  '& .RaDataTable-rowCell': { whiteSpace: 'nowrap' },
+  // room for the fleet filter's label and chip
+  '& .RaList-actions form .MuiAutocomplete-root': { minWidth: 260 },
+} as const;
+
+const FleetManagementPage = ({ node }: ScreenProps) => {
+  const translate = useTranslate();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const selected = selectedFleetOf(location.search);
+  const select = (fleetId: number | null) => navigate({ pathname: location.pathname, search: searchWithFleet(location.search, fleetId) });
+
+  return (
+    <Box data-testid="fleet-management">
+      <ScreenHeading node={node} />
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '300px minmax(0, 1fr)' }, gap: 2, alignItems: 'start' }}>
+        <Paper sx={{ p: 1.5 }}>
+          {/* GET /fleet/tree answers to either permission */}
+          <Permission identifiers={[fleet.permissions.page, machine.permissions.page]}>
+            <FleetTreePanel selected={selected} onSelect={select} />
+          </Permission>
+        </Paper>
+        <Box sx={{ minWidth: 0, ...LIST_LAYOUT_SX }} data-testid="machine-list">
+          <Permission identifiers={[machine.permissions.page]} fallback={<Alert severity="info">{translate('app.noPermission.message')}</Alert>}>
+            <ResourceContextProvider value={resourceNameOf(machine)}>
+              <DeclarationProvider declaration={MACHINE_LIST} registry={RESOURCES}>
+                <GenericList title={false} />
+              </DeclarationProvider>
+            </ResourceContextProvider>
+          </Permission>
+        </Box>
+      </Box>
+    </Box>
+  );
+};
+
+export default FleetManagementPage;

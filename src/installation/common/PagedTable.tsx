@@ -1,0 +1,111 @@
+// A server-paged table for the machine page tabs and the quarantine list: columns with render
+// functions, react-admin's paging texts (ra.navigation.*), loading/error/empty states, and rows that
+// open with a click or Enter when `onRowClick` is given.
+import type { KeyboardEvent, ReactNode } from 'react';
+import { useTranslate } from 'ra-core';
+import { Box, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, type SxProps, type Theme } from '@mui/material';
+import { EmptyState, LoadError, Loading } from './LoadState';
+
+export interface Column<T> {
+  key: string;
+  /** Catalogue key of the header. */
+  label: string;
+  render: (row: T) => ReactNode;
+  align?: 'left' | 'right' | 'center';
+  /** Keep the cell on one line (times, codes). */
+  nowrap?: boolean;
+}
+
+export interface PagedTableProps<T> {
+  columns: readonly Column<T>[];
+  rows: readonly T[] | undefined;
+  total: number;
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+  onPageSize: (pageSize: number) => void;
+  rowKey: (row: T) => string | number;
+  isPending: boolean;
+  error: unknown;
+  onRetry: () => void;
+  /** Catalogue key of the text shown when nothing matches. */
+  empty: string;
+  onRowClick?: (row: T) => void;
+  rowSx?: (row: T) => SxProps<Theme> | undefined;
+  /** Accessible name of the table. */
+  caption: string;
+  testId?: string;
+  /** A complete list (no paging controls). */
+  unpaged?: boolean;
+}
+
+export const PAGE_SIZES = [10, 20, 50, 100];
+
+export const PagedTable = <T,>(props: PagedTableProps<T>) => {
+  const { columns, rows, total, page, pageSize, onPage, onPageSize, rowKey, isPending, error, onRetry, empty, onRowClick, rowSx, caption, testId, unpaged } = props;
+  const translate = useTranslate();
+  if (error && !rows) return <LoadError onRetry={onRetry} />;
+  if (!rows) return <Loading />;
+
+  const openOnKey = (row: T) => (event: KeyboardEvent) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onRowClick?.(row);
+    }
+  };
+
+  return (
+    <Box data-testid={testId}>
+      {error ? <LoadError onRetry={onRetry} /> : null}
+      <Box sx={{ height: 4 }}>{isPending ? <LinearProgress /> : null}</Box>
+      <TableContainer sx={{ overflowX: 'auto' }}>
+        <Table size="small" aria-label={caption}>
+          <TableHead>
+            <TableRow>
+              {columns.map((column) => (
+                <TableCell key={column.key} align={column.align} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                  {translate(column.label)}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow
+                key={rowKey(row)}
+                hover
+                tabIndex={onRowClick ? 0 : undefined}
+                onClick={onRowClick ? () => onRowClick(row) : undefined}
+                onKeyDown={onRowClick ? openOnKey(row) : undefined}
+                sx={{ ...(onRowClick ? { cursor: 'pointer' } : {}), ...((rowSx?.(row) as object) ?? {}) }}
+              >
+                {columns.map((column) => (
+                  <TableCell key={column.key} align={column.align} sx={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
+                    {column.render(row)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {rows.length === 0 ? <EmptyState>{translate(empty)}</EmptyState> : null}
+      {unpaged ? null : (
+      <TablePagination
+        component="div"
+        count={total}
+        page={Math.max(0, page - 1)}
+        rowsPerPage={pageSize}
+        rowsPerPageOptions={PAGE_SIZES}
+        onPageChange={(_event, next) => onPage(next + 1)}
+        onRowsPerPageChange={(event) => onPageSize(Number(event.target.value))}
+        labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+        labelDisplayedRows={({ from, to, count }) =>
+          translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })
+        }
+        getItemAriaLabel={(type) => translate(type === 'next' ? 'ra.navigation.next' : type === 'previous' ? 'ra.navigation.previous' : type === 'first' ? 'ra.navigation.first' : 'ra.navigation.last')}
+      />
+      )}
+    </Box>
+  );
+};

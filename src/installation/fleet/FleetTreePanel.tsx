@@ -1,0 +1,126 @@
+// The fleet management screen's left side: the fleet tree (GET /fleet/tree) with machine counts,
+// selecting a fleet (or all), and the fleet actions the user holds (fleet:add, fleet:edit, fleet:delete).
+import { useEffect, useState } from 'react';
+import { useRefresh, useTranslate } from 'ra-core';
+import { Box, Button, IconButton, Menu, MenuItem, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import { fleet as fleetDeclaration } from '../../../resources/fleet';
+import { useHasPermission } from '../../permissions/Permission';
+import { LoadState } from '../common/LoadState';
+import { useApiData } from '../common/useApiData';
+import { FleetDialog, type FleetAction } from './FleetDialog';
+import { FleetTree } from './FleetTree';
+import { ancestorIds, findFleet, type FleetNode } from './fleetTree';
+
+export interface FleetTreePanelProps {
+  selected: number | null;
+  onSelect: (id: number | null) => void;
+}
+
+const NodeMenu = ({ node, onAction }: { node: FleetNode; onAction: (action: FleetAction) => void }) => {
+  const translate = useTranslate();
+  const can = useHasPermission();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const items = [
+    can([fleetDeclaration.permissions.create]) && { key: 'addChild', action: { kind: 'create', parent: node } as FleetAction },
+    can([fleetDeclaration.permissions.edit]) && { key: 'rename', action: { kind: 'rename', fleet: node } as FleetAction },
+    can([fleetDeclaration.permissions.edit]) && { key: 'move', action: { kind: 'move', fleet: node } as FleetAction },
+    can([fleetDeclaration.permissions.delete]) && { key: 'delete', action: { kind: 'delete', fleet: node } as FleetAction },
+  ].filter((item): item is { key: string; action: FleetAction } => Boolean(item));
+  if (items.length === 0) return null;
+  return (
+    <>
+      <IconButton size="small" aria-label={translate('installation.fleet.actions', { name: node.name })} onClick={(event) => setAnchor(event.currentTarget)} data-testid={`fleet-actions-${node.id}`}>
+        <MoreVertIcon fontSize="small" />
+      </IconButton>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {items.map((item) => (
+          <MenuItem
+            key={item.key}
+            onClick={() => {
+              setAnchor(null);
+              onAction(item.action);
+            }}
+            data-testid={`fleet-action-${item.key}`}
+          >
+            {translate(`installation.fleet.${item.key}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+};
+
+export const FleetTreePanel = ({ selected, onSelect }: FleetTreePanelProps) => {
+  const translate = useTranslate();
+  const refreshList = useRefresh();
+  const can = useHasPermission();
+  const { data: tree, error, isPending, reload } = useApiData((http, signal) => http.get<FleetNode[]>('/fleet/tree', undefined, { signal }), 'tree');
+  const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [action, setAction] = useState<FleetAction | null>(null);
+
+  // First load: top-level fleets open, plus the way down to a fleet selected by the URL.
+  useEffect(() => {
+    if (!tree) return;
+    setExpanded((current) => {
+      if (current.size > 0) return current;
+      return new Set([...tree.map((node) => node.id), ...(selected === null ? [] : (ancestorIds(tree, selected) ?? []))]);
+    });
+  }, [tree, selected]);
+
+  const toggle = (id: number) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const done = (finished: FleetAction, parentId: number | null) => {
+    setAction(null);
+    reload();
+    refreshList();
+    if (finished.kind === 'delete' && selected !== null && tree) {
+      const removed = findFleet(tree, finished.fleet.id);
+      if (removed && (removed.id === selected || findFleet(removed.children, selected))) onSelect(null);
+    }
+    // A new or moved fleet stays in sight: its parent and the parent's ancestors open.
+    if (parentId !== null && tree) setExpanded((current) => new Set([...current, ...(ancestorIds(tree, parentId) ?? []), parentId]));
+  };
+
+  const total = (tree ?? []).reduce((sum, node) => sum + node.totalMachineCount, 0);
+
+  return (
+    <Box data-testid="fleet-panel">
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
+        <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
+          {translate('installation.fleet.title')}
+        </Typography>
+        {can([fleetDeclaration.permissions.create]) ? (
+          <Button size="small" startIcon={<AddIcon />} onClick={() => setAction({ kind: 'create', parent: null })} data-testid="fleet-create">
+            {translate('installation.fleet.create')}
+          </Button>
+        ) : null}
+      </Box>
+      <LoadState
+        isPending={isPending}
+        error={error}
+        onRetry={reload}
+        hasData={Boolean(tree?.length)}
+        empty={<Typography color="text.secondary">{translate('installation.fleet.empty')}</Typography>}
+      >
+        <FleetTree
+          nodes={tree ?? []}
+          expanded={expanded}
+          onToggle={toggle}
+          selected={selected}
+          onSelect={onSelect}
+          totalMachines={total}
+          rowActions={(node) => <NodeMenu node={node} onAction={setAction} />}
+        />
+      </LoadState>
+      {action ? <FleetDialog action={action} tree={tree ?? []} onClose={() => setAction(null)} onDone={done} /> : null}
+    </Box>
+  );
+};

@@ -1,0 +1,97 @@
+// ConsumerSessions tab: sessions started in a time range (POST /rvmpage/consumerSessions), filtered
+// by payout method, voucher code or user ID; a row opens the session details.
+import { useState, type FormEvent } from 'react';
+import { useTranslate } from 'ra-core';
+import { useNavigate } from 'react-router-dom';
+import { Box, Button, TextField } from '@mui/material';
+import { PAYOUT_METHODS } from '../../../resources/fleetCatalogue';
+import { useConsoleServices } from '../../layout/ConsoleServices';
+import { EnumSelect } from '../common/EnumSelect';
+import { formatMoney } from '../common/format';
+import { PagedTable, type Column } from '../common/PagedTable';
+import { DEFAULT_RANGE_DAYS } from '../common/timeRange';
+import { TimeRangePicker } from '../common/TimeRangePicker';
+import { usePagedRange } from '../common/usePagedRange';
+import { useMachine, useMachineData } from './MachineContext';
+import type { ConsumerSessionRow, Page } from './machineTypes';
+import { consumerSessionPath } from './tabs';
+
+interface SessionFilters {
+  payoutMethod: string | null;
+  voucherCode: string | null;
+  userId: string | null;
+}
+
+const NO_FILTERS: SessionFilters = { payoutMethod: null, voucherCode: null, userId: null };
+
+export const ConsumerSessionsTab = () => {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const { locale } = useConsoleServices();
+  const { machineId } = useMachine();
+  const paging = usePagedRange(DEFAULT_RANGE_DAYS);
+  const [filters, setFilters] = useState<SessionFilters>(NO_FILTERS);
+  const [typed, setTyped] = useState({ voucherCode: '', userId: '' });
+  const { data, error, isPending, reload } = useMachineData(
+    (http, id, signal) => http.post<Page<ConsumerSessionRow>>('/rvmpage/consumerSessions', { id, ...paging.body, ...filters }, { signal }),
+    `${paging.key}|${JSON.stringify(filters)}`,
+  );
+
+  const applyTexts = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters((current) => ({ ...current, voucherCode: typed.voucherCode.trim() || null, userId: typed.userId.trim() || null }));
+    paging.setPage(1);
+  };
+
+  const columns: Column<ConsumerSessionRow>[] = [
+    { key: 'startTime', label: 'fleet.consumerSession.startTime', render: (row) => row.startTime, nowrap: true },
+    { key: 'endTime', label: 'fleet.consumerSession.endTime', render: (row) => row.endTime, nowrap: true },
+    { key: 'payoutMethod', label: 'fleet.consumerSession.payoutMethod', render: (row) => translate(`fleet.payoutMethods.${row.payoutMethod}`, { _: row.payoutMethod }) },
+    { key: 'totalRefund', label: 'fleet.consumerSession.totalRefund', render: (row) => formatMoney(row.totalRefund, locale), align: 'right' },
+    { key: 'itemCount', label: 'fleet.consumerSession.itemCount', render: (row) => row.itemCount, align: 'right' },
+    { key: 'acceptedCount', label: 'fleet.consumerSession.acceptedCount', render: (row) => row.acceptedCount, align: 'right' },
+    { key: 'rejectedCount', label: 'fleet.consumerSession.rejectedCount', render: (row) => row.rejectedCount, align: 'right' },
+    { key: 'userId', label: 'fleet.consumerSession.userId', render: (row) => row.userId, nowrap: true },
+    { key: 'voucherCode', label: 'fleet.consumerSession.voucherCode', render: (row) => row.voucherCode, nowrap: true },
+  ];
+
+  return (
+    <>
+      <TimeRangePicker value={paging.range} onChange={paging.setRange} initialPreset={DEFAULT_RANGE_DAYS} />
+      <Box component="form" onSubmit={applyTexts} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 1 }}>
+        <EnumSelect
+          label="fleet.consumerSession.payoutMethod"
+          value={filters.payoutMethod}
+          options={PAYOUT_METHODS}
+          labels="fleet.payoutMethods"
+          onChange={(payoutMethod) => {
+            setFilters((current) => ({ ...current, payoutMethod }));
+            paging.setPage(1);
+          }}
+        />
+        <TextField size="small" fullWidth={false} label={translate('fleet.consumerSession.voucherCode')} value={typed.voucherCode} onChange={(event) => setTyped({ ...typed, voucherCode: event.target.value })} />
+        <TextField size="small" fullWidth={false} label={translate('fleet.consumerSession.userId')} value={typed.userId} onChange={(event) => setTyped({ ...typed, userId: event.target.value })} />
+        <Button type="submit" variant="outlined">
+          {translate('installation.common.filter')}
+        </Button>
+      </Box>
+      <PagedTable
+        columns={columns}
+        rows={data?.list}
+        total={data?.total ?? 0}
+        page={paging.page}
+        pageSize={paging.pageSize}
+        onPage={paging.setPage}
+        onPageSize={paging.setPageSize}
+        rowKey={(row) => row.id}
+        onRowClick={(row) => navigate(consumerSessionPath(machineId, row.id))}
+        isPending={isPending}
+        error={error}
+        onRetry={reload}
+        empty="installation.common.emptyRange"
+        caption={translate('menu.ConsumerSessions')}
+        testId="consumer-sessions"
+      />
+    </>
+  );
+};

@@ -1,0 +1,80 @@
+// EventHistory tab: alarms raised in a time range (POST /rvmpage/eventHistory), texts from the alarm
+// catalogue (fleet.alarms.*), raised and cleared times; alarms still active are highlighted and can
+// be listed alone.
+import { useState } from 'react';
+import { useTranslate } from 'ra-core';
+import { Box, Chip, FormControlLabel, Switch } from '@mui/material';
+import { ALARM_CATEGORIES, ALARM_SEVERITIES } from '../../../resources/fleetCatalogue';
+import { EnumSelect } from '../common/EnumSelect';
+import { PagedTable, type Column } from '../common/PagedTable';
+import { StatusChip } from '../common/StatusChip';
+import { TimeRangePicker } from '../common/TimeRangePicker';
+import { usePagedRange } from '../common/usePagedRange';
+import { useMachineData } from './MachineContext';
+import type { MachineEvent, Page } from './machineTypes';
+
+const RANGE_DAYS = 30;
+const ACTIVE_ROW = { bgcolor: 'rgba(211, 47, 47, 0.08)', '& td:first-of-type': { boxShadow: 'inset 4px 0 0 #d32f2f' } };
+
+export const EventHistoryTab = () => {
+  const translate = useTranslate();
+  const paging = usePagedRange(RANGE_DAYS);
+  const [category, setCategory] = useState<string | null>(null);
+  const [severity, setSeverity] = useState<string | null>(null);
+  const [openOnly, setOpenOnly] = useState(false);
+  const filters = { category, severity, openOnly: openOnly || null };
+  const { data, error, isPending, reload } = useMachineData(
+    (http, id, signal) => http.post<Page<MachineEvent>>('/rvmpage/eventHistory', { id, ...paging.body, ...filters }, { signal }),
+    `${paging.key}|${JSON.stringify(filters)}`,
+  );
+  const filterChanged = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    paging.setPage(1);
+  };
+
+  const columns: Column<MachineEvent>[] = [
+    { key: 'code', label: 'fleet.event.code', render: (row) => row.code, nowrap: true },
+    { key: 'text', label: 'fleet.event.text', render: (row) => translate(`fleet.alarms.${row.code}`, { _: row.code }) },
+    { key: 'category', label: 'fleet.event.category', render: (row) => translate(`fleet.alarmCategories.${row.category}`, { _: row.category }) },
+    { key: 'severity', label: 'fleet.event.severity', render: (row) => <StatusChip value={row.severity} labels="fleet.severities" /> },
+    { key: 'raisedTime', label: 'fleet.event.raisedTime', render: (row) => row.raisedTime, nowrap: true },
+    {
+      key: 'clearedTime',
+      label: 'fleet.event.clearedTime',
+      nowrap: true,
+      render: (row) => row.clearedTime ?? <Chip size="small" color="error" label={translate('installation.events.active')} data-testid="event-active" />,
+    },
+    { key: 'detail', label: 'fleet.event.detail', render: (row) => row.detail },
+  ];
+
+  return (
+    <>
+      <TimeRangePicker value={paging.range} onChange={paging.setRange} initialPreset={RANGE_DAYS} />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 1 }}>
+        <EnumSelect label="fleet.event.category" value={category} options={ALARM_CATEGORIES} labels="fleet.alarmCategories" onChange={filterChanged(setCategory)} />
+        <EnumSelect label="fleet.event.severity" value={severity} options={ALARM_SEVERITIES} labels="fleet.severities" onChange={filterChanged(setSeverity)} />
+        <FormControlLabel
+          control={<Switch checked={openOnly} onChange={(event) => filterChanged(setOpenOnly)(event.target.checked)} />}
+          label={translate('fleet.event.open')}
+        />
+      </Box>
+      <PagedTable
+        columns={columns}
+        rows={data?.list}
+        total={data?.total ?? 0}
+        page={paging.page}
+        pageSize={paging.pageSize}
+        onPage={paging.setPage}
+        onPageSize={paging.setPageSize}
+        rowKey={(row) => row.id}
+        rowSx={(row) => (row.clearedTime ? undefined : ACTIVE_ROW)}
+        isPending={isPending}
+        error={error}
+        onRetry={reload}
+        empty="installation.common.emptyRange"
+        caption={translate('menu.EventHistory')}
+        testId="event-history"
+      />
+    </>
+  );
+};

@@ -1,0 +1,82 @@
+// ServiceSessions tab: technician visits in a time range (POST /rvmpage/serviceSessions), with the
+// count per cleaning outcome (SPEC 4: completed, aborted, failed) and an outcome filter.
+import { useState } from 'react';
+import { useTranslate } from 'ra-core';
+import { Box, Chip } from '@mui/material';
+import { CLEANING_OUTCOMES } from '../../../resources/fleetCatalogue';
+import { EnumSelect } from '../common/EnumSelect';
+import { PagedTable, type Column } from '../common/PagedTable';
+import { StatusChip } from '../common/StatusChip';
+import { TimeRangePicker } from '../common/TimeRangePicker';
+import { usePagedRange } from '../common/usePagedRange';
+import { useMachineData } from './MachineContext';
+import type { Page, ServiceSessionRow } from './machineTypes';
+import { useDurationText } from './TimelineChart';
+
+const RANGE_DAYS = 30;
+
+type ServiceSessionPage = Page<ServiceSessionRow> & { byOutcome: Record<string, number> };
+
+export const ServiceSessionsTab = () => {
+  const translate = useTranslate();
+  const durationText = useDurationText();
+  const paging = usePagedRange(RANGE_DAYS);
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const { data, error, isPending, reload } = useMachineData(
+    (http, id, signal) => http.post<ServiceSessionPage>('/rvmpage/serviceSessions', { id, ...paging.body, cleaningOutcome: outcome }, { signal }),
+    `${paging.key}|${outcome}`,
+  );
+
+  const columns: Column<ServiceSessionRow>[] = [
+    { key: 'technician', label: 'fleet.serviceSession.technician', render: (row) => row.technician },
+    { key: 'startTime', label: 'fleet.serviceSession.startTime', render: (row) => row.startTime, nowrap: true },
+    { key: 'endTime', label: 'fleet.serviceSession.endTime', render: (row) => row.endTime, nowrap: true },
+    { key: 'duration', label: 'fleet.history.duration', render: (row) => durationText(row.durationSeconds), nowrap: true, align: 'right' },
+    {
+      key: 'cleaningOutcome',
+      label: 'fleet.serviceSession.cleaningOutcome',
+      render: (row) => <StatusChip value={row.cleaningOutcome} labels="fleet.cleaningOutcomes" />,
+    },
+    { key: 'binsEmptied', label: 'fleet.serviceSession.binsEmptied', render: (row) => row.binsEmptied, align: 'right' },
+    { key: 'note', label: 'fleet.serviceSession.note', render: (row) => row.note },
+  ];
+
+  return (
+    <>
+      <TimeRangePicker value={paging.range} onChange={paging.setRange} initialPreset={RANGE_DAYS} />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
+        <EnumSelect
+          label="fleet.serviceSession.cleaningOutcome"
+          value={outcome}
+          options={CLEANING_OUTCOMES}
+          labels="fleet.cleaningOutcomes"
+          onChange={(next) => {
+            setOutcome(next);
+            paging.setPage(1);
+          }}
+        />
+        {data
+          ? CLEANING_OUTCOMES.map((name) => (
+              <Chip key={name} variant="outlined" size="small" label={`${translate(`fleet.cleaningOutcomes.${name}`)}: ${data.byOutcome[name] ?? 0}`} />
+            ))
+          : null}
+      </Box>
+      <PagedTable
+        columns={columns}
+        rows={data?.list}
+        total={data?.total ?? 0}
+        page={paging.page}
+        pageSize={paging.pageSize}
+        onPage={paging.setPage}
+        onPageSize={paging.setPageSize}
+        rowKey={(row) => row.id}
+        isPending={isPending}
+        error={error}
+        onRetry={reload}
+        empty="installation.common.emptyRange"
+        caption={translate('menu.ServiceSessions')}
+        testId="service-sessions"
+      />
+    </>
+  );
+};
