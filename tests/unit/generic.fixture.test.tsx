@@ -55,12 +55,14 @@ describe('buildResources with a fixture registry', () => {
     expect(() => viewComponentFor({ ...gadget, customViews: { show: 'missing' } }, 'show', {})).toThrow(/missing/);
   });
 
-  it('the default registry yields the system settings resources at their SPEC routes', () => {
+  it('the default registry yields every declared resource at its SPEC route', () => {
     expect(buildResources().map((element) => propsOf(element).name)).toEqual([
       'systemSettings/account',
       'systemSettings/user',
       'systemSettings/role',
       'systemSettings/permission',
+      'installation/fleet',
+      'installation/rvm',
     ]);
   });
 });

@@ -141,7 +141,14 @@ describe('form validation from the declaration', () => {
 
 describe('registry, labels, permissions, formats', () => {
   it('resource names are the SPEC routes and map back to declarations', () => {
-    expect(RESOURCES.map(resourceNameOf)).toEqual(['systemSettings/account', 'systemSettings/user', 'systemSettings/role', 'systemSettings/permission']);
+    expect(RESOURCES.map(resourceNameOf)).toEqual([
+      'systemSettings/account',
+      'systemSettings/user',
+      'systemSettings/role',
+      'systemSettings/permission',
+      'installation/fleet',
+      'installation/rvm',
+    ]);
     expect(findDeclaration(RESOURCES, 'systemSettings/role')).toBe(role);
     expect(findDeclaration(RESOURCES, 'role')).toBe(role);
     expect(fieldLabel(user, 'email')).toBe('resources.user.fields.email');
