@@ -23,6 +23,18 @@ export const generic = {
     deleted: 'Filter deleted',
     deleteTitle: 'Delete saved filter',
     deleteConfirm: 'Delete the saved filter "%{name}"?',
+    // names of the built-in filters (server/seed), by their stored name
+    builtInNames: { 'Enabled users': 'Enabled users' },
+  },
+  boolean: { true: 'Yes', false: 'No' },
+  permissionActions: {
+    page: 'List',
+    show: 'Details',
+    create: 'Add',
+    edit: 'Edit',
+    delete: 'Delete',
+    export: 'Export',
+    label: '%{resource}: %{action}',
   },
   tree: {
     expand: 'Expand',

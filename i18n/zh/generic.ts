@@ -25,6 +25,18 @@ export const generic: Catalogue<typeof en> = {
     deleted: '筛选已删除',
     deleteTitle: '删除已存筛选',
     deleteConfirm: '确定删除已存筛选"%{name}"吗？',
+    // names of the built-in filters (server/seed), by their stored name
+    builtInNames: { 'Enabled users': '已启用的用户' },
+  },
+  boolean: { true: '是', false: '否' },
+  permissionActions: {
+    page: '列表',
+    show: '详情',
+    create: '新增',
+    edit: '编辑',
+    delete: '删除',
+    export: '导出',
+    label: '%{resource}：%{action}',
   },
   tree: {
     expand: '展开',

@@ -19,7 +19,7 @@ export const menu: Catalogue<typeof en> = {
   ConsumerSessions: '消费者会话',
   reports: '报表',
   showreport: '报表概览',
-  report: '报表',
+  report: '报表查看',
   notifications: '报表通知',
   service: '服务',
   performance: '性能',

@@ -63,7 +63,9 @@ const rowFormatter = (deps: CrudDeps, model: ResourceModel, locale: Locale, colu
           const names = labels.get(column) ?? new Map<number, string>();
           return (Array.isArray(value) ? value : [value]).map((id) => names.get(id as number) ?? String(id)).join(', ');
         }
-        if (field.type === 'enum' || field.type === 'boolean') return labelFor(`resources.${name}.enums.${column}.${String(value)}`, String(value));
+        if (field.type === 'enum') return labelFor(`resources.${name}.enums.${column}.${String(value)}`, String(value));
+        // booleans: the field's own labels if any, else Yes / No in the caller's language
+        if (field.type === 'boolean') return labelFor(`resources.${name}.enums.${column}.${String(value)}`, labelFor(`generic.boolean.${String(value)}`, String(value)));
         if (field.type === 'datetime' && typeof value === 'string') return localDateTime(value, utcOffsetMinutes);
         return typeof value === 'number' ? value : String(value);
       }),

@@ -29,6 +29,17 @@ const TABLE_SX = {
   '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' },
   '& .RaDataTable-tableWrapper': { overflowX: 'auto' },
 } as const;
+// row actions stay in view on the right while a wide table scrolls
+const STICKY_ACTIONS_SX = {
+  ...TABLE_SX,
+  '& tr > th:last-of-type, & tr > td:last-of-type': {
+    position: 'sticky',
+    right: 0,
+    zIndex: 1,
+    bgcolor: 'background.paper',
+    boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.3)',
+  },
+} as const;
 const LIST_SX = { '& .RaList-main, & .RaList-content': { minWidth: 0 } } as const;
 
 const ListActions = ({ hasFilters }: { hasFilters: boolean }) => {
@@ -48,9 +59,11 @@ const ListActions = ({ hasFilters }: { hasFilters: boolean }) => {
 export interface GenericListProps {
   /** Extra per-row buttons (hand-written views), shown in a last column. */
   rowActions?: ReactNode;
+  /** The page title; false when the list is embedded in a screen that has its own. */
+  title?: ReactNode | false;
 }
 
-export const GenericList = ({ rowActions }: GenericListProps) => {
+export const GenericList = ({ rowActions, title }: GenericListProps) => {
   const { declaration, registry } = useDeclaration();
   const access = useResourceAccess(declaration);
   const filters = buildFilterInputs(declaration, registry);
@@ -78,6 +91,7 @@ export const GenericList = ({ rowActions }: GenericListProps) => {
 
   return (
     <List
+      title={title}
       sx={LIST_SX}
       sort={declaration.list.defaultSort}
       filters={filters.length ? filters : undefined}
@@ -93,7 +107,7 @@ export const GenericList = ({ rowActions }: GenericListProps) => {
           {columns}
         </TreeDataTable>
       ) : (
-        <DataTable rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={TABLE_SX}>
+        <DataTable rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={rowActions ? STICKY_ACTIONS_SX : TABLE_SX}>
           {columns}
         </DataTable>
       )}

@@ -30,6 +30,10 @@ export const savableFilter = (filterValues: Record<string, unknown>) =>
 /** Every key of an applied filter is displayed, so filters hidden behind "Add filter" show up too. */
 export const displayedFiltersOf = (filter: Record<string, unknown>) => Object.fromEntries(Object.keys(filter).map((name) => [name, true]));
 
+/** A built-in filter's name is seed data (English): shown translated when the catalogue knows it. */
+export const filterName = (translate: (key: string, options?: Record<string, unknown>) => string, filter: SavedFilter) =>
+  filter.builtIn ? translate(`generic.savedFilters.builtInNames.${filter.name}`, { _: filter.name }) : filter.name;
+
 export const SavedFiltersButton = () => {
   const translate = useTranslate();
   const notify = useNotify();
@@ -71,7 +75,7 @@ export const SavedFiltersButton = () => {
         {saved.length === 0 ? <MenuItem disabled>{translate('generic.savedFilters.empty')}</MenuItem> : null}
         {saved.map((filter) => (
           <MenuItem key={filter.id} onClick={() => apply(filter)} sx={{ gap: 1 }}>
-            <ListItemText primary={filter.name} />
+            <ListItemText primary={filterName(translate, filter)} />
             {filter.builtIn ? <Chip size="small" label={translate('generic.savedFilters.builtIn')} /> : null}
             {filter.visibility === 'public' ? <Chip size="small" variant="outlined" label={translate('generic.savedFilters.public')} /> : null}
             {filter.mine && !filter.builtIn ? (

@@ -7,6 +7,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Button, FieldTitle, InputHelperText, useGetList, useInput, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import type { ResourceDeclaration } from '../../resources/types';
+import { recordLabel } from './recordLabels';
 import { enumLabel, resourceNameOf } from './registry';
 import { buildTree, checkState, parentIds, selectAll, toggleNode, visibleRows, type TreeNode } from './tree';
 
@@ -61,6 +62,7 @@ export const TreeChecklistInput = ({ source, label, reference }: TreeChecklistIn
         {visibleRows(roots, expanded).map((node) => {
           const state = checkState(node, selected);
           const qualifier = qualifierField ? node.record[qualifierField] : undefined;
+          const name = recordLabel(translate, reference, node.record) || String(node.id);
           return (
             <Box key={String(node.id)} sx={{ display: 'flex', alignItems: 'center', pl: node.depth * 3, minHeight: 36 }}>
               {node.children.length > 0 ? (
@@ -79,9 +81,9 @@ export const TreeChecklistInput = ({ source, label, reference }: TreeChecklistIn
                 checked={state === 'checked'}
                 indeterminate={state === 'indeterminate'}
                 onChange={() => field.onChange(toggleNode(roots, node, selectedIds))}
-                slotProps={{ input: { 'aria-label': String(node.record[reference.nameField] ?? node.id) } }}
+                slotProps={{ input: { 'aria-label': name } }}
               />
-              <span>{String(node.record[reference.nameField] ?? node.id)}</span>
+              <span>{name}</span>
               {qualifier !== undefined && qualifier !== null ? (
                 <Box component="span" sx={{ ml: 1, color: 'text.secondary', fontSize: '0.8em' }}>
                   {translate(enumLabel(reference, qualifierField!, qualifier), { _: String(qualifier) })}

@@ -3,7 +3,7 @@
 import { Suspense, useReducer, type ReactNode } from 'react';
 import { Loading, SkipNavigationButton } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { Box } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { AccountDialogsProvider } from '../auth/AccountDialogs';
 import { AppHeader } from './AppHeader';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
@@ -34,6 +34,8 @@ const Shell = ({ children }: { children: ReactNode }) => {
             outline: 'none',
           }}
         >
+          {/* react-admin's page title (list, show, edit, create) is portalled here; hidden when empty */}
+          <Typography component="h1" variant="h5" id="react-admin-title" data-testid="page-title" sx={{ mb: 1, '&:empty': { display: 'none' } }} />
           <ScreenErrorBoundary resetKey={pathname}>
             <Suspense fallback={<Loading />}>{children}</Suspense>
           </ScreenErrorBoundary>

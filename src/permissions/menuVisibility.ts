@@ -10,6 +10,12 @@
 // - Otherwise a node is visible when any descendant is, or when the user holds a permission of a
 //   resource declared under it (e.g. 'user:page' makes 'systemSettings:user' visible); a parent is
 //   visible when any child is.
+// - A node whose route is a declared resource's list (e.g. /systemSettings/user) is that resource's
+//   screen: visible only with the resource's page permission, the one its route guard asks for
+//   (otherwise the entry would lead to /401), even inside a granted area.
+// - The role editor stores a half-checked directory with its checked descendants: a granted node
+//   that also has a granted descendant (or resource permission inside) is not a whole-area grant,
+//   its children are then filtered one by one.
 import { HOME_MENU_ID, MENU, type MenuNode } from '../../resources/menu';
 import { identifierMatches, type PermissionHolder } from '../../resources/permissions';
 import { RESOURCES } from '../../resources';
@@ -48,10 +54,12 @@ const holdsNode = (
   return permissions.some((p) => required.some((identifier) => identifierMatches(p.identifier, identifier)));
 };
 
-const copyTree = (nodes: MenuNode[], includeHidden: boolean): MenuNode[] =>
-  nodes
-    .filter((node) => includeHidden || node.inMenu)
-    .map((node) => ({ ...node, children: copyTree(node.children, includeHidden) }));
+/** The page permission of the declared resource whose list a menu route is (menu route -> identifier). */
+export const resourceScreens = (): Map<string, string> => {
+  const screens = new Map<string, string>();
+  for (const declaration of RESOURCES) if (declaration.permissions.page) screens.set(declaration.route, declaration.permissions.page);
+  return screens;
+};
 
 /** The menu tree the holder may see, as copies (inMenu-filtered unless `includeHidden`). */
 export const visibleMenu = (
@@ -61,20 +69,37 @@ export const visibleMenu = (
 ): MenuNode[] => {
   const includeHidden = options.includeHidden ?? false;
   const extra = options.extraIdentifiers ?? resourceIdentifiersByMenuId();
-  const filter = (nodes: MenuNode[], topLevel: boolean): MenuNode[] =>
+  const screens = resourceScreens();
+  const holds = (required: readonly string[]) =>
+    (holder?.permissions ?? []).some((p) => required.some((identifier) => identifierMatches(p.identifier, identifier)));
+  /** Something more specific than the node itself is granted: a descendant or a resource permission inside. */
+  const holdsInside = (node: MenuNode): boolean =>
+    node.children.some((child) => holds([child.identifier]) || holds(extra.get(child.id) ?? []) || holdsInside(child)) ||
+    holds(extra.get(node.id) ?? []);
+  // `area`: an ancestor's own grant opens everything below it (resource screens still need their permission)
+  const filter = (nodes: MenuNode[], topLevel: boolean, area: boolean): MenuNode[] =>
     nodes.flatMap((node) => {
       if (!includeHidden && !node.inMenu) return [];
-      if (topLevel && node.id === HOME_MENU_ID) return [{ ...node, children: copyTree(node.children, includeHidden) }];
-      if (!holder) return [];
-      // An own grant opens the whole area; a resource permission only shows the node it lives under.
-      if (holder.superAdmin || holdsNode(holder, node, topLevel, extra, false)) {
-        return [{ ...node, children: copyTree(node.children, includeHidden) }];
+      if (topLevel && node.id === HOME_MENU_ID) return [{ ...node, children: filter(node.children, false, true) }];
+      if (holder?.superAdmin) return [{ ...node, children: filter(node.children, false, true) }];
+      const page = node.route ? screens.get(node.route) : undefined;
+      if (page) return holds([page]) ? [{ ...node, children: filter(node.children, false, true) }] : [];
+      if (area) {
+        const children = filter(node.children, false, true);
+        return children.length > 0 || node.children.length === 0 ? [{ ...node, children }] : [];
       }
-      const children = filter(node.children, false);
-      if (children.length > 0 || holdsNode(holder, node, topLevel, extra, true)) return [{ ...node, children }];
+      if (!holder) return [];
+      const own = holdsNode(holder, node, topLevel, extra, false);
+      if (own && (node.children.length === 0 || !holdsInside(node))) {
+        const children = filter(node.children, false, true);
+        // an area whose every screen needs a permission the holder lacks leads nowhere
+        return children.length > 0 || node.children.length === 0 ? [{ ...node, children }] : [];
+      }
+      const children = filter(node.children, false, false);
+      if (children.length > 0 || (!own && holdsNode(holder, node, topLevel, extra, true))) return [{ ...node, children }];
       return [];
     });
-  return filter(menu, true);
+  return filter(menu, true, false);
 };
 
 /** Whether the holder may open `node` (route guard of menu screens); identifiers are unique per node. */

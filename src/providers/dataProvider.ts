@@ -218,7 +218,9 @@ export const createDataProvider = (
 
     export(resource, { format, filter, sort, onProgress, signal }) {
       const declaration = declarationOf(resource);
-      const body = { format, ...toWireSort(declaration, sort), ...toWireFilters(declaration, filter) };
+      // date-times in the file as the list shows them: the browser's local time
+      const utcOffsetMinutes = -new Date().getTimezoneOffset();
+      const body = { format, utcOffsetMinutes, ...toWireSort(declaration, sort), ...toWireFilters(declaration, filter) };
       return download.download('POST', `${declaration.apiPath}/export`, { body, onProgress, signal });
     },
 

@@ -5,18 +5,32 @@ import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
 import { catalogues, translate as translateCatalogue, type Locale } from '../../i18n';
 import { raChinese } from '../i18n/raChinese';
+import { RESOURCES } from '../../resources';
+import { resourceNameOf } from '../generic/registry';
 
 export const AVAILABLE_LOCALES: Array<{ locale: Locale; name: string }> = [
   { locale: 'en', name: 'English' },
   { locale: 'zh', name: '中文' },
 ];
 
+/**
+ * react-admin looks some labels up by resource name (`resources.<name>.name` in delete confirmations,
+ * the empty page…), and a resource's name is its route (src/generic/registry.ts): alias each
+ * declaration's labels under its route name too.
+ */
+const routeAliases = (labels: Record<string, unknown>) =>
+  Object.fromEntries(RESOURCES.filter((declaration) => declaration.name in labels).map((declaration) => [resourceNameOf(declaration), labels[declaration.name]]));
+
 /** react-admin's strings and ours, merged at the top level (`ra` never clashes with our sections). */
-export const messagesFor = (locale: Locale): TranslationMessages =>
-  ({
+export const messagesFor = (locale: Locale): TranslationMessages => {
+  const ours = catalogues[locale];
+  const resources = ours.resources as Record<string, unknown>;
+  return {
     ...(locale === 'zh' ? raChinese : englishMessages),
-    ...catalogues[locale],
-  }) as unknown as TranslationMessages;
+    ...ours,
+    resources: { ...resources, ...routeAliases(resources) },
+  } as unknown as TranslationMessages;
+};
 
 export const createI18nProvider = (locale: Locale): I18nProvider =>
   polyglotI18nProvider((requested) => messagesFor(requested === 'zh' ? 'zh' : 'en'), locale, AVAILABLE_LOCALES, {

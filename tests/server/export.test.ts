@@ -30,7 +30,7 @@ describeBackends(
       // 20 rows (the cap of this file) read in batches of 7.
       expect(rows).toHaveLength(21);
       expect(new Set(rows.map((row) => row[1])).size).toBe(21);
-      expect(rows[1]).toEqual(expect.arrayContaining(['Exporter 0', 'exp0', 'Operators', 'true', 'admin']));
+      expect(rows[1]).toEqual(expect.arrayContaining(['Exporter 0', 'exp0', 'Operators', 'Yes', 'admin']));
       expect(rows[1][8]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     });
 
@@ -38,6 +38,7 @@ describeBackends(
       const { raw } = await server.call('POST', '/user/export', { token: admin, lang: 'zh', body: { format: 'csv', nameLike: 'formula' } });
       const [headers, row] = parseCsv(raw.payload);
       expect(headers.slice(0, 2)).toEqual(['真实姓名', '用户名']);
+      expect(row[headers.indexOf('启用')]).toBe('是'); // booleans in the caller's language, not 'true'
       expect(raw.payload).toContain(`"'=HYPERLINK(""x"")"`);
       expect(row[1]).toBe('formula');
     });

@@ -61,7 +61,6 @@ describe('menu visibility', () => {
     [6, 'service'],
     [113, 'promotion'],
     [12, 'apis'],
-    [21, 'systemSettings'],
   ])('menu id %i opens the %s area with all its children', (id, key) => {
     const menu = visibleMenu(holder([id, 'unrelated:thing']));
     expect(keys(menu)).toEqual(['home', key]);
@@ -82,7 +81,25 @@ describe('menu visibility', () => {
   it('wildcards match nodes and children', () => {
     const menu = visibleMenu(holder('apis:cs*'));
     expect(keys(find(menu, 'apis')!.children)).toEqual(['csApi', 'csApiTransaction', 'csThridApp']);
-    expect(keys(visibleMenu(holder('systemSettings:*')))).toEqual(['home', 'systemSettings']);
+    expect(keys(visibleMenu(holder('service:*')))).toEqual(['home', 'service']);
+  });
+
+  it('a resource screen needs the permission its route guard asks for, even inside a granted area', () => {
+    // /systemSettings/user is the user list, guarded by 'user:page': without it the entry would lead to /401
+    expect(keys(visibleMenu(holder([21, 'systemSettings'])))).toEqual(['home']);
+    expect(keys(visibleMenu(holder('systemSettings:*')))).toEqual(['home']);
+    expect(keys(visibleMenu(holder('systemSettings:user', 'user:export')))).toEqual(['home']);
+    const menu = visibleMenu(holder([21, 'systemSettings'], 'role:page'));
+    expect(keys(find(menu, 'systemSettings')!.children)).toEqual(['role']);
+  });
+
+  it('a half-checked directory (stored with its checked descendants) opens only those', () => {
+    // the role editor's selection for "Reports" plus the one button "User: export"
+    const reportsAndButton = holder([3, 'reports'], 'reports:showreport', 'reports:report', 'reports:notifications', [21, 'systemSettings'], 'systemSettings:user', 'user:export');
+    expect(keys(visibleMenu(reportsAndButton))).toEqual(['home', 'reports']);
+    expect(keys(find(visibleMenu(reportsAndButton), 'reports')!.children)).toEqual(['report', 'notifications']);
+    const performanceOnly = visibleMenu(holder([6, 'service'], 'service:performance'));
+    expect(keys(find(performanceOnly, 'service')!.children)).toEqual(['performance']);
   });
 
   it("a resource permission shows the menu entry the resource lives under ('user:page' -> Users)", () => {
