@@ -7,6 +7,7 @@ import { licenseAccountUserRelation as relation, sysUser, sysUserRole } from '..
 import type { ResourceHooks } from '../crud/hooks';
 import { AppError } from '../lib/errors';
 import { ensureDefaultAccount } from './accounts';
+import { checkAssignableRoles } from './role';
 
 /** Users linked to a license account: the user list's scope (the caller's current account). */
 export const usersOfAccount = (accountId: number | null) =>
@@ -15,7 +16,9 @@ export const usersOfAccount = (accountId: number | null) =>
 export const userHooks = (hasher: PasswordHasher): ResourceHooks => ({
   scope: (caller) => usersOfAccount(caller.principal.licenseAccountId),
 
-  beforeCreate: async ({ caller }, input, values) => {
+  beforeCreate: async (context, input, values) => {
+    const { caller } = context;
+    await checkAssignableRoles(context, input.roles);
     values.password = await hasher.hash(input.password as string);
     // An administrator chose this password: the user replaces it at the first sign-in.
     values.mustChangePassword = true;
@@ -28,8 +31,10 @@ export const userHooks = (hasher: PasswordHasher): ResourceHooks => ({
 
   afterCreate: async ({ tx }, id) => ensureDefaultAccount(tx, id),
 
-  beforeUpdate: async ({ caller }, id, input, _values, existing) => {
+  beforeUpdate: async (context, id, input, _values, existing) => {
+    const { caller } = context;
     if (existing.superAdmin && !caller.principal.superAdmin) throw new AppError('4003');
+    await checkAssignableRoles(context, input.roles);
     if ('enabled' in input && input.enabled !== existing.enabled) {
       if (id === caller.userId) throw new AppError('5001');
       await caller.require(['user:disable']);

@@ -85,6 +85,29 @@ describeBackends('permissions', (server) => {
     expect((await server.call('POST', '/role', { token, body: { name: 'escalate', permissions: [210201] } })).body.resCode).toBe('4003');
   });
 
+  it('does not let a user editor assign a role carrying identifiers they do not hold', async () => {
+    // user:page, user:add, user:edit; and a role with a little less, and one with user:delete.
+    const userEditor = await role('user-editor', [210201, 210202, 210203]);
+    const lesser = await role('lesser', [210201]);
+    const stronger = await role('stronger', [210201, 210204]);
+    await server.createUser({ name: 'ueditor', roles: [userEditor] }, admin);
+    const token = await server.login('ueditor', 'Passw0rd!');
+    const create = (name: string, roles: number[]) =>
+      server.call('POST', '/user', { token, body: { realname: name, name, password: 'Passw0rd!', confirmPassword: 'Passw0rd!', roles } });
+
+    expect((await create('okay', [lesser])).body.resCode).toBe('00000');
+    const refused = await create('sneaky', [stronger]);
+    expect([refused.status, refused.body.resCode]).toEqual([403, '4003']);
+    const listed = await server.call('POST', '/user/page', { token: admin, body: { nameLike: 'sneaky' } });
+    expect(listed.body.resData.total).toBe(0);
+
+    // Nor by editing: not others, not themselves; the stored roles stay as they were.
+    const me = (await server.call('GET', '/login/current', { token })).body.resData.userId as number;
+    expect((await server.call('PUT', '/user', { token, body: { id: me, roles: [userEditor, stronger] } })).body.resCode).toBe('4003');
+    const stored = await server.call('GET', `/user/${me}`, { token: admin });
+    expect(stored.body.resData.roles).toEqual([userEditor]);
+  });
+
   it('refuses deleting a permission with subordinates (5003) or used by a role (5002)', async () => {
     expect((await server.call('DELETE', '/permission?id=2102', { token: admin })).body.resCode).toBe('5003');
     expect((await server.call('DELETE', '/permission?id=210201', { token: admin })).body.resCode).toBe('5002');
