@@ -22,6 +22,7 @@ export const machine = defineResource({
   menuId: 20202,
   table: 'rvm',
   nameField: 'termNo',
+  notFoundCode: '6001', // SPEC 8: 'The RVM does not exist'
   scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },

@@ -120,6 +120,8 @@ export interface ResourceDeclaration {
   /** Extra button permissions the resource's screens use (identifier -> i18n key of its name). */
   extraPermissions?: Readonly<Record<string, string>>;
   rules?: readonly CrossFieldRule[];
+  /** Catalogue code answered for an id that does not exist or is out of scope (default 2003). */
+  notFoundCode?: string;
   /** Hand-written views replacing generic ones: a key looked up in the console's custom view registry. */
   customViews?: Partial<Record<View, string>>;
 }

@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
-import { AppError } from '../lib/errors';
+import { notFound } from '../lib/errors';
 import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
 import { scopeCondition } from './query';
@@ -68,7 +68,7 @@ export const countRecords = async (db: Db, model: ResourceModel, where?: SQL): P
  */
 export const readOne = async (db: Db, model: ResourceModel, caller: Caller, id: number, scoped = true): Promise<WireRecord> => {
   const [record] = await readRecords(db, model, { where: and(eq(model.id, id), scoped ? scopeCondition(model, caller) : undefined), limit: 1 });
-  if (!record) throw new AppError('2003');
+  if (!record) throw notFound(model);
   return record;
 };
 

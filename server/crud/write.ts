@@ -4,7 +4,7 @@ import { and, eq, inArray, notInArray, type SQL } from 'drizzle-orm';
 import { validateRecord } from '../../resources/validation';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
-import { AppError, invalid, invalidField, type Issue } from '../lib/errors';
+import { AppError, invalid, invalidField, notFound, type Issue } from '../lib/errors';
 import type { HookContext, Values } from './hooks';
 import type { JoinSpec, ModelRegistry, ResourceModel } from './model';
 import { scopeCondition } from './query';
@@ -120,7 +120,7 @@ export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, mo
       .from(model.table)
       .where(and(eq(model.id, id), scopeCondition(model, caller)))
       .for('update')) as Values[];
-    if (!existing) throw new AppError('2003');
+    if (!existing) throw notFound(model);
     const context: HookContext = { tx, caller, model, models };
     const values = columnValues(model, input);
     await model.hooks.beforeUpdate?.(context, id, input, values, existing);
@@ -142,7 +142,7 @@ export const deleteRecords = async ({ db, models }: WriteDeps, caller: Caller, m
       .from(model.table)
       .where(and(inArray(model.id, ids), scopeCondition(model, caller)))
       .for('update');
-    if (found.length !== ids.length) throw new AppError('2003');
+    if (found.length !== ids.length) throw notFound(model);
     await model.hooks.beforeDelete?.({ tx, caller, model, models }, ids);
     const deleted = await tx.delete(model.table).where(inArray(model.id, ids)).returning({ id: model.id });
     return deleted.length;

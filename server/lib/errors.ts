@@ -63,3 +63,7 @@ export const pgErrorCode = (error: unknown): string | undefined => {
   }
   return undefined;
 };
+
+/** The declaration's "no such record" code (e.g. 6001 for machines), else 2003. */
+export const notFound = (model: { declaration: { notFoundCode?: string } }) =>
+  new AppError((model.declaration.notFoundCode ?? '2003') as ErrorCode);

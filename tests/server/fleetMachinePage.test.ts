@@ -27,7 +27,7 @@ const setup = async ({ server, accountId }: FleetContext) => {
 };
 
 describeFleet('machine page', (context) => {
-  const call = (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, token = context.token) => context.server.call(method, path, { token, body });
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, token = context.token) => context.server.call(method, path, { token, body });
   const range = () => ({ id: state.busy, from: state.from, to: state.to });
 
   it('answers 6001 for an unknown machine and for another license account\'s machine, on every tab', async () => {
@@ -41,6 +41,10 @@ describeFleet('machine page', (context) => {
         call('POST', '/rvmpage/serviceSessions', { id }),
         call('POST', '/rvmpage/eventHistory', { id }),
         call('POST', '/rvmpage/consumerSessions', { id }),
+        // The generic machine routes answer the declaration's notFoundCode too.
+        call('GET', `/rvm/${id}`),
+        call('PUT', '/rvm', { id, note: 'x' }),
+        call('DELETE', `/rvm?id=${id}`),
       ]);
       for (const answer of answers) expect(answer.body).toMatchObject({ resCode: '6001', resMsg: 'The RVM does not exist' });
       expect(answers[0].status).toBe(404);
