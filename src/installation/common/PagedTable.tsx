@@ -5,6 +5,7 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, type SxProps, type Theme } from '@mui/material';
 import { EmptyState, LoadError, Loading } from './LoadState';
+import type { ApiData } from './useApiData';
 
 export interface Column<T> {
   key: string;
@@ -40,6 +41,22 @@ export interface PagedTableProps<T> {
 }
 
 export const PAGE_SIZES = [10, 20, 50, 100];
+
+/** The paging and loading props of a table fed by usePagedRange and useApiData (the tabs' common case). */
+export const pagedTableState = <T,>(
+  paging: { page: number; pageSize: number; setPage: (page: number) => void; setPageSize: (pageSize: number) => void },
+  loaded: ApiData<{ list: T[]; total: number }>,
+) => ({
+  rows: loaded.data?.list,
+  total: loaded.data?.total ?? 0,
+  page: paging.page,
+  pageSize: paging.pageSize,
+  onPage: paging.setPage,
+  onPageSize: paging.setPageSize,
+  isPending: loaded.isPending,
+  error: loaded.error,
+  onRetry: loaded.reload,
+});
 
 export const PagedTable = <T,>(props: PagedTableProps<T>) => {
   const { columns, rows, total, page, pageSize, onPage, onPageSize, rowKey, isPending, error, onRetry, empty, onRowClick, rowSx, caption, testId, unpaged } = props;

@@ -8,7 +8,7 @@ import { PAYOUT_METHODS } from '../../../resources/fleetCatalogue';
 import { useConsoleServices } from '../../layout/ConsoleServices';
 import { EnumSelect } from '../common/EnumSelect';
 import { formatMoney } from '../common/format';
-import { PagedTable, type Column } from '../common/PagedTable';
+import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
 import { DEFAULT_RANGE_DAYS } from '../common/timeRange';
 import { TimeRangePicker } from '../common/TimeRangePicker';
 import { usePagedRange } from '../common/usePagedRange';
@@ -32,7 +32,7 @@ export const ConsumerSessionsTab = () => {
   const paging = usePagedRange(DEFAULT_RANGE_DAYS);
   const [filters, setFilters] = useState<SessionFilters>(NO_FILTERS);
   const [typed, setTyped] = useState({ voucherCode: '', userId: '' });
-  const { data, error, isPending, reload } = useMachineData(
+  const loaded = useMachineData(
     (http, id, signal) => http.post<Page<ConsumerSessionRow>>('/rvmpage/consumerSessions', { id, ...paging.body, ...filters }, { signal }),
     `${paging.key}|${JSON.stringify(filters)}`,
   );
@@ -77,17 +77,9 @@ export const ConsumerSessionsTab = () => {
       </Box>
       <PagedTable
         columns={columns}
-        rows={data?.list}
-        total={data?.total ?? 0}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        onPage={paging.setPage}
-        onPageSize={paging.setPageSize}
+        {...pagedTableState(paging, loaded)}
         rowKey={(row) => row.id}
         onRowClick={(row) => navigate(consumerSessionPath(machineId, row.id))}
-        isPending={isPending}
-        error={error}
-        onRetry={reload}
         empty="installation.common.emptyRange"
         caption={translate('menu.ConsumerSessions')}
         testId="consumer-sessions"

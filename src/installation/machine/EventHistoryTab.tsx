@@ -6,7 +6,7 @@ import { useTranslate } from 'ra-core';
 import { Box, Chip, FormControlLabel, Switch } from '@mui/material';
 import { ALARM_CATEGORIES, ALARM_SEVERITIES } from '../../../resources/fleetCatalogue';
 import { EnumSelect } from '../common/EnumSelect';
-import { PagedTable, type Column } from '../common/PagedTable';
+import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
 import { StatusChip } from '../common/StatusChip';
 import { TimeRangePicker } from '../common/TimeRangePicker';
 import { usePagedRange } from '../common/usePagedRange';
@@ -23,7 +23,7 @@ export const EventHistoryTab = () => {
   const [severity, setSeverity] = useState<string | null>(null);
   const [openOnly, setOpenOnly] = useState(false);
   const filters = { category, severity, openOnly: openOnly || null };
-  const { data, error, isPending, reload } = useMachineData(
+  const loaded = useMachineData(
     (http, id, signal) => http.post<Page<MachineEvent>>('/rvmpage/eventHistory', { id, ...paging.body, ...filters }, { signal }),
     `${paging.key}|${JSON.stringify(filters)}`,
   );
@@ -60,17 +60,9 @@ export const EventHistoryTab = () => {
       </Box>
       <PagedTable
         columns={columns}
-        rows={data?.list}
-        total={data?.total ?? 0}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        onPage={paging.setPage}
-        onPageSize={paging.setPageSize}
+        {...pagedTableState(paging, loaded)}
         rowKey={(row) => row.id}
         rowSx={(row) => (row.clearedTime ? undefined : ACTIVE_ROW)}
-        isPending={isPending}
-        error={error}
-        onRetry={reload}
         empty="installation.common.emptyRange"
         caption={translate('menu.EventHistory')}
         testId="event-history"

@@ -4,7 +4,7 @@
 import { useTranslate } from 'ra-core';
 import { Card, CardContent } from '@mui/material';
 import { RVM_STATUSES } from '../../../resources/fleetCatalogue';
-import { PagedTable, type Column } from '../common/PagedTable';
+import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
 import { StatusChip } from '../common/StatusChip';
 import { DEFAULT_RANGE_DAYS } from '../common/timeRange';
 import { TimeRangePicker } from '../common/TimeRangePicker';
@@ -48,10 +48,11 @@ const HistoryTab = ({ kind }: { kind: HistoryKind }) => {
   const translate = useTranslate();
   const durationText = useDurationText();
   const paging = usePagedRange(DEFAULT_RANGE_DAYS);
-  const { data, error, isPending, reload } = useMachineData(
+  const loaded = useMachineData(
     (http, id, signal) => http.post<IntervalPage>(kind.path, { id, ...paging.body }, { signal }),
     `${kind.path}|${paging.key}`,
   );
+  const { data } = loaded;
 
   const columns: Column<IntervalRow>[] = [
     {
@@ -83,16 +84,8 @@ const HistoryTab = ({ kind }: { kind: HistoryKind }) => {
       </Card>
       <PagedTable
         columns={columns}
-        rows={data?.list}
-        total={data?.total ?? 0}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        onPage={paging.setPage}
-        onPageSize={paging.setPageSize}
+        {...pagedTableState(paging, loaded)}
         rowKey={(row) => row.id}
-        isPending={isPending}
-        error={error}
-        onRetry={reload}
         empty="installation.common.emptyRange"
         caption={translate(kind.column)}
         testId={kind.testId}

@@ -5,7 +5,7 @@ import { useTranslate } from 'ra-core';
 import { Box, Chip } from '@mui/material';
 import { CLEANING_OUTCOMES } from '../../../resources/fleetCatalogue';
 import { EnumSelect } from '../common/EnumSelect';
-import { PagedTable, type Column } from '../common/PagedTable';
+import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
 import { StatusChip } from '../common/StatusChip';
 import { TimeRangePicker } from '../common/TimeRangePicker';
 import { usePagedRange } from '../common/usePagedRange';
@@ -22,10 +22,11 @@ export const ServiceSessionsTab = () => {
   const durationText = useDurationText();
   const paging = usePagedRange(RANGE_DAYS);
   const [outcome, setOutcome] = useState<string | null>(null);
-  const { data, error, isPending, reload } = useMachineData(
+  const loaded = useMachineData(
     (http, id, signal) => http.post<ServiceSessionPage>('/rvmpage/serviceSessions', { id, ...paging.body, cleaningOutcome: outcome }, { signal }),
     `${paging.key}|${outcome}`,
   );
+  const { data } = loaded;
 
   const columns: Column<ServiceSessionRow>[] = [
     { key: 'technician', label: 'fleet.serviceSession.technician', render: (row) => row.technician },
@@ -63,16 +64,8 @@ export const ServiceSessionsTab = () => {
       </Box>
       <PagedTable
         columns={columns}
-        rows={data?.list}
-        total={data?.total ?? 0}
-        page={paging.page}
-        pageSize={paging.pageSize}
-        onPage={paging.setPage}
-        onPageSize={paging.setPageSize}
+        {...pagedTableState(paging, loaded)}
         rowKey={(row) => row.id}
-        isPending={isPending}
-        error={error}
-        onRetry={reload}
         empty="installation.common.emptyRange"
         caption={translate('menu.ServiceSessions')}
         testId="service-sessions"
