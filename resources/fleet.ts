@@ -1,4 +1,19 @@
+import type { RvmStatus } from './fleetCatalogue';
 import { defineResource } from './types';
+
+/** A node of `GET /fleet/tree` (the server builds it, the fleet management screen draws it). */
+export interface FleetNode {
+  id: number;
+  name: string;
+  level: number;
+  parentId: number | null;
+  createTime: string | null;
+  machineCount: number;
+  totalMachineCount: number;
+  statusCounts: Record<RvmStatus, number>;
+  children: FleetNode[];
+}
+
 
 /**
  * The fleet tree of a license account (SPEC 3 "Fleet: name, level"). `level` is derived from the

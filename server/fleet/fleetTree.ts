@@ -3,24 +3,13 @@
 // Two small queries (fleets, machine counts grouped by fleet and status); the tree is built here.
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { FleetNode } from '../../resources/fleet';
 import { RVM_STATUSES, type RvmStatus } from '../../resources/fleetCatalogue';
 import { callerOf } from '../auth/guard';
 import { fleet, rvm } from '../db/schema/fleet';
 import { ok } from '../lib/envelope';
 import type { Services } from '../services';
 import { fleetRoute, iso, PERMISSIONS } from './access';
-
-export interface FleetNode {
-  id: number;
-  name: string;
-  level: number;
-  parentId: number | null;
-  createTime: string | null;
-  machineCount: number;
-  totalMachineCount: number;
-  statusCounts: Record<RvmStatus, number>;
-  children: FleetNode[];
-}
 
 const noStatuses = () => Object.fromEntries(RVM_STATUSES.map((status) => [status, 0])) as Record<RvmStatus, number>;
 

@@ -46,7 +46,7 @@ describe('machine page tabs', () => {
 });
 
 const node = (id: number, name: string, parentId: number | null, children: FleetNode[] = []): FleetNode => ({
-  id, name, parentId, level: 1, createTime: null, machineCount: 1, totalMachineCount: 1, statusCounts: {}, children,
+  id, name, parentId, level: 1, createTime: null, machineCount: 1, totalMachineCount: 1, statusCounts: { Up: 1, Offline: 0, Down: 0, Sleep: 0 }, children,
 });
 
 describe('fleet tree', () => {

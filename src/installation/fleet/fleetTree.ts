@@ -2,17 +2,9 @@
 // visible rows for the keyboard-driven tree, ancestors to expand, move targets, and the machine
 // list's fleet filter carried in the URL (react-admin's list reads its filter from `?filter=`).
 
-export interface FleetNode {
-  id: number;
-  name: string;
-  level: number;
-  parentId: number | null;
-  createTime: string | null;
-  machineCount: number;
-  totalMachineCount: number;
-  statusCounts: Record<string, number>;
-  children: FleetNode[];
-}
+import type { FleetNode } from '../../../resources/fleet';
+
+export type { FleetNode };
 
 export interface FleetRow {
   node: FleetNode;
