@@ -5,6 +5,7 @@ import { Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Menu
 import DownloadIcon from '@mui/icons-material/Download';
 import { Button, useDataProvider, useListContext, useResourceContext, useTranslate } from 'react-admin';
 import type { ExportFormat, RvmDataProvider } from '../providers/dataProvider';
+import { saveBlob } from '../providers/download';
 import { formatBytes, percentOf } from './format';
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'xlsx'];
@@ -13,18 +14,6 @@ interface ExportProgress {
   loaded: number;
   total?: number;
 }
-
-/** Hands a downloaded file to the browser as a save. */
-export const saveBlob = (blob: Blob, filename: string) => {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-};
 
 export const ExportButton = () => {
   const translate = useTranslate();
