@@ -29,17 +29,6 @@ const TABLE_SX = {
   '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' },
   '& .RaDataTable-tableWrapper': { overflowX: 'auto' },
 } as const;
-// row actions stay in view on the right while a wide table scrolls
-const STICKY_ACTIONS_SX = {
-  ...TABLE_SX,
-  '& tr > th:last-of-type, & tr > td:last-of-type': {
-    position: 'sticky',
-    right: 0,
-    zIndex: 1,
-    bgcolor: 'background.paper',
-    boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.3)',
-  },
-} as const;
 const LIST_SX = { '& .RaList-main, & .RaList-content': { minWidth: 0 } } as const;
 
 const ListActions = ({ hasFilters }: { hasFilters: boolean }) => {
@@ -81,9 +70,10 @@ export const GenericList = ({ rowActions, title }: GenericListProps) => {
       </DataTable.Col>
     );
   });
+  // Row actions come first: always in view, even when a wide table scrolls sideways.
   if (rowActions) {
-    columns.push(
-      <DataTable.Col key="__actions" label="generic.list.actions" disableSort align="right">
+    columns.unshift(
+      <DataTable.Col key="__actions" label="generic.list.actions" disableSort>
         {rowActions}
       </DataTable.Col>,
     );
@@ -107,7 +97,7 @@ export const GenericList = ({ rowActions, title }: GenericListProps) => {
           {columns}
         </TreeDataTable>
       ) : (
-        <DataTable rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={rowActions ? STICKY_ACTIONS_SX : TABLE_SX}>
+        <DataTable rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={TABLE_SX}>
           {columns}
         </DataTable>
       )}

@@ -12,4 +12,9 @@ export const consoleTheme: RaThemeOptions = {
     background: { default: '#f0f2f5' },
   },
   sidebar: { width: 240, closedWidth: 40 },
+  components: {
+    ...defaultTheme.components,
+    // The list toolbar wraps its buttons below the filters instead of squeezing the filters into a column.
+    RaListToolbar: { styleOverrides: { root: { flexWrap: 'wrap' } } },
+  },
 };

@@ -53,13 +53,21 @@ export const expectHeading = async (page: Page, text: string) => {
 export const rows = (page: Page) => page.locator('table tbody tr');
 export const row = (page: Page, text: string) => rows(page).filter({ hasText: text });
 
-/** The texts of one column (1-based, the selection checkbox is column 1). */
-export const columnTexts = (page: Page, column: number) =>
-  rows(page).evaluateAll((trs, index) => trs.map((tr) => (tr.children[index - 1]?.textContent ?? '').trim()), column);
+/** The texts of the column showing `field`, found by its header (column order and language do not matter). */
+export const columnTexts = (page: Page, field: string) =>
+  // page.evaluate, not a locator: an empty list renders no table, and that must read as no rows, not a wait.
+  page.evaluate((name) => {
+    const table = document.querySelector('table');
+    if (!table) return [];
+    const headers = [...table.querySelectorAll('thead th')];
+    const index = headers.findIndex((th) => th.getAttribute('data-field') === name || th.querySelector(`[data-field="${name}"]`));
+    if (index < 0) return [];
+    return [...table.querySelectorAll('tbody tr')].map((tr) => (tr.children[index]?.textContent ?? '').trim());
+  }, field);
 
-/** Waits until the list shows exactly `expected` in `column`, in that order. */
-export const expectColumn = async (page: Page, column: number, expected: string[]) => {
-  await expect.poll(() => columnTexts(page, column), { timeout: 10_000 }).toEqual(expected);
+/** Waits until the list shows exactly `expected` in the column of `field`, in that order. */
+export const expectColumn = async (page: Page, field: string, expected: string[]) => {
+  await expect.poll(() => columnTexts(page, field), { timeout: 10_000 }).toEqual(expected);
 };
 
 export const fillFilter = async (page: Page, name: string, value: string) => {
