@@ -20,6 +20,8 @@ export interface Principal {
   licenseAccountId: number | null;
   licenseAccountName: string | null;
   tokenId: number;
+  /** The client's UTC offset at sign-in, when it sent one. */
+  utcOffsetMinutes: number | null;
 }
 
 export interface PermissionItem {
@@ -54,6 +56,7 @@ export const loadPrincipal = async (db: Db, token: TokenRow): Promise<Principal>
     licenseAccountId: account?.id ?? null,
     licenseAccountName: account?.name ?? null,
     tokenId: token.id,
+    utcOffsetMinutes: token.utcOffsetMinutes,
   };
 };
 

@@ -21,6 +21,8 @@ export const randomSecret = () => randomBytes(32).toString('base64url');
 export interface TokenRow {
   id: number;
   userId: number;
+  /** The client's UTC offset sent at sign-in (local times in exports). */
+  utcOffsetMinutes: number | null;
 }
 
 /** Issues a token; past MAX_SESSIONS_PER_USER live sessions the oldest are superseded (11016). */
@@ -67,7 +69,7 @@ export const authenticate = async (db: Db, config: ServerConfig, value: string |
   if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sysToken).set({ lastSeenAt: new Date(now) }).where(eq(sysToken.id, row.id));
   }
-  return { id: row.id, userId: row.userId };
+  return { id: row.id, userId: row.userId, utcOffsetMinutes: row.utcOffsetMinutes ?? null };
 };
 
 export const revokeToken = (db: Db, tokenId: number, reason: RevokeReason) =>

@@ -80,7 +80,7 @@ export const exportListing = async (deps: CrudDeps, caller: Caller, model: Resou
   const headers = columns.map((column) => translate(locale, `resources.${name}.fields.${column}`));
   const where = listingWhere(model, caller, body);
   const orderBy = orderByOf(model, body.sort, body.order);
-  const format = rowFormatter(deps, model, locale, columns, body.utcOffsetMinutes ?? 0);
+  const format = rowFormatter(deps, model, locale, columns, body.utcOffsetMinutes ?? caller.principal.utcOffsetMinutes ?? 0);
   const cap = deps.config.exportMaxRows;
   const BATCH = deps.config.exportBatchRows;
 

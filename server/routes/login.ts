@@ -65,7 +65,7 @@ export const registerLoginRoutes = (app: FastifyInstance, { db, config, hasher }
       if (!user.enabled) throw new AppError('4005');
       await clearFailures(db, username);
       const tokenValue = await issueToken(db, config, user.id, utcOffsetMinutes);
-      const principal = await loadPrincipal(db, { id: 0, userId: user.id });
+      const principal = await loadPrincipal(db, { id: 0, userId: user.id, utcOffsetMinutes: utcOffsetMinutes ?? null });
       return ok(request, await buildLoginAnswer(db, config, principal, tokenValue));
     },
   );

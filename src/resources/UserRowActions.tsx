@@ -12,6 +12,7 @@ import {
   PasswordInput,
   SaveButton,
   useDataProvider,
+  useGetIdentity,
   useNotify,
   useRecordContext,
   useRefresh,
@@ -110,12 +111,15 @@ export const UserRowActions = () => {
   const record = useRecordContext();
   const { declaration } = useDeclaration();
   const access = useResourceAccess(declaration);
+  const { identity } = useGetIdentity();
   if (!record) return null;
+  // The server refuses disabling yourself (5001): the button is not offered on your own row.
+  const isSelf = identity !== undefined && String(identity.id) === String(record.id);
   return (
     // stopPropagation: a button click must not also count as a row click (open the record)
     <Stack direction="row" spacing={0.5} justifyContent="flex-end" onClick={(event) => event.stopPropagation()}>
       {access.holds('user:resetPassword') ? <ResetPasswordButton record={record} /> : null}
-      {access.holds('user:disable') ? <ToggleEnabledButton record={record} /> : null}
+      {access.holds('user:disable') && !isSelf ? <ToggleEnabledButton record={record} /> : null}
     </Stack>
   );
 };

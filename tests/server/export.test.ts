@@ -34,6 +34,17 @@ describeBackends(
       expect(rows[1][8]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     });
 
+    it('writes local times by the offset sent, else by the one the client signed in with', async () => {
+      const signedIn = await server.call('POST', '/login/login', { body: { username: 'admin', password: 'Admin@123', utcOffsetMinutes: 480 } });
+      const token = signedIn.body.resData.tokenInfo.tokenValue as string;
+      const stored = await server.call('POST', '/user/page', { token, body: { nameLike: 'exp1', pageSize: 1, sort: 'name', order: 'ASC' } });
+      const iso = stored.body.resData.list[0].createTime as string;
+      const exported = async (body: Record<string, unknown>) =>
+        parseCsv((await server.call('POST', '/user/export', { token, body: { format: 'csv', nameLike: 'exp1', sort: 'name', order: 'ASC', ...body } })).raw.payload)[1][8];
+      expect(await exported({})).toBe(localDateTime(iso, 480));
+      expect(await exported({ utcOffsetMinutes: -300 })).toBe(localDateTime(iso, -300));
+    });
+
     it('writes headers in Chinese with lang: zh and neutralises formulas', async () => {
       const { raw } = await server.call('POST', '/user/export', { token: admin, lang: 'zh', body: { format: 'csv', nameLike: 'formula' } });
       const [headers, row] = parseCsv(raw.payload);
