@@ -1,9 +1,9 @@
 // Setting a password, wherever it happens (own change, reset link, administrator reset): new
-// hash, expiry clock restarted, every session of the user revoked (11015).
-import { eq } from 'drizzle-orm';
+// hash, expiry clock restarted, every session of the user revoked (11015), every open reset link void (4006).
+import { and, eq, isNull } from 'drizzle-orm';
 import { checkPassword } from '../../resources/validation';
 import type { Db } from '../db/client';
-import { sysUser } from '../db/schema';
+import { passwordReset, sysUser } from '../db/schema';
 import { invalidField } from '../lib/errors';
 import { revokeUserTokens, type RevokeReason } from './tokens';
 
@@ -27,4 +27,5 @@ export const setPassword = async (
       .set({ password: passwordHash, mustChangePassword: options.mustChange, passwordChangedAt: new Date() })
       .where(eq(sysUser.id, userId));
     await revokeUserTokens(tx, userId, options.reason);
+    await tx.update(passwordReset).set({ usedAt: new Date() }).where(and(eq(passwordReset.userId, userId), isNull(passwordReset.usedAt)));
   });

@@ -11,6 +11,9 @@ const nullable = (schema: JsonSchema): JsonSchema => {
   return { ...schema, type: [schema.type as string, 'null'] };
 };
 
+/** Ids are PostgreSQL integer (int4) columns. */
+const MAX_ID = 2147483647;
+
 /** The schema of one value of a field (without null). */
 export const valueSchema = (field: FieldDeclaration, forRequest: boolean): JsonSchema => {
   switch (field.type) {
@@ -26,9 +29,9 @@ export const valueSchema = (field: FieldDeclaration, forRequest: boolean): JsonS
       return { enum: [...(field.options ?? [])] };
     case 'reference':
     case 'treeParent':
-      return { type: 'integer' };
+      return { type: 'integer', maximum: MAX_ID };
     case 'multiReference':
-      return { type: 'array', items: { type: 'integer' }, ...(forRequest ? { maxItems: 10_000 } : {}) };
+      return { type: 'array', items: { type: 'integer', maximum: MAX_ID }, ...(forRequest ? { maxItems: 10_000 } : {}) };
     case 'date':
     case 'datetime':
       return forRequest ? { type: 'string', maxLength: 40 } : { type: 'string', format: field.type === 'date' ? 'date' : 'date-time' };
@@ -66,7 +69,7 @@ export const createBodySchema = (model: ResourceModel): JsonSchema => {
 
 export const updateBodySchema = (model: ResourceModel): JsonSchema => {
   const schema = writeSchema(model, model.editable, ['id']);
-  return { ...schema, properties: { id: { type: 'integer', minimum: 0 }, ...(schema.properties as JsonSchema) } };
+  return { ...schema, properties: { id: { type: 'integer', minimum: 0, maximum: MAX_ID }, ...(schema.properties as JsonSchema) } };
 };
 
 const filterSchema = (filter: FilterDeclaration, field: FieldDeclaration): JsonSchema => {

@@ -37,6 +37,7 @@ const fromDatabaseError = (error: unknown): AppError | null => {
     case '22001':
       return new AppError('1002');
     case '22P02':
+    case '22003':
     case '22007':
     case '22008':
       return new AppError('1003');

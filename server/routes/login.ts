@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { translate } from '../../i18n';
 import { callerOf } from '../auth/guard';
 import { buildLoginAnswer, loginAnswerSchema } from '../auth/loginAnswer';
-import { clearFailures, recentFailures, recordFailure } from '../auth/loginAttempts';
+import { claimAttempt, clearFailures } from '../auth/loginAttempts';
 import { loadPrincipal } from '../auth/principal';
 import { issueToken, revokeToken } from '../auth/tokens';
 import { sysUser } from '../db/schema';
@@ -48,12 +48,14 @@ export const registerLoginRoutes = (app: FastifyInstance, { db, config, hasher }
     },
     async (request) => {
       const { username, password, utcOffsetMinutes } = request.body as LoginBody;
-      if ((await recentFailures(db, config, username)) >= config.loginMaxFailures) throw new AppError('7');
+      // The attempt is recorded before the (slow) password check, so parallel guesses cannot pass the limit.
+      const attempt = await claimAttempt(db, config, username);
+      if (attempt === null) throw new AppError('7');
       const [user] = await db.select().from(sysUser).where(eq(sysUser.name, username)).limit(1);
       // Unknown users cost the same time and answer the same way as a wrong password.
       const valid = user ? await hasher.verify(password, user.password) : await hasher.verifyDummy(password);
       if (!user || !valid) {
-        const left = config.loginMaxFailures - (await recordFailure(db, config, username));
+        const left = config.loginMaxFailures - attempt;
         if (left <= 0) throw new AppError('7');
         const locale = localeOf(request);
         const resMsg = translate(locale, 'errors.wrongPasswordWithAttempts', {
@@ -62,8 +64,9 @@ export const registerLoginRoutes = (app: FastifyInstance, { db, config, hasher }
         });
         throw new AppError('6', { resMsg, resData: { attemptsLeft: left } });
       }
-      if (!user.enabled) throw new AppError('4005');
+      // A right password is no failure (also for a disabled user, as before).
       await clearFailures(db, username);
+      if (!user.enabled) throw new AppError('4005');
       const tokenValue = await issueToken(db, config, user.id, utcOffsetMinutes);
       const principal = await loadPrincipal(db, { id: 0, userId: user.id, utcOffsetMinutes: utcOffsetMinutes ?? null });
       return ok(request, await buildLoginAnswer(db, config, principal, tokenValue));

@@ -1,6 +1,6 @@
 // POST /login/login, GET /login/current: answers, attempts left, lock-out and its window, flags.
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loginAttempt, sysUser } from '../../server/db/schema';
 import { ADMIN, describeBackends, minutesAgo } from './helpers';
 
@@ -53,6 +53,27 @@ describeBackends('login', (server) => {
     const right = await server.call('POST', '/login/login', { body: { username: 'lock1', password: 'Good#123' } });
     expect(right.body.resCode).toBe('7');
     expect(right.body.resMsg).toBe('This account has failed to log in too many times, please try again later');
+  });
+
+  it('holds the limit under 20 concurrent wrong-password sign-ins spread over two app instances', async () => {
+    await server.createUser({ name: 'race1', password: 'Good#123' });
+    const other = await server.anotherInstance();
+    // The guesses actually checked (scrypt runs) are what the limit protects.
+    const verifies = [server.app, other].map((app) => vi.spyOn(app.services.hasher, 'verify'));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        (index % 2 ? other : server.app).inject({ method: 'POST', url: '/test-api/login/login', payload: { username: 'race1', password: 'Wrong#123' } }),
+      ),
+    );
+    const codes = answers.map((answer) => answer.json().resCode as string);
+    expect(codes.filter((code) => code === '6').length).toBeLessThanOrEqual(5);
+    expect(codes.filter((code) => code !== '6' && code !== '7')).toEqual([]);
+    expect(verifies.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBeLessThanOrEqual(5);
+    verifies.forEach((spy) => spy.mockRestore());
+    const right = await server.call('POST', '/login/login', { body: { username: 'race1', password: 'Good#123' } });
+    expect(right.body.resCode).toBe('7');
+    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.username, 'race1'));
+    expect((await server.call('POST', '/login/login', { body: { username: 'race1', password: 'Good#123' } })).body.resCode).toBe('00000');
   });
 
   it('unlocks once the failures are older than the window (counted in the database)', async () => {

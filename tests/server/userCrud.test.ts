@@ -100,6 +100,17 @@ describeBackends('user CRUD', (server) => {
       expect(await users()).toBe(before);
     });
 
+    it('ids beyond the integer range answer 400 (1003 from the database, 1004 from the schema), never 1000', async () => {
+      const list = await server.call('GET', '/user/list?ids=99999999999', { token: admin });
+      expect([list.status, list.body.resCode]).toEqual([400, '1003']);
+      const [alice] = await server.db.select().from(sysUser).where(eq(sysUser.name, 'alice'));
+      const put = await server.call('PUT', '/user', { token: admin, body: { id: 3000000000, realname: 'Changed' } });
+      expect([put.status, put.body.resCode, put.body.resData.issues[0].field]).toEqual([400, '1004', 'id']);
+      const roles = await server.call('PUT', '/user', { token: admin, body: { id: alice.id, roles: [3000000000] } });
+      expect([roles.status, roles.body.resCode]).toEqual([400, '1004']);
+      expect(await server.db.select().from(sysUser).where(eq(sysUser.name, 'alice'))).toEqual([alice]);
+    });
+
     it('a body over 1 MB is refused', async () => {
       const answer = await server.call('POST', '/user', { token: admin, body: { ...valid, realname: 'x'.repeat(1_100_000) } });
       expect(answer.body.resCode).toBe('1002');
