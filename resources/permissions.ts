@@ -16,6 +16,14 @@ export const identifierMatches = (granted: string, required: string): boolean =>
   return false;
 };
 
+/**
+ * One-way test for granting: does holding `granted` give everything `target` gives? A `*` in
+ * `granted` is a wildcard; `target` is read literally, so a target 'user:*' is covered by 'user:*'
+ * or '*' but not by 'user:add' (unlike `identifierMatches`, which is symmetric).
+ */
+export const identifierCovers = (granted: string, target: string): boolean =>
+  granted === target || (granted.includes('*') && toRegExp(granted).test(target));
+
 /** True when the holder is superAdmin or holds one of `required`. An empty list is a programming error. */
 export const hasPermission = (holder: PermissionHolder | null | undefined, required: readonly string[]): boolean => {
   if (required.length === 0) throw new Error('hasPermission needs at least one identifier');

@@ -21,7 +21,10 @@ export interface LoginAnswer {
 export const passwordExpired = (config: ServerConfig, changedAt: Date) => Date.now() - changedAt.getTime() > config.passwordMaxAgeDays * 86_400_000;
 
 export const buildLoginAnswer = async (db: Db, config: ServerConfig, principal: Principal, tokenValue?: string): Promise<LoginAnswer> => {
-  const [permissions, roleIds] = [await permissionsOf(db, principal.userId), await roleIdsOf(db, principal.userId)];
+  const [permissions, roleIds] = [
+    await permissionsOf(db, principal.userId, principal.licenseAccountId),
+    await roleIdsOf(db, principal.userId, principal.licenseAccountId),
+  ];
   return {
     accountName: principal.licenseAccountName,
     licenseAccountId: principal.licenseAccountId,

@@ -1,11 +1,11 @@
 // Who is calling: the user behind a token, their current license account and their permissions,
 // read from the database on every request (nothing is cached across requests).
-import { asc, desc, eq } from 'drizzle-orm';
-import { hasPermission } from '../../resources/permissions';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { hasPermission, identifierCovers } from '../../resources/permissions';
 import type { Locale } from '../../i18n';
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/client';
-import { licenseAccount, licenseAccountUserRelation, sysPermission, sysRolePermission, sysUser, sysUserRole } from '../db/schema';
+import { licenseAccount, licenseAccountUserRelation, sysPermission, sysRole, sysRolePermission, sysUser, sysUserRole } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { TokenRow } from './tokens';
 
@@ -60,20 +60,34 @@ export const loadPrincipal = async (db: Db, token: TokenRow): Promise<Principal>
   };
 };
 
-/** The union of the permissions of the user's roles. */
-export const permissionsOf = async (db: Db, userId: number): Promise<PermissionItem[]> =>
-  db
-    .selectDistinct({ id: sysPermission.id, identifier: sysPermission.identifier })
-    .from(sysUserRole)
-    .innerJoin(sysRolePermission, eq(sysRolePermission.roleId, sysUserRole.roleId))
-    .innerJoin(sysPermission, eq(sysPermission.id, sysRolePermission.permissionId))
-    .where(eq(sysUserRole.userId, userId))
-    .orderBy(asc(sysPermission.id));
+/**
+ * The union of the permissions of the user's roles in one license account (roles belong to one
+ * account: rights held elsewhere do not count). None when the account is null.
+ */
+export const permissionsOf = async (db: Db, userId: number, licenseAccountId: number | null): Promise<PermissionItem[]> =>
+  licenseAccountId === null
+    ? []
+    : db
+        .selectDistinct({ id: sysPermission.id, identifier: sysPermission.identifier })
+        .from(sysUserRole)
+        .innerJoin(sysRole, eq(sysRole.id, sysUserRole.roleId))
+        .innerJoin(sysRolePermission, eq(sysRolePermission.roleId, sysUserRole.roleId))
+        .innerJoin(sysPermission, eq(sysPermission.id, sysRolePermission.permissionId))
+        .where(and(eq(sysUserRole.userId, userId), eq(sysRole.licenseAccountId, licenseAccountId)))
+        .orderBy(asc(sysPermission.id));
 
-export const roleIdsOf = async (db: Db, userId: number): Promise<number[]> =>
-  (await db.select({ id: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, userId)).orderBy(asc(sysUserRole.roleId))).map(
-    (row) => row.id,
-  );
+/** The user's roles in one license account (none when it is null). */
+export const roleIdsOf = async (db: Db, userId: number, licenseAccountId: number | null): Promise<number[]> =>
+  licenseAccountId === null
+    ? []
+    : (
+        await db
+          .select({ id: sysUserRole.roleId })
+          .from(sysUserRole)
+          .innerJoin(sysRole, eq(sysRole.id, sysUserRole.roleId))
+          .where(and(eq(sysUserRole.userId, userId), eq(sysRole.licenseAccountId, licenseAccountId)))
+          .orderBy(asc(sysUserRole.roleId))
+      ).map((row) => row.id);
 
 /** Everything a handler needs about its caller; permissions are loaded at most once per request. */
 export class Caller {
@@ -91,7 +105,7 @@ export class Caller {
   }
 
   permissions(): Promise<PermissionItem[]> {
-    this.permissionList ??= permissionsOf(this.db, this.principal.userId);
+    this.permissionList ??= permissionsOf(this.db, this.principal.userId, this.principal.licenseAccountId);
     return this.permissionList;
   }
 
@@ -99,6 +113,16 @@ export class Caller {
   async can(required: readonly string[]): Promise<boolean> {
     if (this.principal.superAdmin) return true;
     return hasPermission({ permissions: await this.permissions() }, required);
+  }
+
+  /**
+   * Granting check (one-way): superAdmin, or one of the caller's identifiers covers `target`
+   * (a target containing `*` is covered only by a pattern at least as wide). Use for anything
+   * that hands rights to someone else, never `can`.
+   */
+  async covers(target: string): Promise<boolean> {
+    if (this.principal.superAdmin) return true;
+    return (await this.permissions()).some((p) => identifierCovers(p.identifier, target));
   }
 
   async require(required: readonly string[]): Promise<void> {

@@ -1,10 +1,10 @@
 // User rules the declaration cannot express: scoping to the caller's license account, password
 // hashing, token revocation on disable/delete, and the guards around self and superAdmins.
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { PasswordHasher } from '../auth/passwords';
 import { revokeUserTokens } from '../auth/tokens';
 import { licenseAccountUserRelation as relation, sysUser, sysUserRole } from '../db/schema';
-import type { ResourceHooks } from '../crud/hooks';
+import type { HookContext, ResourceHooks } from '../crud/hooks';
 import { AppError } from '../lib/errors';
 import { ensureDefaultAccount } from './accounts';
 import { checkAssignableRoles } from './role';
@@ -12,6 +12,23 @@ import { checkAssignableRoles } from './role';
 /** Users linked to a license account: the user list's scope (the caller's current account). */
 export const usersOfAccount = (accountId: number | null) =>
   accountId === null ? sql`false` : sql`exists (select 1 from ${relation} r where r.user_id = ${sysUser.id} and r.license_account_id = ${accountId})`;
+
+/**
+ * Acting on another user (edit, password reset) must not hand the caller more than they hold: someone
+ * who is not superAdmin needs every permission of the target's roles (all accounts, one-way cover)
+ * and every license account of the target among their own; else 4003.
+ */
+export const checkTargetWithinCaller = async (context: Pick<HookContext, 'tx' | 'caller'>, targetId: number) => {
+  const { tx, caller } = context;
+  if (caller.principal.superAdmin) return;
+  const roleIds = (await tx.select({ id: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, targetId))).map((row) => row.id);
+  await checkAssignableRoles(context, roleIds);
+  const mine = new Set(
+    (await tx.select({ id: relation.licenseAccountId }).from(relation).where(eq(relation.userId, caller.userId))).map((row) => row.id),
+  );
+  const theirs = await tx.select({ id: relation.licenseAccountId }).from(relation).where(eq(relation.userId, targetId));
+  if (theirs.some((row) => !mine.has(row.id))) throw new AppError('4003');
+};
 
 export const userHooks = (hasher: PasswordHasher): ResourceHooks => ({
   scope: (caller) => usersOfAccount(caller.principal.licenseAccountId),
@@ -34,6 +51,8 @@ export const userHooks = (hasher: PasswordHasher): ResourceHooks => ({
   beforeUpdate: async (context, id, input, _values, existing) => {
     const { caller } = context;
     if (existing.superAdmin && !caller.principal.superAdmin) throw new AppError('4003');
+    // Editing oneself takes over no one; anyone else must hold no more than the caller.
+    if (id !== caller.userId) await checkTargetWithinCaller(context, id);
     await checkAssignableRoles(context, input.roles);
     if ('enabled' in input && input.enabled !== existing.enabled) {
       if (id === caller.userId) throw new AppError('5001');

@@ -9,7 +9,7 @@ import { passwordReset, sysUser } from '../db/schema';
 import { envelopeSchema, failureResponses, localeOf, ok } from '../lib/envelope';
 import { AppError, invalidField } from '../lib/errors';
 import { resetMail } from '../lib/mailTemplates';
-import { usersOfAccount } from '../resources/user';
+import { checkTargetWithinCaller, usersOfAccount } from '../resources/user';
 import type { Services } from '../services';
 
 const nullAnswer = (withToken: boolean) => ({ 200: envelopeSchema({ type: 'null' }), ...failureResponses(withToken) });
@@ -67,6 +67,8 @@ export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hashe
         .where(and(eq(sysUser.id, id), usersOfAccount(caller.principal.licenseAccountId)));
       if (!target) throw new AppError('2003');
       if (target.superAdmin && !caller.principal.superAdmin) throw new AppError('4003');
+      // No taking over a stronger user: the target's rights and accounts must all be the caller's.
+      await checkTargetWithinCaller({ tx: db, caller }, id);
       assertPasswordRule('password', password);
       await setPassword(db, id, await hasher.hash(password), { mustChange: true, reason: 'passwordReset' });
       return ok(request, null);
@@ -91,6 +93,8 @@ export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hashe
         .from(sysUser)
         .where(and(eq(sysUser.enabled, true), or(eq(sysUser.name, account), sql`lower(${sysUser.email}) = lower(${account})`)));
       for (const user of users) {
+        // With SMTP a link could reach nobody: no token, no mail (the answer stays the same).
+        if (config.smtpUrl && !user.email) continue;
         const token = randomSecret();
         const expiresAt = new Date(Date.now() + config.resetTokenMinutes * 60_000);
         await db.insert(passwordReset).values({ userId: user.id, tokenHash: sha256(token), expiresAt });

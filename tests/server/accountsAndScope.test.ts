@@ -2,7 +2,7 @@
 // caller's current license account (read on every request).
 import { count } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { licenseAccount } from '../../server/db/schema';
+import { licenseAccount, sysUserRole } from '../../server/db/schema';
 import { describeBackends } from './helpers';
 
 describeBackends('license accounts and scoping', (server) => {
@@ -90,5 +90,31 @@ describeBackends('license accounts and scoping', (server) => {
     const page = await server.call('POST', '/license-account/page', { token, body: {} });
     expect(page.body.resData.list.map((account: { licenseAccountName: string }) => account.licenseAccountName)).toEqual(['Default']);
     expect((await server.call('GET', `/license-account/${otherId}`, { token })).body.resCode).toBe('2003');
+  });
+
+  it('counts only the roles of the current license account (a role elsewhere grants nothing here)', async () => {
+    // viewer (user:page) in Default; user:page, user:export and role:page in Kowloon.
+    const viewer = (await server.call('POST', '/role', { token: admin, body: { name: 'a-viewer', permissions: [210201] } })).body.resData.id;
+    await server.call('PUT', `/license-account-user-relation?id=${otherId}`, { token: admin });
+    const strong = (await server.call('POST', '/role', { token: admin, body: { name: 'b-strong', permissions: [210201, 210205, 210301] } })).body.resData.id;
+    await server.call('PUT', `/license-account-user-relation?id=${defaultId}`, { token: admin });
+    const id = await server.createUser({ name: 'twoacct', roles: [viewer], licenseAccounts: [defaultId, otherId] }, admin);
+    await server.db.insert(sysUserRole).values({ userId: id, roleId: strong });
+    const token = await server.login('twoacct', 'Passw0rd!');
+
+    const current = (await server.call('GET', '/login/current', { token })).body.resData;
+    expect([current.licenseAccountId, current.userInfo.roleIds, current.userInfo.permissions]).toEqual([
+      defaultId,
+      [viewer],
+      [{ id: 210201, identifier: 'user:page' }],
+    ]);
+    expect((await server.call('POST', '/user/page', { token, body: {} })).body.resCode).toBe('00000');
+    expect((await server.call('POST', '/user/export', { token, body: { format: 'csv' } })).body.resCode).toBe('4003');
+    expect((await server.call('POST', '/role/page', { token, body: {} })).body.resCode).toBe('4003');
+
+    await server.call('PUT', `/license-account-user-relation?id=${otherId}`, { token });
+    expect((await server.call('GET', '/login/current', { token })).body.resData.userInfo.roleIds).toEqual([strong]);
+    expect((await server.call('POST', '/user/export', { token, body: { format: 'csv' } })).status).toBe(200);
+    expect((await server.call('POST', '/role/page', { token, body: {} })).body.resCode).toBe('00000');
   });
 });

@@ -1,8 +1,11 @@
 // PUT /user/password, PUT /user/resetPassword and the forgot/reset flow through mail_outbox.
+import { PassThrough } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { expect, it } from 'vitest';
 import { mailOutbox, passwordReset, sysUser } from '../../server/db/schema';
-import { describeBackends, minutesAgo } from './helpers';
+import { createMailer } from '../../server/lib/mailer';
+import { describeBackends, minutesAgo, TEST_CONFIG } from './helpers';
 
 describeBackends('passwords', (server) => {
   const change = (token: string, password: string, oldPassword: unknown, lang?: string) =>
@@ -115,5 +118,54 @@ describeBackends('passwords', (server) => {
     expect(expired.body.resCode).toBe('4006');
     const unknown = await server.call('POST', '/login/resetPassword', { lang: 'zh', body: { token: 'x'.repeat(43), password: 'Fresh#999', confirmPassword: 'Fresh#999' } });
     expect([unknown.body.resCode, unknown.body.resMsg]).toEqual(['4006', '重置链接无效或已过期']);
+  });
+
+  const latestLink = async () => {
+    const [mail] = await server.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
+    return decodeURIComponent(mail.body.match(/token=([^\s]+)/)?.[1] ?? '');
+  };
+  const useLink = (token: string, password: string) =>
+    server.call('POST', '/login/resetPassword', { body: { token, password, confirmPassword: password } });
+
+  it('a password change voids every other open reset link of the user (4006)', async () => {
+    await server.createUser({ name: 'pw6', password: 'Old#1234', email: 'pw6@example.com' });
+    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw6' } });
+    const first = await latestLink();
+    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw6' } });
+    const second = await latestLink();
+    expect(first).not.toBe(second);
+    expect((await useLink(first, 'Fresh#111')).body.resCode).toBe('00000');
+    expect((await useLink(second, 'Fresh#222')).body.resCode).toBe('4006');
+
+    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw6' } });
+    const third = await latestLink();
+    const token = await server.login('pw6', 'Fresh#111');
+    expect((await change(token, 'Fresh#333', 'Fresh#111')).body.resCode).toBe('00000');
+    expect((await useLink(third, 'Fresh#444')).body.resCode).toBe('4006');
+    await server.login('pw6', 'Fresh#333');
+  });
+
+  it('with SMTP configured: no reset token, no mail and no log line for a user without e-mail; answer still success', async () => {
+    const log = new PassThrough();
+    let lines = '';
+    log.on('data', (chunk: Buffer) => (lines += chunk.toString()));
+    const app = await server.anotherInstance({ config: { ...TEST_CONFIG, smtpUrl: 'smtp://127.0.0.1:9' }, logger: { level: 'debug', stream: log } });
+    const id = await server.createUser({ name: 'pw7', password: 'Old#1234' });
+    const outboxBefore = (await server.db.select().from(mailOutbox)).length;
+    const answer = await app.inject({ method: 'POST', url: '/test-api/login/forgotPassword', payload: { account: 'pw7' } });
+    expect(answer.json()).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
+    expect(await server.db.select().from(passwordReset).where(eq(passwordReset.userId, id))).toEqual([]);
+    expect((await server.db.select().from(mailOutbox)).length).toBe(outboxBefore);
+    expect(lines).not.toContain('token=');
+  });
+
+  it('the mailer never logs a body when SMTP is configured, only without SMTP_URL (development)', async () => {
+    const logged: unknown[] = [];
+    const log = { info: (...args: unknown[]) => logged.push(args), warn: (...args: unknown[]) => logged.push(args) } as unknown as FastifyBaseLogger;
+    const mail = { to: null, subject: 'Reset', text: 'http://x/resetPassword?token=SECRET-LINK' };
+    await createMailer({ smtpUrl: 'smtp://127.0.0.1:9', mailFrom: 'a@b.c' }).send(server.db, mail, log);
+    expect(JSON.stringify(logged)).not.toContain('SECRET-LINK');
+    await createMailer({ mailFrom: 'a@b.c' }).send(server.db, mail, log);
+    expect(JSON.stringify(logged)).toContain('SECRET-LINK');
   });
 });

@@ -1,7 +1,7 @@
 // The route guard (4003), the seeded permission tree, and the role/permission rules.
-import { count, eq } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { sysPermission } from '../../server/db/schema';
+import { sysPermission, sysUser } from '../../server/db/schema';
 import { describeBackends } from './helpers';
 
 describeBackends('permissions', (server) => {
@@ -124,5 +124,102 @@ describeBackends('permissions', (server) => {
     expect(badIdentifier.body.resData.issues[0].message).toBe('只允许字母、数字和 : _ * . -');
     const tree = await server.call('POST', '/permission/page', { token: admin, body: { pageSize: 500, type: 'directory' } });
     expect(tree.body.resData.list.every((row: { type: string }) => row.type === 'directory')).toBe(true);
+  });
+
+  it('does not count a wildcard target as held: no granting user:* or * with user:page', async () => {
+    const add = (name: string, identifier: string) =>
+      server.call('POST', '/permission', { token: admin, body: { name, parentId: 2102, type: 'button', identifier, sort: 98 } });
+    const userStar = (await add('Every user action (grant test)', 'user:*')).body.resData.id as number;
+    const star = (await add('Everything (grant test)', '*')).body.resData.id as number;
+    // role:page, role:add, role:edit plus user:page.
+    const editor = await role('wild-editor', [210201, 210301, 210302, 210303]);
+    await server.createUser({ name: 'wildedit', roles: [editor] }, admin);
+    const token = await server.login('wildedit', 'Passw0rd!');
+    const create = (name: string, permissions: number[]) => server.call('POST', '/role', { token, body: { name, permissions } });
+    expect((await create('fine', [210201])).body.resCode).toBe('00000');
+    for (const [name, permission] of [['user-star', userStar], ['star', star]] as const) {
+      const refused = await create(name, [permission]);
+      expect([name, refused.status, refused.body.resCode]).toEqual([name, 403, '4003']);
+    }
+    const names = (await server.call('POST', '/role/page', { token: admin, body: { pageSize: 500 } })).body.resData.list.map((r: { name: string }) => r.name);
+    expect(names).not.toContain('user-star');
+    expect(names).not.toContain('star');
+
+    // Nor assigning a role carrying them: a user:page/add/edit holder cannot give user:*.
+    const starRole = await role('star-role', [userStar]);
+    const userEditor = await role('wild-user-editor', [210201, 210202, 210203]);
+    await server.createUser({ name: 'wilduser', roles: [userEditor] }, admin);
+    const userToken = await server.login('wilduser', 'Passw0rd!');
+    const assign = await server.call('POST', '/user', {
+      token: userToken,
+      body: { realname: 'x', name: 'wildvict', password: 'Passw0rd!', confirmPassword: 'Passw0rd!', roles: [starRole] },
+    });
+    expect(assign.body.resCode).toBe('4003');
+
+    // A holder of user:* can grant user:* (the pattern covers itself).
+    const power = await role('wild-power', [userStar, 210301, 210302]);
+    await server.createUser({ name: 'wildpowr', roles: [power] }, admin);
+    const powerToken = await server.login('wildpowr', 'Passw0rd!');
+    expect((await server.call('POST', '/role', { token: powerToken, body: { name: 'user-star-ok', permissions: [userStar] } })).body.resCode).toBe('00000');
+  });
+
+  it('only a superAdmin creates, edits or deletes permissions (the tree is global)', async () => {
+    const ids = await server.db
+      .select({ id: sysPermission.id })
+      .from(sysPermission)
+      .where(inArray(sysPermission.identifier, ['permission:page', 'permission:add', 'permission:edit', 'permission:delete']));
+    expect(ids).toHaveLength(4);
+    const keeper = await role('perm-keeper', ids.map((row) => row.id));
+    await server.createUser({ name: 'permkeep', roles: [keeper] }, admin);
+    const token = await server.login('permkeep', 'Passw0rd!');
+    const spare = (await server.call('POST', '/permission', { token: admin, body: { name: 'Spare2', parentId: 2104, type: 'button', identifier: 'spare:y' } })).body
+      .resData.id as number;
+
+    const created = await server.call('POST', '/permission', { token, body: { name: 'Mine', parentId: 2104, type: 'button', identifier: '*' } });
+    expect([created.status, created.body.resCode]).toEqual([403, '4003']);
+    const edited = await server.call('PUT', '/permission', { token, body: { id: 210201, identifier: '*' } });
+    expect([edited.status, edited.body.resCode]).toEqual([403, '4003']);
+    const deleted = await server.call('DELETE', `/permission?id=${spare}`, { token });
+    expect([deleted.status, deleted.body.resCode]).toEqual([403, '4003']);
+    expect((await server.call('POST', '/permission/batchDelete', { token, body: { ids: [spare] } })).body.resCode).toBe('4003');
+    expect((await server.db.select().from(sysPermission).where(eq(sysPermission.id, 210201)))[0].identifier).toBe('user:page');
+    expect(await server.db.select().from(sysPermission).where(eq(sysPermission.identifier, '*'))).toHaveLength(1); // the grant test's own
+    expect((await server.call('POST', '/permission/page', { token, body: {} })).body.resCode).toBe('00000');
+
+    // The superAdmin still can.
+    expect((await server.call('PUT', '/permission', { token: admin, body: { id: spare, name: 'Spare two' } })).body.resCode).toBe('00000');
+    expect((await server.call('DELETE', `/permission?id=${spare}`, { token: admin })).body.resCode).toBe('00000');
+  });
+
+  it('a helpdesk user cannot reset the password of, or edit, a user with more rights or accounts (4003)', async () => {
+    // user:page, user:edit, user:resetPassword.
+    const helpdesk = await role('helpdesk', [210201, 210203, 210206]);
+    const weakRole = await role('weak', [210201]);
+    const strongRole = await role('strong', [210201, 210304]); // role:delete
+    await server.createUser({ name: 'helpdsk', roles: [helpdesk] }, admin);
+    const weak = await server.createUser({ name: 'weaku', roles: [weakRole], email: 'weak@example.com' }, admin);
+    const strong = await server.createUser({ name: 'strongu', roles: [strongRole], email: 'strong@example.com' }, admin);
+    const defaultAccount = (await server.call('GET', '/login/current', { token: admin })).body.resData.licenseAccountId as number;
+    const elsewhere = (await server.call('POST', '/license-account', { token: admin, body: { licenseAccountName: 'Elsewhere' } })).body.resData.id;
+    const wider = await server.createUser({ name: 'wideru', roles: [weakRole], licenseAccounts: [defaultAccount, elsewhere] }, admin);
+    const token = await server.login('helpdsk', 'Passw0rd!');
+    const stored = async (id: number) => (await server.db.select().from(sysUser).where(eq(sysUser.id, id)))[0];
+
+    for (const target of [strong, wider]) {
+      const before = await stored(target);
+      const reset = await server.call('PUT', '/user/resetPassword', { token, body: { id: target, password: 'Taken#123' } });
+      expect([target, reset.status, reset.body.resCode]).toEqual([target, 403, '4003']);
+      const edit = await server.call('PUT', '/user', { token, body: { id: target, email: 'attacker@example.com' } });
+      expect([target, edit.status, edit.body.resCode]).toEqual([target, 403, '4003']);
+      expect(await stored(target)).toEqual(before);
+    }
+    expect(await server.login('strongu', 'Passw0rd!')).toBeTruthy();
+
+    expect((await server.call('PUT', '/user/resetPassword', { token, body: { id: weak, password: 'Reset#123' } })).body.resCode).toBe('00000');
+    expect((await server.call('PUT', '/user', { token, body: { id: weak, email: 'weak2@example.com' } })).body.resCode).toBe('00000');
+    expect((await stored(weak)).email).toBe('weak2@example.com');
+    // Editing oneself is not taking anyone over.
+    const me = (await server.call('GET', '/login/current', { token })).body.resData.userId as number;
+    expect((await server.call('PUT', '/user', { token, body: { id: me, realname: 'Help Desk' } })).body.resCode).toBe('00000');
   });
 });

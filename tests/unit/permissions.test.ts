@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { hasPermission, identifierMatches } from '../../resources/permissions';
+import { hasPermission, identifierCovers, identifierMatches } from '../../resources/permissions';
 import { MENU, type MenuNode } from '../../resources/menu';
 import { Permission } from '../../src/permissions/Permission';
 import { canOpenMenuNode, visibleMenu } from '../../src/permissions/menuVisibility';
@@ -24,6 +24,20 @@ describe('identifier matching', () => {
     expect(identifierMatches('*', 'anything:at:all')).toBe(true);
     expect(identifierMatches('user:*', 'role:add')).toBe(false);
     expect(identifierMatches('user.add', 'userXadd')).toBe(false); // dots are literal
+  });
+
+  it('identifierCovers is one-way: a target with * needs a granted pattern at least as wide', () => {
+    expect(identifierCovers('user:add', 'user:add')).toBe(true);
+    expect(identifierCovers('user:*', 'user:add')).toBe(true);
+    expect(identifierCovers('user:*', 'user:*')).toBe(true);
+    expect(identifierCovers('*', 'user:*')).toBe(true);
+    expect(identifierCovers('*', '*')).toBe(true);
+    expect(identifierCovers('user:add', 'user:*')).toBe(false);
+    expect(identifierCovers('user:page', '*')).toBe(false);
+    expect(identifierCovers('user:*', '*')).toBe(false);
+    expect(identifierCovers('user:*', 'role:add')).toBe(false);
+    expect(identifierCovers('user:*', 'user*')).toBe(false);
+    expect(identifierCovers('user.add', 'userXadd')).toBe(false); // dots are literal
   });
 
   it('hasPermission: superAdmin, any of the required, null holder, empty list refused', () => {
