@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { snap, type RunningServer } from './harness';
+import { expectLoginPage, snap, type RunningServer } from './harness';
 
 export type Lang = 'en' | 'zh';
 export const CATALOGUES = { en, zh } as const;
@@ -33,8 +33,7 @@ export const changeForcedPassword = async (page: Page, lang: Lang, oldPassword: 
   await dialog.locator('input[name="confirmPassword"]').fill(newPassword);
   await dialog.locator('button[type="submit"]').click();
   await page.getByText(CATALOGUES[lang].app.changePassword.success).first().waitFor();
-  await page.waitForURL('**/login', { timeout: 15_000 });
-  await page.locator('input[name="username"]').waitFor();
+  await expectLoginPage(page);
 };
 
 /** The language is stored and applies from the next page load (SPEC section 4). */

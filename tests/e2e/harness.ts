@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -91,6 +92,15 @@ export const launchBrowser = (): Promise<Browser> =>
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+
+/**
+ * Waits until the console shows the login page. Logouts reload the page, possibly while another
+ * navigation is under way, so this polls the address instead of waiting for a single navigation.
+ */
+export const expectLoginPage = async (page: Page, timeout = 15_000) => {
+  await expect.poll(() => new URL(page.url()).pathname, { timeout }).toBe('/login');
+  await page.locator('input[name="username"]').waitFor({ timeout });
+};
 
 /** Saves a screenshot under test-results/ (looked at by developers, not asserted). */
 export const snap = async (page: Page, name: string) => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { api, browserAvailable, buildConsole, launchBrowser, snap, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, buildConsole, expectLoginPage, launchBrowser, snap, startServer, type RunningServer } from './harness';
 
 const NEW_PASSWORD = 'Fleet#2026';
 
@@ -73,8 +73,7 @@ describe.skipIf(!browserAvailable())('sign-in end to end', () => {
     await dialog.locator('button[type="submit"]').click();
     await page.getByText(en.app.changePassword.success).first().waitFor();
     // Logged out one second later: back on the login page.
-    await page.waitForURL('**/login', { timeout: 15_000 });
-    await page.locator('input[name="username"]').waitFor();
+    await expectLoginPage(page);
 
     // The old password no longer works; the new one does.
     await signIn(page, server, 'admin', 'Admin@123');
@@ -128,7 +127,7 @@ describe.skipIf(!browserAvailable())('sign-in end to end', () => {
     // Exit: the server token dies, the console is back on the login page.
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: en.app.header.logout }).click();
-    await page.waitForURL('**/login');
+    await expectLoginPage(page);
     await expect(page.evaluate(() => localStorage.getItem('tokenValue'))).resolves.toBeNull();
     await expect(api(server, 'GET', '/license-account-user-relation', { token: token! })).rejects.toMatchObject({ code: '11015' });
     await page.close();
@@ -142,10 +141,8 @@ describe.skipIf(!browserAvailable())('sign-in end to end', () => {
     await api(server, 'GET', '/login/logout', { token: token! });
     // Any call the console makes now answers 11015: it clears the session and reloads to /login.
     await page.goto(`${server.url}/systemSettings/user`);
-    await page.waitForURL('**/login', { timeout: 15_000 });
-    // The forced logout reloads the page: wait for the login form of the reloaded page.
+    await expectLoginPage(page);
     await page.waitForLoadState('load');
-    await page.locator('input[name="username"]').waitFor();
     await expect(page.evaluate(() => localStorage.getItem('tokenValue'))).resolves.toBeNull();
     await page.close();
   });
