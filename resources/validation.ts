@@ -89,6 +89,7 @@ export const validateField = (
 
 const comparable = (value: unknown): number | null => {
   if (typeof value === 'number') return value;
+  if (value instanceof Date) return value.getTime();
   if (typeof value === 'string' && value !== '') {
     // Times of day ('HH:mm') compare as minutes, so 'off time after on time' works on them too.
     const clock = /^(\d{1,2}):(\d{2})$/.exec(value);
@@ -115,8 +116,22 @@ export const validateRecord = (
     const issue = validateField(name, field, record[name], mode);
     if (issue) issues.push(issue);
   }
+  return [...issues, ...ruleIssues(declaration, record, new Set(issues.map((issue) => issue.field)))];
+};
+
+/**
+ * The declaration's cross-field rules on `record`. The server also runs them on the stored record
+ * merged with an edit, so a rule whose other side is not in the request still holds.
+ */
+export const ruleIssues = (
+  declaration: ResourceDeclaration,
+  record: Record<string, unknown>,
+  /** Fields that already failed: their rules are not reported again. */
+  failed: ReadonlySet<string> = new Set(),
+): ValidationIssue[] => {
+  const issues: ValidationIssue[] = [];
   for (const rule of declaration.rules ?? []) {
-    if (issues.some((issue) => issue.field === rule.field)) continue;
+    if (failed.has(rule.field)) continue;
     const a = record[rule.field];
     const b = record[rule.other];
     if (isEmpty(a) || isEmpty(b)) continue;

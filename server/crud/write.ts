@@ -1,7 +1,7 @@
 // Create, update and delete in one transaction each: declaration validation, reference checks
 // within the referenced resource's scope, server-set readOnly fields, join-table sync and hooks.
 import { and, eq, inArray, notInArray, type SQL } from 'drizzle-orm';
-import { validateRecord } from '../../resources/validation';
+import { ruleIssues, validateRecord } from '../../resources/validation';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import { AppError, invalid, invalidField, notFound, type Issue } from '../lib/errors';
@@ -121,6 +121,9 @@ export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, mo
       .where(and(eq(model.id, id), scopeCondition(model, caller)))
       .for('update')) as Values[];
     if (!existing) throw notFound(model);
+    // Cross-field rules hold for the record as it will be stored, not only for the fields sent.
+    const broken = ruleIssues(model.declaration, { ...existing, ...input });
+    if (broken.length) throw invalid(broken);
     const context: HookContext = { tx, caller, model, models };
     const values = columnValues(model, input);
     await model.hooks.beforeUpdate?.(context, id, input, values, existing);

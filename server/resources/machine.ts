@@ -1,6 +1,6 @@
-// Machine rules the declaration cannot say: SPEC 5 profile rules on the stored record merged with
-// the change, live-state defaults and bins on create, bins following binCount, and the fleet filter
-// that includes sub-fleets.
+// Machine rules the declaration cannot say: live-state defaults and bins on create, bins following
+// binCount, and the fleet filter that includes sub-fleets. (SPEC 5 profile rules are declaration
+// rules, checked by the engine on the stored record merged with each change.)
 import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { ITEM_TYPES } from '../../resources/fleetCatalogue';
 import type { FilterDeclaration } from '../../resources/types';
@@ -8,15 +8,8 @@ import type { ResourceHooks, Values } from '../crud/hooks';
 import type { Db } from '../db/client';
 import { fleet, rvm, rvmBin } from '../db/schema/fleet';
 import { rvmOnlineHistory, rvmStatusHistory } from '../db/schema/fleetActivity';
-import { profileRuleIssues } from '../fleet/profileRules';
-import { invalid } from '../lib/errors';
 
 const DEFAULT_EMPTY_HEIGHT = 120;
-
-const checkRules = (record: Values) => {
-  const issues = profileRuleIssues(record);
-  if (issues.length) throw invalid(issues);
-};
 
 /** Adds or removes bins so the machine has exactly `binCount` (new bins start empty). */
 const syncBins = async (tx: Db, row: Values) => {
@@ -53,8 +46,7 @@ export const machineFilter = (filter: FilterDeclaration, value: unknown): SQL | 
 export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
   filter: machineFilter,
 
-  beforeCreate: async (_context, input, values) => {
-    checkRules(input);
+  beforeCreate: async (_context, _input, values) => {
     // Live state is the machine's to report: a new machine has not been seen yet.
     values.lastSessionTime = null;
     values.online = false;
@@ -67,10 +59,6 @@ export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
     const since = row.statusSince as Date;
     await tx.insert(rvmStatusHistory).values({ licenseAccountId: row.licenseAccountId as number, rvmId: id, status: 'Offline', startTime: since });
     await tx.insert(rvmOnlineHistory).values({ licenseAccountId: row.licenseAccountId as number, rvmId: id, online: false, startTime: since });
-  },
-
-  beforeUpdate: async (_context, _id, input, _values, existing) => {
-    checkRules({ ...existing, ...input });
   },
 
   afterUpdate: async ({ tx }, id, input) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPassword, validateField, validateRecord } from '../../resources/validation';
+import { checkPassword, ruleIssues, validateField, validateRecord } from '../../resources/validation';
 import { defineResource } from '../../resources/types';
 import { user } from '../../resources/user';
 
@@ -87,6 +87,21 @@ describe('validateRecord', () => {
       onTime: '2026-01-01T08:00:00Z', offTime: '2026-01-01T22:00:00Z', emptyHeight: 120, fullHeight: 20, almostFull: 80, alreadyFull: 80,
     }, 'create');
     expect(good).toEqual([]);
+  });
+
+  it('checks rules on a stored record merged with an edit (Date values from the database)', () => {
+    const window = defineResource({
+      name: 'window', apiPath: '/w', route: '/w', menuId: 2, table: 'w', nameField: 'startTime', scope: 'global',
+      fields: { startTime: { type: 'datetime' }, endTime: { type: 'datetime' } },
+      list: { columns: [], defaultSort: { field: 'startTime', order: 'ASC' }, filters: [] },
+      permissions: {},
+      rules: [{ kind: 'after', field: 'endTime', other: 'startTime', message: 'validation.endAfterStart' }],
+    });
+    const stored = { startTime: new Date('2026-01-01T10:00:00Z'), endTime: new Date('2026-01-01T12:00:00Z') };
+    expect(ruleIssues(window, { ...stored, endTime: '2026-01-01T09:00:00Z' })).toHaveLength(1);
+    expect(ruleIssues(window, { ...stored, endTime: '2026-01-01T13:00:00Z' })).toEqual([]);
+    // A field that already failed is not reported twice.
+    expect(ruleIssues(window, { ...stored, endTime: '2026-01-01T09:00:00Z' }, new Set(['endTime']))).toEqual([]);
   });
 
   it('compares times of day for the after rule', () => {

@@ -1,19 +1,12 @@
-// ProfileSetting form validation: the machine declaration's own rules (resources/validation.ts via the
-// generic form validator, the same the server applies), plus what the shared comparison cannot read:
-// on/off times are "HH:mm" texts, so "end after start" is compared in minutes here (as the server's
-// profileRules.ts does). Bin height bound messages use SPEC 5's wording.
+// ProfileSetting form validation: the machine declaration's own fields and rules (resources/validation.ts
+// via the generic form validator, the same the server applies, "off after on" included). Bin height
+// bound messages use SPEC 5's wording.
 import { BIN_HEIGHT } from '../../../resources/fleetCatalogue';
 import { machine, PROFILE_FIELDS } from '../../../resources/machine';
 import { formValidator, type FormErrors } from '../../generic/formValidation';
 
-const TIME_OF_DAY = /^(\d{2}):(\d{2})$/;
 const HEIGHT_FIELDS = new Set(['binEmptyHeight', 'binFullHeight']);
 const HEIGHT_BOUND_MESSAGES = new Set(['validation.min', 'validation.max', 'validation.integer', 'validation.number']);
-
-const minutesOf = (value: unknown): number | null => {
-  const match = typeof value === 'string' ? TIME_OF_DAY.exec(value) : null;
-  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
-};
 
 const validateDeclared = formValidator(machine, 'edit', PROFILE_FIELDS);
 
@@ -24,9 +17,6 @@ export const validateProfile = (values: Record<string, unknown>): FormErrors => 
       errors[field] = { message: 'fleet.validation.binHeight', args: { min: BIN_HEIGHT.min - 1, max: BIN_HEIGHT.max + 1 } };
     }
   }
-  const on = minutesOf(values.onTime);
-  const off = minutesOf(values.offTime);
-  if (!errors.offTime && on !== null && off !== null && off <= on) errors.offTime = { message: 'validation.endAfterStart' };
   return errors;
 };
 
