@@ -264,7 +264,6 @@ export const fleetResources = {
       createTime: 'Create time',
     },
     filters: { nameLike: 'Name', level: 'Level' },
-    actions: { addChild: 'Add sub-fleet', move: 'Move' },
   },
   machine: {
     name: 'RVM |||| RVMs',
@@ -313,6 +312,5 @@ export const fleetResources = {
       currentSts: { Up: 'Up', Offline: 'Offline', Down: 'Down (out of service)', Sleep: 'Sleep' },
       sts: { active: 'Active', inactive: 'Inactive' },
     },
-    actions: { openPage: 'Open RVM page' },
   },
 } as const;

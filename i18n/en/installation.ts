@@ -97,13 +97,6 @@ export const installation = {
     submit: 'Search',
     hint: 'Search RVMs by serial number, RVM number or address, and consumer sessions by voucher code or user ID.',
     truncated: 'Only the first hits are shown: make the search more precise to see others.',
-    matched: {
-      termNo: 'RVM number',
-      serialNumber: 'Serial number',
-      address: 'Address',
-      voucherCode: 'Voucher code',
-      userId: 'User ID',
-    },
   },
   quarantine: {
     empty: 'No quarantined messages.',

@@ -263,7 +263,6 @@ export const fleetResources: Catalogue<typeof enResources> = {
       createTime: '创建时间',
     },
     filters: { nameLike: '名称', level: '层级' },
-    actions: { addChild: '添加子机群', move: '移动' },
   },
   machine: {
     name: '回收机',
@@ -312,6 +311,5 @@ export const fleetResources: Catalogue<typeof enResources> = {
       currentSts: { Up: '运行', Offline: '离线', Down: '停止服务', Sleep: '休眠' },
       sts: { active: '启用', inactive: '停用' },
     },
-    actions: { openPage: '打开回收机页面' },
   },
 };

@@ -99,13 +99,6 @@ export const installation: Catalogue<typeof en> = {
     submit: '搜索',
     hint: '按序列号、回收机编号或地址搜索回收机，按凭证码或用户ID搜索消费者会话。',
     truncated: '仅显示前面的结果：请输入更精确的内容以查看其他结果。',
-    matched: {
-      termNo: '回收机编号',
-      serialNumber: '序列号',
-      address: '地址',
-      voucherCode: '凭证码',
-      userId: '用户ID',
-    },
   },
   quarantine: {
     empty: '没有被隔离的消息。',

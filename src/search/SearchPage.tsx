@@ -17,9 +17,10 @@ import { directVoucherHit, groupHits, hitPath, type ConsumerSessionHit, type Mac
 
 const MAX_QUERY = 64;
 
-const MatchedChip = ({ field }: { field: string }) => {
+/** Which field matched, labelled as the field itself is (the machine declaration, the session vocabulary). */
+const MatchedChip = ({ label }: { label: string }) => {
   const translate = useTranslate();
-  return <Chip size="small" variant="outlined" label={translate(`installation.search.matched.${field}`)} sx={{ ml: 1 }} />;
+  return <Chip size="small" variant="outlined" label={translate(label)} sx={{ ml: 1 }} />;
 };
 
 const MachineHits = ({ hits }: { hits: readonly MachineHit[] }) => {
@@ -33,7 +34,7 @@ const MachineHits = ({ hits }: { hits: readonly MachineHit[] }) => {
               <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
                 <strong>{hit.termNo}</strong>
                 <StatusChip value={hit.currentSts} />
-                <MatchedChip field={hit.matched} />
+                <MatchedChip label={`resources.machine.fields.${hit.matched}`} />
               </Box>
             }
             secondary={[hit.serialNumber, hit.termType, hit.address].filter(Boolean).join(' · ')}
@@ -55,7 +56,7 @@ const SessionHits = ({ hits }: { hits: readonly ConsumerSessionHit[] }) => {
             primary={
               <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
                 <strong>{hit.matched === 'voucherCode' ? hit.voucherCode : hit.userId}</strong>
-                <MatchedChip field={hit.matched} />
+                <MatchedChip label={`fleet.consumerSession.${hit.matched}`} />
               </Box>
             }
             secondary={[
