@@ -308,9 +308,7 @@ export const fleetResources = {
       serialNumberLike: 'Serial number',
       sts: 'State',
     },
-    enums: {
-      currentSts: { Up: 'Up', Offline: 'Offline', Down: 'Down (out of service)', Sleep: 'Sleep' },
-      sts: { active: 'Active', inactive: 'Inactive' },
-    },
+    // The declared enums read the fleet vocabulary: one wording for the generic and the hand-written screens.
+    enums: { currentSts: fleet.statuses, sts: fleet.states },
   },
 } as const;

@@ -307,9 +307,6 @@ export const fleetResources: Catalogue<typeof enResources> = {
       serialNumberLike: '序列号',
       sts: '状态',
     },
-    enums: {
-      currentSts: { Up: '运行', Offline: '离线', Down: '停止服务', Sleep: '休眠' },
-      sts: { active: '启用', inactive: '停用' },
-    },
+    enums: { currentSts: fleet.statuses, sts: fleet.states },
   },
 };
