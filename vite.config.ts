@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT, UI_TIMEOUT } from './tests/e2e/timeouts.js';
 
 // One config for the console build (vite) and the three test projects (vitest).
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8080';
@@ -11,7 +12,17 @@ export default defineConfig({
   server: { port: 5173, proxy: { '/test-api': apiTarget } },
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
+      // The console's local-time rules run twice: in a zone east of UTC without daylight saving and in
+      // one west of UTC with it, so showing UTC (or 12-hour clocks) cannot pass by coincidence.
+      ...(
+        [
+          ['unit', 'Asia/Hong_Kong'],
+          ['unit-ny', 'America/New_York'],
+        ] as const
+      ).map(([name, timeZone]) => ({
+        extends: true as const,
+        test: { name, include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', env: { TZ: timeZone }, setupFiles: ['tests/unit/timeZone.setup.ts'] },
+      })),
       {
         extends: true,
         test: {
@@ -29,8 +40,11 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 120_000,
-          hookTimeout: 300_000,
+          globalSetup: ['tests/e2e/globalSetup.ts'],
+          // conditions, not sleeps, bound every wait: see tests/e2e/timeouts.ts
+          testTimeout: E2E_TEST_TIMEOUT,
+          hookTimeout: E2E_HOOK_TIMEOUT,
+          expect: { poll: { timeout: UI_TIMEOUT, interval: 100 } },
           fileParallelism: false,
         },
       },

@@ -108,7 +108,10 @@ try {
   const version = rowsOf<{ version: string }>(await db.execute(sql`select version()`))[0].version.split(' on ')[0];
   const report = renderReport({ results, runs, sizes, databaseSize, seeded, environment: `${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${version}` });
   mkdirSync('docs', { recursive: true });
-  writeFileSync('docs/benchmarks.md', report);
+  // Keep the section bench/gateway.ts writes.
+  const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '';
+  const gateway = /<!-- gateway:start -->[\s\S]*<!-- gateway:end -->/.exec(previous)?.[0];
+  writeFileSync('docs/benchmarks.md', gateway ? `${report.trimEnd()}\n\n${gateway}\n` : report);
   console.log(`\n${report}`);
 } finally {
   await fleetApp.close();

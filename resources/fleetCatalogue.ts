@@ -110,12 +110,19 @@ export const KNOWN_ALARMS = {
   chamberNeedsCleaning: alarmCode(68),
 } as const;
 
-/** Why a machine message was quarantined (labels: `fleet.quarantineReasons.<reason>`). */
-export const QUARANTINE_REASONS = ['unknownMachine', 'invalidTimestamp', 'duplicateMessage', 'malformedContent', 'valueOutOfRange'] as const;
+/** Why a machine message was quarantined (docs/machine-protocol.md; labels: `fleet.quarantineReasons.<reason>`). */
+export const QUARANTINE_REASONS = [
+  'unknownMachine', 'malformedContent', 'schemaViolation', 'unknownAlarmCode', 'invalidTimestamp', 'outOfOrder', 'valueOutOfRange',
+] as const;
 export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 
-/** Kinds of machine messages (labels: `fleet.messageTypes.<type>`). */
-export const MESSAGE_TYPES = ['consumerSession', 'statusChange', 'event', 'binLevel', 'heartbeat', 'serviceSession'] as const;
+/**
+ * Kinds of machine messages: the last level of their MQTT topic (docs/machine-protocol.md; labels:
+ * `fleet.messageTypes.<type>`). `unknown` stands for a topic level the protocol does not have.
+ */
+export const MESSAGE_TYPES = [
+  'hello', 'goodbye', 'heartbeat', 'status', 'bins', 'alarm', 'session', 'service', 'commandAck', 'commandResult', 'file', 'unknown',
+] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 /** SPEC 5 bin height bound: a whole number above 10 and below 150 (centimetres). */

@@ -7,8 +7,10 @@ import { role } from './role';
 import { permission } from './permission';
 import { fleet } from './fleet';
 import { machine } from './machine';
+import { event } from './event';
+import { eventNotification } from './eventNotification';
 
-export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine];
+export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification];
 
 export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) =>
   registry.find((declaration) => declaration.name === name);

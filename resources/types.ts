@@ -63,8 +63,16 @@ export interface FieldDeclaration {
   /** Database column name when it differs from the field name (snake_case is derived by default). */
   column?: string;
   sortable?: boolean;
-  /** Rendered as a tree (treeParent) or chips (multiReference) etc.; a hint for the console. */
-  display?: 'chips' | 'tree' | 'avatar' | 'status';
+  /**
+   * Rendered as a tree (treeParent) or chips (multiReference) etc.; a hint for the console (and the
+   * export): 'valueLabel' shows an enum's stored value before its label (an alarm code and its text),
+   * 'duration' a number of seconds as H:mm:ss (resources/display.ts).
+   */
+  display?: 'chips' | 'tree' | 'avatar' | 'status' | 'valueLabel' | 'duration';
+  /** Console route the shown value links to; `:field` placeholders take the record's values. */
+  link?: string;
+  /** Initial value in the create form; keep it equal to the column's default, which applies when absent. */
+  defaultValue?: string | number | boolean;
 }
 
 export type FilterOperator = 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'range';

@@ -104,7 +104,7 @@ const comparable = (value: unknown): number | null => {
 
 /** Validates a whole record (fields the client may write, then cross-field rules). */
 export const validateRecord = (
-  declaration: ResourceDeclaration,
+  declaration: Pick<ResourceDeclaration, 'fields' | 'rules'>,
   record: Record<string, unknown>,
   mode: 'create' | 'edit',
 ): ValidationIssue[] => {
@@ -124,7 +124,7 @@ export const validateRecord = (
  * merged with an edit, so a rule whose other side is not in the request still holds.
  */
 export const ruleIssues = (
-  declaration: ResourceDeclaration,
+  declaration: Pick<ResourceDeclaration, 'rules'>,
   record: Record<string, unknown>,
   /** Fields that already failed: their rules are not reported again. */
   failed: ReadonlySet<string> = new Set(),

@@ -12,6 +12,8 @@ import type { ResourceHooks } from './crud/hooks';
 import { buildModels } from './crud/model';
 import { registerCrudRoutes } from './crud/routes';
 import { registerFleetRoutes } from './fleet/routes';
+import { registerCommandRoutes } from './commands/routes';
+import { registerEventRoutes } from './events/routes';
 import { seedDemoFleetIfEmpty } from './seed/demoFleet';
 import { openDatabase, type Database } from './db/client';
 import { TABLES } from './db/registry';
@@ -28,6 +30,10 @@ import { registerPasswordRoutes } from './routes/password';
 import { registerSavedFilterRoutes } from './routes/savedFilter';
 import { seed } from './seed/seed';
 import type { Services } from './services';
+import { NO_GATEWAY } from './gateway/types';
+import { startGateway, type GatewayOptions } from './gateway';
+import { registerGatewayRoutes } from './gateway/routes';
+import { createJobRunner } from './jobs/periodic';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,6 +61,10 @@ export interface BuildAppOptions {
   hooks?: Record<string, ResourceHooks>;
   /** Seed a small demo fleet (about 200 machines, 30 days) into a database that never had a fleet. */
   demoFleet?: boolean;
+  /** Run periodic jobs on timers (server.ts: yes; tests call `services.jobs.runNow` instead). */
+  backgroundJobs?: boolean;
+  /** Start the machine gateway (embedded broker or external broker); without it commands wait as for offline machines. */
+  gateway?: GatewayOptions;
 }
 
 export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyInstance> => {
@@ -68,14 +78,20 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     await database.migrateLocked((db) => seed(db, config, hasher, declarations));
     // A living console from the first minute: a small demo fleet, only on a database that never had one.
     if (options.demoFleet) await database.migrateLocked((db) => seedDemoFleetIfEmpty(db));
-    const services: Services = { database, db: database.db, config, hasher, mailer: createMailer(config), models };
-
     const logger = options.logger ? loggerOptions(options.logger === true ? 'info' : options.logger.level, options.logger === true ? undefined : options.logger.stream) : false;
     const app = Fastify({ logger, bodyLimit: 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+    const jobs = createJobRunner(app.log, { autoStart: options.backgroundJobs ?? false });
+    const services: Services = { database, db: database.db, config, hasher, mailer: createMailer(config), models, jobs, gateway: NO_GATEWAY };
     app.decorate('services', services);
     app.setValidatorCompiler(validatorCompiler);
     registerErrorHandler(app);
     app.addHook('onClose', closeOwnDatabase);
+    // onClose hooks run last-added first: background work stops before the database closes.
+    app.addHook('onClose', () => jobs.stop());
+    if (options.gateway) {
+      services.gateway = await startGateway(services.db, jobs, app.log, options.gateway);
+      app.addHook('onClose', () => services.gateway.close());
+    }
 
     await registerOpenApi(app, config.version);
     await app.register(
@@ -87,6 +103,9 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerSavedFilterRoutes(api, services);
         registerCrudRoutes(api, services);
         registerFleetRoutes(api, services);
+        registerCommandRoutes(api, services);
+        registerEventRoutes(api, services);
+        registerGatewayRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

@@ -1,5 +1,7 @@
 // Server settings with their defaults; server.ts reads them from the environment, tests pass them to buildApp.
 import { readFileSync } from 'node:fs';
+import { COMMAND_REPEAT_SECONDS_DEFAULT } from '../resources/commands';
+import { GATEWAY_DEFAULTS, type GatewayOptions } from './gateway';
 
 export interface ServerConfig {
   tokenIdleMinutes: number;
@@ -21,6 +23,8 @@ export interface ServerConfig {
   exportBatchRows: number;
   /** Version reported in the login answer. */
   version: string;
+  /** The same remote command to the same machine again within this many seconds answers 8001. */
+  commandRepeatSeconds: number;
 }
 
 const packageVersion = (): string => {
@@ -46,6 +50,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   exportMaxRows: 100_000,
   exportBatchRows: 1000,
   version: packageVersion(),
+  commandRepeatSeconds: COMMAND_REPEAT_SECONDS_DEFAULT,
 };
 
 type Env = Record<string, string | undefined>;
@@ -71,9 +76,16 @@ export interface StartupSettings {
   databaseUrl?: string;
   staticDir: string;
   config: ServerConfig;
+  /** The machine gateway (README "Machine gateway"). */
+  gateway: GatewayOptions;
+  /** Virtual machines to run inside the server (`--simulate` or SIMULATE=N); 0 for none. */
+  simulate: { machines: number; speed: number };
 }
 
-export const settingsFromEnv = (env: Env = process.env): StartupSettings => {
+/** `--simulate` alone runs this many virtual machines. */
+const DEFAULT_SIMULATED_MACHINES = 20;
+
+export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] = process.argv.slice(2)): StartupSettings => {
   const port = positive(env, 'PORT', 8080);
   const logN = positive(env, 'PASSWORD_HASH_LOG_N', DEFAULT_CONFIG.passwordHashLogN);
   if (!Number.isInteger(logN) || logN < 10 || logN > 20) throw new Error('PASSWORD_HASH_LOG_N must be a whole number between 10 and 20');
@@ -83,6 +95,17 @@ export const settingsFromEnv = (env: Env = process.env): StartupSettings => {
     dataDir: value(env, 'DATA_DIR') ?? './data',
     databaseUrl: value(env, 'DATABASE_URL'),
     staticDir: value(env, 'STATIC_DIR') ?? './dist',
+    gateway: {
+      mqttUrl: value(env, 'MQTT_URL'),
+      host: value(env, 'MQTT_HOST') ?? value(env, 'HOST') ?? '0.0.0.0',
+      port: positive(env, 'MQTT_PORT', GATEWAY_DEFAULTS.port),
+      offlineAfterSeconds: positive(env, 'MACHINE_OFFLINE_AFTER_SECONDS', GATEWAY_DEFAULTS.offlineAfterSeconds),
+      messageIdDays: GATEWAY_DEFAULTS.messageIdDays,
+    },
+    simulate: {
+      machines: value(env, 'SIMULATE') ? positive(env, 'SIMULATE', DEFAULT_SIMULATED_MACHINES) : argv.includes('--simulate') ? DEFAULT_SIMULATED_MACHINES : 0,
+      speed: positive(env, 'SIMULATE_SPEED', 1),
+    },
     config: {
       ...DEFAULT_CONFIG,
       tokenIdleMinutes: positive(env, 'TOKEN_IDLE_MINUTES', DEFAULT_CONFIG.tokenIdleMinutes),
@@ -96,6 +119,7 @@ export const settingsFromEnv = (env: Env = process.env): StartupSettings => {
       publicUrl: (value(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
       smtpUrl: value(env, 'SMTP_URL'),
       mailFrom: value(env, 'MAIL_FROM') ?? DEFAULT_CONFIG.mailFrom,
+      commandRepeatSeconds: positive(env, 'COMMAND_REPEAT_SECONDS', DEFAULT_CONFIG.commandRepeatSeconds),
     },
   };
 };

@@ -4,6 +4,8 @@ import type { PasswordHasher } from './auth/passwords';
 import type { Database, Db } from './db/client';
 import type { Mailer } from './lib/mailer';
 import type { ModelRegistry } from './crud/model';
+import type { Gateway } from './gateway/types';
+import type { JobRunner } from './jobs/periodic';
 
 export interface Services {
   database: Database;
@@ -12,4 +14,8 @@ export interface Services {
   hasher: PasswordHasher;
   mailer: Mailer;
   models: ModelRegistry;
+  /** Periodic background work of this instance (server/jobs/periodic.ts). */
+  jobs: JobRunner;
+  /** The machine gateway (docs/machine-protocol.md). */
+  gateway: Gateway;
 }

@@ -7,7 +7,9 @@ import { errors } from './errors';
 import { resources } from './resources';
 import { fleet, fleetResources } from './fleet';
 import { installation } from './installation';
+import { remote } from './remote';
+import { events, eventResources } from './events';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
-export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources }, fleet, installation } as const;
+export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote } as const;
 export type AppMessages = typeof en;

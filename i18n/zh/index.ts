@@ -8,5 +8,7 @@ import { errors } from './errors';
 import { resources } from './resources';
 import { fleet, fleetResources } from './fleet';
 import { installation } from './installation';
+import { remote } from './remote';
+import { events, eventResources } from './events';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources }, fleet, installation };
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote };

@@ -5,6 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { translate, type Locale } from '../../i18n';
+import { formatDuration, valueWithLabel } from '../../resources/display';
 import type { Caller } from '../auth/principal';
 import type { CrudDeps } from './routes';
 import type { ResourceModel } from './model';
@@ -63,7 +64,11 @@ const rowFormatter = (deps: CrudDeps, model: ResourceModel, locale: Locale, colu
           const names = labels.get(column) ?? new Map<number, string>();
           return (Array.isArray(value) ? value : [value]).map((id) => names.get(id as number) ?? String(id)).join(', ');
         }
-        if (field.type === 'enum') return labelFor(`resources.${name}.enums.${column}.${String(value)}`, String(value));
+        if (field.type === 'enum') {
+          const label = labelFor(`resources.${name}.enums.${column}.${String(value)}`, String(value));
+          return field.display === 'valueLabel' ? valueWithLabel(value, label) : label;
+        }
+        if (field.display === 'duration') return formatDuration(value);
         // booleans: the field's own labels if any, else Yes / No in the caller's language
         if (field.type === 'boolean') return labelFor(`resources.${name}.enums.${column}.${String(value)}`, labelFor(`generic.boolean.${String(value)}`, String(value)));
         if (field.type === 'datetime' && typeof value === 'string') return localDateTime(value, utcOffsetMinutes);

@@ -1,8 +1,8 @@
 // The home quarantine screen: quarantined machine messages (paged, filterable) and "retry all".
-// A retry run re-checks every message of the license account: a message from a sender that is now
-// a known machine is accepted (leaves the quarantine), the others count one more retry. One run
-// per account at a time, locked by its run row (so across server instances too): 9500 meanwhile.
-import { and, count, desc, eq, gte, ilike, lt, sql } from 'drizzle-orm';
+// A retry run re-processes every message of the license account through the gateway's intake:
+// accepted ones leave the quarantine, the others count one more retry. One run per account at a
+// time, locked by its run row (so across server instances too): 9500 meanwhile.
+import { and, asc, count, desc, eq, gt, gte, ilike, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { MESSAGE_TYPES, QUARANTINE_REASONS } from '../../resources/fleetCatalogue';
 import { callerOf } from '../auth/guard';
@@ -11,11 +11,14 @@ import { rowsOf } from '../db/client';
 import { quarantineMessage, quarantineRetryRun } from '../db/schema/quarantine';
 import { ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { ingestBatch } from '../gateway/ingest';
 import type { Services } from '../services';
 import { accountOf, fleetRoute, iso, objectSchema, optionalTime, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, type PageBody } from './access';
 
 /** A run that has not finished after this long died with its server: the next retry may start. */
 const ABANDONED_AFTER = '10 minutes';
+/** Messages re-processed per transaction. */
+const RETRY_BATCH = 200;
 
 interface QuarantineBody extends PageBody {
   reason?: string | null;
@@ -48,23 +51,40 @@ const claimRun = async (db: Db, account: number): Promise<boolean> => {
   return rowsOf(claimed).length > 0;
 };
 
-/** One pass over the account's quarantine; answers how many messages left it and how many stay. */
-export const retryQuarantine = async (db: Db, account: number) =>
-  db.transaction(async (tx) => {
-    const resolved = rowsOf(
-      await tx.execute(sql`
-        delete from ${quarantineMessage} q
-        where q.license_account_id = ${account} and q.reason = 'unknownMachine'
-          and exists (select 1 from rvm m where m.license_account_id = ${account} and (m.term_no = q.caused_by or m.serial_number = q.caused_by))
-        returning q.id`),
-    ).length;
-    const remaining = rowsOf(
-      await tx.execute(sql`
-        update ${quarantineMessage} set retry_count = retry_count + 1, last_retry_time = now()
-        where license_account_id = ${account} returning id`),
-    ).length;
-    return { resolved, remaining };
-  });
+/**
+ * One pass over the account's quarantine: every message is processed again by the gateway's intake
+ * (docs/machine-protocol.md), as if it had just arrived at its original time. Accepted ones leave
+ * the quarantine; the others stay with their retry count raised and their (possibly new) reason.
+ */
+export const retryQuarantine = async (db: Db, account: number) => {
+  let resolved = 0;
+  let remaining = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(quarantineMessage)
+      .where(and(eq(quarantineMessage.licenseAccountId, account), gt(quarantineMessage.id, after)))
+      .orderBy(asc(quarantineMessage.id))
+      .limit(RETRY_BATCH);
+    if (!rows.length) break;
+    after = rows[rows.length - 1].id;
+    const outcomes = await ingestBatch(
+      db,
+      rows.map((row) => ({
+        identity: { rvmId: null, licenseAccountId: account, serialNumber: row.causedBy },
+        kind: row.messageType,
+        payload: row.content,
+        receivedAt: row.receivedTime,
+        quarantineId: row.id,
+      })),
+    );
+    const stayed = outcomes.filter((outcome) => outcome.result === 'quarantined').length;
+    remaining += stayed;
+    resolved += outcomes.length - stayed;
+  }
+  return { resolved, remaining };
+};
 
 export const registerQuarantineRoutes = (app: FastifyInstance, { db }: Services) => {
   app.post(

@@ -7,6 +7,8 @@ import { roleHooks } from './role';
 import { userHooks } from './user';
 import { fleetHooks } from './fleet';
 import { machineHooks } from './machine';
+import { eventHooks } from './event';
+import { eventNotificationHooks } from './eventNotification';
 
 export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHooks> => ({
   account: accountHooks,
@@ -15,4 +17,6 @@ export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHo
   permission: permissionHooks,
   fleet: fleetHooks,
   machine: machineHooks,
+  event: eventHooks,
+  eventNotification: eventNotificationHooks,
 });

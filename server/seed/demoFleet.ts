@@ -113,13 +113,13 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
       nextSessionId: () => sessionId++,
     };
     const writer = new BulkWriter(tx);
-    const termNos: string[] = [];
+    const serialNumbers: string[] = [];
     for (let index = 0; index < options.machines; index++) {
       const plan = planMachine(options.seed, index, firstRvmId + index, districts, start);
       const timeline = buildTimeline(plan, options.seed, start, end);
       const outcome = simulateMachine(plan, timeline, context);
       pushMachine(tables, account, plan, timeline, outcome);
-      termNos.push(plan.termNo);
+      serialNumbers.push(plan.serialNumber);
       sessions += outcome.sessions;
       items += outcome.items;
       if ((index + 1) % MACHINES_PER_BATCH === 0 || index + 1 === options.machines) {
@@ -132,7 +132,7 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
     for (const table of ['rvm', 'consumer_session']) {
       await tx.execute(sql.raw(`select setval(pg_get_serial_sequence('${table}', 'id'), greatest((select max(id) from "${table}"), 1))`));
     }
-    const quarantined = await seedQuarantine(tx, { seed: options.seed, licenseAccountId: account, termNos, end });
+    const quarantined = await seedQuarantine(tx, { seed: options.seed, licenseAccountId: account, serialNumbers, end });
     if (deferred) {
       report('indexes', options.machines);
       await restoreSecondaryStructures(tx, deferred);

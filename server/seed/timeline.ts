@@ -38,11 +38,11 @@ export interface Timeline {
   minorAlarms: AlarmEvent[];
 }
 
-const FAULTS = new WeightedTable(
+export const FAULTS = new WeightedTable(
   ALARMS.filter((alarm) => alarm.blocking).map((alarm) => [alarm, alarm.category === 'sorter' || alarm.category === 'compactor' || alarm.category === 'conveyor' ? 3 : 1] as const),
 );
 
-const MINOR = new WeightedTable<[AlarmDefinition, number]>(
+export const MINOR = new WeightedTable<[AlarmDefinition, number]>(
   (
     [
       [8, 12, 6 * HOUR], [7, 3, 4 * HOUR], [9, 2, 2 * HOUR], [11, 1, HOUR], [13, 4, 24 * HOUR], [15, 1, 8 * HOUR], [20, 1, 12 * HOUR],

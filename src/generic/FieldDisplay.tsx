@@ -6,15 +6,19 @@ import {
   FileField,
   FunctionField,
   ImageField,
+  Link,
   NumberField,
   ReferenceArrayField,
   ReferenceField,
   SingleFieldList,
   TextField,
+  useRecordContext,
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { Chip } from '@mui/material';
+import { Box, Chip } from '@mui/material';
+import type { MouseEvent, ReactNode } from 'react';
+import { formatDuration, linkFor, valueWithLabel } from '../../resources/display';
 import { useDeclaration } from './DeclarationContext';
 import { displayKindFor } from './fieldKinds';
 import { formatDate, formatDateTime } from './format';
@@ -32,7 +36,40 @@ export interface FieldDisplayProps {
   label?: string;
 }
 
-export const FieldDisplay = ({ source }: FieldDisplayProps) => {
+/** A `link` field: the value links to the declared route (a click does not also open the row). */
+const FieldLink = ({ template, children }: { template: string; children: ReactNode }) => {
+  const to = linkFor(template, useRecordContext());
+  if (!to) return <>{children}</>;
+  return (
+    <Link to={to} onClick={(event: MouseEvent) => event.stopPropagation()}>
+      {children}
+    </Link>
+  );
+};
+
+/** `display: 'valueLabel'`: the stored code on its own line, its label below (two short lines, not four). */
+const ValueLabel = ({ value, label }: { value: string; label: string }) => (
+  <Box component="span" sx={{ display: 'block', minWidth: 160 }} title={valueWithLabel(value, label)}>
+    <Box component="span" sx={{ display: 'block', whiteSpace: 'nowrap', color: 'text.secondary', fontSize: '0.85em' }}>
+      {value}
+    </Box>
+    {label === value ? null : label}
+  </Box>
+);
+
+export const FieldDisplay = (props: FieldDisplayProps) => {
+  const { declaration } = useDeclaration();
+  const link = declaration.fields[props.source]?.link;
+  return link ? (
+    <FieldLink template={link}>
+      <ValueDisplay {...props} />
+    </FieldLink>
+  ) : (
+    <ValueDisplay {...props} />
+  );
+};
+
+const ValueDisplay = ({ source }: FieldDisplayProps) => {
   const { declaration, registry } = useDeclaration();
   const translate = useTranslate();
   const field = declaration.fields[source];
@@ -43,6 +80,7 @@ export const FieldDisplay = ({ source }: FieldDisplayProps) => {
 
   switch (displayKindFor(field)) {
     case 'number':
+      if (field.display === 'duration') return <FunctionField source={source} render={(record: RaRecord) => formatDuration(valueOf(record))} />;
       return <NumberField source={source} />;
     case 'boolean':
       return <BooleanField source={source} />;
@@ -54,6 +92,7 @@ export const FieldDisplay = ({ source }: FieldDisplayProps) => {
             const value = valueOf(record);
             if (value === null || value === undefined) return '';
             const label = translate(enumLabel(declaration, source, value), { _: String(value) });
+            if (field.display === 'valueLabel') return <ValueLabel value={String(value)} label={label} />;
             // `display: 'status'`: a coloured chip (e.g. machine status Up / Offline / Down / Sleep)
             return field.display === 'status' ? <Chip size="small" label={label} color={statusColor(value)} data-status={String(value)} /> : label;
           }}

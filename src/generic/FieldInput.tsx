@@ -39,6 +39,8 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
   if (!field) return null;
   const label = fieldLabel(declaration, source);
   const required = Boolean(field.required || (view === 'create' && field.requiredOnCreate));
+  // the declared initial value, so a new record's form shows what the server would store by default
+  const defaultValue = view === 'create' ? field.defaultValue : undefined;
   const common = { source, label, validate: required ? requiredMarker : undefined, fullWidth: true };
   const target = field.reference ? requireDeclaration(registry, field.reference) : undefined;
 
@@ -50,17 +52,17 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
         </Labeled>
       );
     case 'textarea':
-      return <TextInput {...common} multiline minRows={3} />;
+      return <TextInput {...common} defaultValue={defaultValue} multiline minRows={3} />;
     case 'number':
-      return <NumberInput {...common} step={field.integer ? 1 : 'any'} min={field.min} max={field.max} />;
+      return <NumberInput {...common} defaultValue={defaultValue} step={field.integer ? 1 : 'any'} min={field.min} max={field.max} />;
     case 'boolean':
-      return <BooleanInput source={source} label={label} />;
+      return <BooleanInput source={source} label={label} defaultValue={defaultValue} />;
     case 'select':
-      return <SelectInput {...common} choices={enumChoices(declaration, source)} />;
+      return <SelectInput {...common} defaultValue={defaultValue} choices={enumChoices(declaration, source)} />;
     case 'date':
-      return <DateInput {...common} />;
+      return <DateInput {...common} defaultValue={defaultValue} />;
     case 'datetime':
-      return <DateTimeInput {...common} />;
+      return <DateTimeInput {...common} defaultValue={defaultValue} />;
     case 'reference':
       return (
         <ReferenceInput source={source} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>
@@ -76,12 +78,12 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
     case 'treeChecklist':
       return <TreeChecklistInput source={source} label={label} reference={target!} />;
     case 'email':
-      return <TextInput {...common} type="email" />;
+      return <TextInput {...common} defaultValue={defaultValue} type="email" />;
     case 'phone':
-      return <TextInput {...common} type="tel" />;
+      return <TextInput {...common} defaultValue={defaultValue} type="tel" />;
     case 'password':
       return <PasswordInput {...common} autoComplete="new-password" />;
     default:
-      return <TextInput {...common} />;
+      return <TextInput {...common} defaultValue={defaultValue} />;
   }
 };

@@ -50,15 +50,18 @@ export interface GenericListProps {
   rowActions?: ReactNode;
   /** The page title; false when the list is embedded in a screen that has its own. */
   title?: ReactNode | false;
+  /** Extra buttons of the selected-rows toolbar (a screen's own bulk actions), before bulk delete. */
+  bulkActions?: ReactNode;
 }
 
-export const GenericList = ({ rowActions, title }: GenericListProps) => {
+export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps) => {
   const { declaration, registry } = useDeclaration();
   const access = useResourceAccess(declaration);
   const filters = buildFilterInputs(declaration, registry);
   const treeParent = declaration.list.tree ? treeParentFieldOf(declaration) : undefined;
   const rowClick = access.can('edit') ? 'edit' : access.can('show') ? 'show' : false;
-  const bulkActionButtons = access.can('delete') ? <BulkDeleteButton mutationMode="pessimistic" /> : false;
+  const bulkDelete = access.can('delete') ? <BulkDeleteButton mutationMode="pessimistic" /> : null;
+  const bulkActionButtons = bulkActions || bulkDelete ? <>{bulkActions}{bulkDelete}</> : false;
 
   const columns = declaration.list.columns.map((name, index) => {
     const field = declaration.fields[name];

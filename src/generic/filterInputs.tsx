@@ -12,12 +12,24 @@ import {
   SelectArrayInput,
   SelectInput,
   TextInput,
+  useRecordContext,
+  useTranslate,
 } from 'react-admin';
-import type { ResourceDeclaration } from '../../resources/types';
+import { valueWithLabel } from '../../resources/display';
+import type { FieldDeclaration, ResourceDeclaration } from '../../resources/types';
 import { LABELS_META } from './FieldDisplay';
 import { nameLikeQuery } from './FieldInput';
 import { filterKindFor } from './fieldKinds';
 import { enumChoices, filterLabel, requireDeclaration, resourceNameOf, type Registry } from './registry';
+
+/** `display: 'valueLabel'` enums: each choice shows its value before its label, as the column does. */
+const ValueLabelChoice = () => {
+  const choice = useRecordContext<{ id: string; name: string }>();
+  const translate = useTranslate();
+  return <>{choice ? valueWithLabel(choice.id, translate(choice.name, { _: choice.id })) : null}</>;
+};
+
+const choiceText = (display: FieldDeclaration['display']) => (display === 'valueLabel' ? { optionText: <ValueLabelChoice /> } : {});
 
 export const buildFilterInputs = (declaration: ResourceDeclaration, registry: Registry): ReactElement[] =>
   declaration.list.filters.map((filter) => {
@@ -31,9 +43,9 @@ export const buildFilterInputs = (declaration: ResourceDeclaration, registry: Re
       case 'boolean':
         return <NullableBooleanInput key={key} {...common} />;
       case 'select':
-        return <SelectInput key={key} {...common} choices={enumChoices(declaration, filter.field)} />;
+        return <SelectInput key={key} {...common} choices={enumChoices(declaration, filter.field)} {...choiceText(field?.display)} />;
       case 'selectMany':
-        return <SelectArrayInput key={key} {...common} choices={enumChoices(declaration, filter.field)} />;
+        return <SelectArrayInput key={key} {...common} choices={enumChoices(declaration, filter.field)} {...choiceText(field?.display)} />;
       case 'date':
         return <DateInput key={key} {...common} />;
       case 'reference':

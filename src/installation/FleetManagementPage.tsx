@@ -12,7 +12,9 @@ import { DeclarationProvider } from '../generic/DeclarationContext';
 import { GenericList } from '../generic/GenericList';
 import { resourceNameOf } from '../generic/registry';
 import type { ScreenProps } from '../pages/screens';
-import { Permission } from '../permissions/Permission';
+import { Permission, useHasPermission } from '../permissions/Permission';
+import { REMOTE_CONTROL_PERMISSION } from '../remote/commandTypes';
+import { RemoteCommandBulkButton } from '../remote/RemoteCommandBulkButton';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { FleetTreePanel } from './fleet/FleetTreePanel';
 import { searchWithFleet, selectedFleetOf } from './fleet/fleetTree';
@@ -40,6 +42,7 @@ const FleetManagementPage = ({ node }: ScreenProps) => {
   const location = useLocation();
   const navigate = useNavigate();
   const selected = selectedFleetOf(location.search);
+  const canCommand = useHasPermission()([REMOTE_CONTROL_PERMISSION]);
   const select = (fleetId: number | null) => navigate({ pathname: location.pathname, search: searchWithFleet(location.search, fleetId) });
 
   return (
@@ -56,7 +59,7 @@ const FleetManagementPage = ({ node }: ScreenProps) => {
           <Permission identifiers={[machine.permissions.page]} fallback={<Alert severity="info">{translate('app.noPermission.message')}</Alert>}>
             <ResourceContextProvider value={resourceNameOf(machine)}>
               <DeclarationProvider declaration={MACHINE_LIST} registry={RESOURCES}>
-                <GenericList title={false} />
+                <GenericList title={false} bulkActions={canCommand ? <RemoteCommandBulkButton /> : undefined} />
               </DeclarationProvider>
             </ResourceContextProvider>
           </Permission>

@@ -12,6 +12,8 @@ export type Notify = (message: string, options: { type: NotifyType; autoHideDura
 export type Translate = (key: string, values?: Record<string, string | number>) => string;
 
 export const ERROR_TOAST_MS = 5000;
+/** SPEC 7 base prefix of every call. */
+export const API_BASE_URL = '/test-api';
 export const REQUEST_TIMEOUT_MS = 60_000;
 const SUCCESS_CODES = new Set(['0', '00000']);
 
@@ -174,7 +176,7 @@ export const requestHeaders = (session: HttpClientOptions['session'], extra: Rec
 
 export const createHttpClient = (options: HttpClientOptions): HttpClient => {
   const { session, notify, translate, onForcedLogout } = options;
-  const baseUrl = options.baseUrl ?? '/test-api';
+  const baseUrl = options.baseUrl ?? API_BASE_URL;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
 

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { expectLoginPage, snap, type RunningServer } from './harness';
+import { eventually, expectLoginPage, snap, type RunningServer } from './harness';
 
 export type Lang = 'en' | 'zh';
 export const CATALOGUES = { en, zh } as const;
@@ -45,7 +45,7 @@ export const useLanguage = async (page: Page, server: RunningServer, lang: Lang,
 export const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
 export const expectHeading = async (page: Page, text: string) => {
-  await expect.poll(() => heading(page).first().textContent(), { timeout: 10_000 }).toBe(text);
+  await eventually(() => heading(page).first().textContent()).toBe(text);
 };
 
 /** The body rows of the list table. */
@@ -66,7 +66,7 @@ export const columnTexts = (page: Page, field: string) =>
 
 /** Waits until the list shows exactly `expected` in the column of `field`, in that order. */
 export const expectColumn = async (page: Page, field: string, expected: string[]) => {
-  await expect.poll(() => columnTexts(page, field), { timeout: 10_000 }).toEqual(expected);
+  await eventually(() => columnTexts(page, field)).toEqual(expected);
 };
 
 export const fillFilter = async (page: Page, name: string, value: string) => {
@@ -142,9 +142,8 @@ export const pickOption = async (page: Page, input: Locator, typed: string, opti
   await page.getByRole('option', { name: option }).click();
 };
 
-/** A screenshot once transitions (floating labels, dialogs, menus) have settled. */
+/** A screenshot from the top of the page, once transitions have settled (snap waits for them). */
 export const shot = async (page: Page, name: string) => {
-  await page.waitForTimeout(400);
   // sticky header and sidebar are drawn where they are: capture from the top
   await page.evaluate(() => window.scrollTo(0, 0));
   await snap(page, name);

@@ -1,12 +1,17 @@
-// End-to-end harness: builds the console once, starts the real server the way `npm start` does
-// (its own port and data folder), and drives Debian's Chromium with playwright-core.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// End-to-end harness: starts the real server the way `npm start` does (its own port and data folder,
+// serving the console globalSetup.ts built once) and drives Debian's Chromium with playwright-core.
+// Every wait is on a condition bounded by the constants of ./timeouts.ts, never a fixed sleep; every
+// test gets a fresh browser context (empty localStorage, so no react-admin store, no session).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { SERVER_START_TIMEOUT, UI_TIMEOUT } from './timeouts';
+
+export { SERVER_START_TIMEOUT, UI_TIMEOUT };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -29,14 +34,6 @@ const freePort = () =>
     });
   });
 
-let built = false;
-/** Builds the console into dist/ once per test run (the server serves it like `npm start`). */
-export const buildConsole = () => {
-  if (built || process.env.E2E_SKIP_BUILD === '1') return;
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-  built = true;
-};
-
 export interface RunningServer {
   url: string;
   port: number;
@@ -45,20 +42,20 @@ export interface RunningServer {
   output: () => string;
 }
 
-/** Starts `server/server.ts` on a free port with a fresh PGlite data folder. */
+/** Starts `server/server.ts` on a free port with a fresh PGlite data folder, serving the console built by globalSetup.ts. */
 export const startServer = async (env: Record<string, string> = {}): Promise<RunningServer> => {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'rvm-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', STATIC_DIR: inject('consoleDir'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + SERVER_START_TIMEOUT;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -67,8 +64,9 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (Date.now() > deadline) throw new Error(`server did not start within ${SERVER_START_TIMEOUT} ms:\n${output}`);
+    // the polling interval of a condition (is it listening yet?), not a sleep standing in for one
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
     url,
@@ -79,7 +77,8 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGINT');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        // a clean shutdown closes PGlite; after UI_TIMEOUT it is killed (its data folder is thrown away anyway)
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, UI_TIMEOUT))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
@@ -94,17 +93,67 @@ export const launchBrowser = (): Promise<Browser> =>
   });
 
 /**
+ * A fresh browser context (no cookies, empty localStorage: no session and no react-admin store), its
+ * actions and navigations bounded by UI_TIMEOUT. One per test, so one failure cannot leave state
+ * (a half-open dialog, a selection, a language) to the next test.
+ */
+export const newContext = async (browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...options });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  context.setDefaultNavigationTimeout(UI_TIMEOUT);
+  return context;
+};
+
+/** Polls `read` until it matches, for UI_TIMEOUT (the e2e project's expect.poll default, said once more here). */
+export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: UI_TIMEOUT, interval: 100 });
+
+/**
+ * Reads localStorage, also while the page is between two documents (logout and forced logout reload
+ * it; an evaluate during that answers "execution context destroyed"): such a read is retried.
+ */
+export const readStored = async (page: Page, key: string): Promise<string | null> => {
+  let read: { value: string | null } | undefined;
+  await eventually(async () => {
+    read = await page.evaluate((name) => localStorage.getItem(name), key).then((value) => ({ value }), () => undefined);
+    return read !== undefined;
+  }).toBe(true);
+  return read!.value;
+};
+
+/**
+ * Marks the current document, so a later `expectReloaded` can tell the page really was reloaded
+ * (account switch and language switch reload after a delay: acting before that races the reload).
+ */
+export const markDocument = (page: Page) => page.evaluate(() => Object.assign(window, { __e2eMark: true }));
+export const expectReloaded = async (page: Page) => {
+  await eventually(() => page.evaluate(() => (window as { __e2eMark?: boolean }).__e2eMark ?? false).catch(() => true)).toBe(false);
+  await page.waitForLoadState('load');
+};
+
+/**
  * Waits until the console shows the login page. Logouts reload the page, possibly while another
  * navigation is under way, so this polls the address instead of waiting for a single navigation.
  */
-export const expectLoginPage = async (page: Page, timeout = 15_000) => {
-  await expect.poll(() => new URL(page.url()).pathname, { timeout }).toBe('/login');
-  await page.locator('input[name="username"]').waitFor({ timeout });
+export const expectLoginPage = async (page: Page) => {
+  await eventually(() => new URL(page.url()).pathname).toBe('/login');
+  await page.locator('input[name="username"]').waitFor();
+  await page.waitForLoadState('load');
 };
 
-/** Saves a screenshot under test-results/ (looked at by developers, not asserted). */
+/**
+ * Saves a screenshot under test-results/ (looked at by developers, not asserted) once the page is
+ * still: fonts loaded and no finite animation or transition running (floating labels, dialogs and
+ * menus fade and slide). Endless ones (a spinner) would never finish and are not waited for.
+ */
 export const snap = async (page: Page, name: string) => {
-  await page.screenshot({ path: join(ROOT, 'test-results', `${name}.png`), fullPage: true });
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  const running = () =>
+    page.evaluate(
+      () =>
+        document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity).length,
+    );
+  await eventually(running).toBe(0);
+  await page.screenshot({ path: join(ROOT, 'test-results', `${name}.png`), fullPage: true, animations: 'disabled' });
 };
 
 /** Calls the API directly (for arranging state), returning the envelope's payload or throwing its code. */

@@ -2,12 +2,13 @@
 // fleet on the fresh database) and the built console in Chromium. From the fleet tree to a machine,
 // through every tab, to a consumer session with item pictures; a voucher-code search lands on its
 // session; fleet changes with their SPEC 8 failures; the quarantine list and its retry.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+// Every test signs in on its own fresh browser context; they share only the read-only `target`.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { MACHINE_TABS } from '../../src/installation/machine/tabs';
-import { api, browserAvailable, buildConsole, launchBrowser, snap, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, launchBrowser, newContext, snap, startServer, type RunningServer } from './harness';
 
 const PASSWORD = 'Fleet#2026';
 
@@ -30,7 +31,7 @@ interface Target {
 const TAB_CONTENT: Record<string, string> = {
   Overview: 'overview',
   ProfileSetting: 'profile-form',
-  RemoteControl: 'remote-control-placeholder',
+  RemoteControl: 'remote-control',
   StatusHistory: 'status-history',
   OnlineOfflineHistory: 'online-history',
   ServiceSessions: 'service-sessions',
@@ -74,9 +75,7 @@ const useLanguage = async (page: Page, lang: 'en' | 'zh') => {
 const expectPicturesLoaded = async (page: Page) => {
   const pictures = page.getByTestId('item-picture');
   await pictures.first().waitFor();
-  await expect
-    .poll(() => pictures.evaluateAll((images) => (images as HTMLImageElement[]).every((image) => image.complete && image.naturalWidth > 0)))
-    .toBe(true);
+  await eventually(() => pictures.evaluateAll((images) => (images as HTMLImageElement[]).every((image) => image.complete && image.naturalWidth > 0))).toBe(true);
   return pictures.count();
 };
 
@@ -84,9 +83,18 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
   let server: RunningServer;
   let browser: Browser;
   let target: Target;
+  let context: BrowserContext | undefined;
+  const freshPage = async (viewport: { width: number; height: number }) => {
+    context = await newContext(browser, { viewport });
+    return context.newPage();
+  };
+
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
 
   beforeAll(async () => {
-    buildConsole();
     server = await startServer();
     browser = await launchBrowser();
     // The seeded admin must change the password before anything else: done through the API.
@@ -103,14 +111,14 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
 
   for (const [lang, texts] of [['en', en], ['zh', zh]] as const) {
     it(`walks from the fleet tree to a machine, through every tab, to a session with pictures (${lang})`, async () => {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const page = await freshPage({ width: 1440, height: 900 });
       await signIn(page, server);
       await useLanguage(page, lang);
       await page.goto(`${server.url}/installation/fleetManagement`);
       await page.getByRole('heading', { name: texts.menu.fleetManagement }).waitFor();
 
       // Fleet tree: choose the fleet; the list keeps only its machines (sub-fleets included).
-      await page.getByTestId(`fleet-node-${target.fleet.id}`).getByRole('treeitem').click();
+      await page.getByTestId(`fleet-node-${target.fleet.id}`).getByRole('treeitem').first().click();
       await page.waitForURL((url) => decodeURIComponent(url.search).includes(`"fleetId":[${target.fleet.id}]`));
       const row = page.getByTestId('machine-list').locator('tr', { hasText: target.machine.termNo });
       await row.waitFor();
@@ -132,10 +140,10 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
         await page.waitForURL(`**/installation/rvmpage/${target.machine.id}/${tab}`);
         await page.getByTestId(TAB_CONTENT[tab]).waitFor();
         if (tab === 'StatusHistory' || tab === 'OnlineOfflineHistory') {
-          await expect.poll(() => page.getByTestId('timeline-chart').getAttribute('data-bands').then(Number)).toBeGreaterThan(0);
+          await eventually(() => page.getByTestId('timeline-chart').getAttribute('data-bands').then(Number)).toBeGreaterThan(0);
           await page.getByTestId(TAB_CONTENT[tab]).locator('tbody tr').first().waitFor();
         }
-        if (tab === 'RemoteControl') await page.getByText(texts.installation.remoteControl.title).waitFor();
+        if (tab === 'RemoteControl') await page.getByTestId('command-history').locator('[data-testid="stream-state"][data-state="open"]').waitFor();
         await snap(page, `installation-tab-${tab}-${lang}`);
       }
 
@@ -143,16 +151,21 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
       const sessions = page.getByTestId('consumer-sessions');
       await page.getByLabel(texts.fleet.consumerSession.voucherCode).fill(target.session.voucherCode);
       await page.getByRole('button', { name: texts.installation.common.filter }).click();
+      // The unfiltered list may show the same row already: click only once the filter has applied
+      // (every row is the voucher's), or the click may land on a row the re-render replaces.
+      await eventually(async () => {
+        const shown = await sessions.locator('tbody tr').allInnerTexts();
+        return shown.length > 0 && shown.every((text) => text.includes(target.session.voucherCode));
+      }).toBe(true);
       await sessions.locator('tbody tr', { hasText: target.session.voucherCode }).click();
       await page.waitForURL(`**/installation/rvmpage/${target.machine.id}/ConsumerSessions/${target.session.id}`);
       await page.getByTestId('session-voucher').getByText(target.session.voucherCode).waitFor();
       expect(await expectPicturesLoaded(page)).toBeGreaterThan(0);
       await snap(page, `installation-session-${lang}`);
-      await page.close();
     });
 
     it(`finds a consumer session by its voucher code and opens it (${lang})`, async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const page = await freshPage({ width: 1280, height: 800 });
       await signIn(page, server);
       await useLanguage(page, lang);
       await page.goto(`${server.url}/search/search`);
@@ -172,12 +185,11 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
       await snap(page, `installation-search-${lang}`);
       await page.getByTestId('search-hit-machine').filter({ hasText: target.machine.termNo }).first().click();
       await page.waitForURL(`**/installation/rvmpage/${target.machine.id}/Overview`);
-      await page.close();
     });
   }
 
   it('checks the profile rules, manages fleets with their failures, shows an unknown machine and the quarantine', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await freshPage({ width: 1440, height: 900 });
     await signIn(page, server);
     await useLanguage(page, 'en');
 
@@ -227,7 +239,7 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await page.getByTestId('fleet-action-delete').click();
     await page.getByRole('dialog').locator('button[type="submit"]').click();
     await page.getByText(en.installation.fleet.deleted).first().waitFor();
-    await expect.poll(() => page.getByTestId(`fleet-node-${createdId}`).count()).toBe(0);
+    await eventually(() => page.getByTestId(`fleet-node-${createdId}`).count()).toBe(0);
     await page.getByTestId(`fleet-actions-${target.fleet.id}`).click();
     await page.getByTestId('fleet-action-delete').click();
     await page.getByRole('dialog').locator('button[type="submit"]').click();
@@ -242,6 +254,5 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await page.getByText(/Retry finished/).first().waitFor();
     await page.getByTestId('retry-state').waitFor();
     await snap(page, 'installation-quarantine-en');
-    await page.close();
   });
 });

@@ -41,11 +41,17 @@ describeBackends('license accounts and scoping', (server) => {
     expect((await server.call('DELETE', `/user?id=${foreignUser}`, { token: admin })).body.resCode).toBe('2003');
     const names = (await server.call('POST', '/user/page', { token: admin, body: {} })).body.resData.list.map((user: { name: string }) => user.name);
     expect(names).not.toContain('kuser');
+    // Pickers too: by id and by name, the other account's user is not offered (the list is not empty for lack of data).
+    const picker = async (query: string) => (await server.call('GET', `/user/list?${query}`, { token: admin })).body.resData.map((user: { name: string }) => user.name);
+    expect(await picker('nameLike=user')).toEqual([]);
+    expect(await picker(`ids=${foreignUser}`)).toEqual([]);
+    expect(await picker('nameLike=adm')).toEqual(['admin']);
 
     const switched = await server.call('PUT', `/license-account-user-relation?id=${otherId}`, { token: admin });
     expect(switched.body.resData).toEqual({ id: otherId, licenseAccountName: 'Kowloon' });
     // The same token now works in the other account: scoping is read per request.
     expect((await server.call('GET', `/user/${foreignUser}`, { token: admin })).body.resData.name).toBe('kuser');
+    expect((await server.call('GET', `/user/list?ids=${foreignUser}`, { token: admin })).body.resData).toEqual([{ id: foreignUser, name: 'kuser' }]);
     expect((await server.call('GET', '/login/current', { token: admin })).body.resData.accountName).toBe('Kowloon');
     await server.call('PUT', `/license-account-user-relation?id=${defaultId}`, { token: admin });
   });

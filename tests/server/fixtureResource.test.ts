@@ -40,12 +40,12 @@ describeBackends(
     });
 
     it('seeds its button permissions under its menu node', async () => {
-      const rows = await server.db.select().from(sysPermission).where(sql`${sysPermission.parentId} in (601, 602) and ${sysPermission.type} = 'button'`);
+      const rows = await server.db.select().from(sysPermission).where(sql`${sysPermission.parentId} in (601, 623) and ${sysPermission.type} = 'button'`);
       expect(rows.map((row) => [row.id, row.identifier]).sort()).toEqual([
         [60101, 'gadget:page'],
         [60102, 'gadget:add'],
         [60103, 'gadget:edit'],
-        [60201, 'gizmo:page'],
+        [62301, 'gizmo:page'],
       ]);
     });
 

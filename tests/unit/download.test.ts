@@ -69,14 +69,19 @@ describe('download client', () => {
     expect(notify.mock.calls[0][0]).toBe('Download failed');
   });
 
-  it('times out after 5 minutes', async () => {
+  it('times out after 5 minutes by default: still waiting 1 ms before, failed at 300 s', async () => {
     vi.useFakeTimers();
     try {
-      const { client } = setup((init) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('abort')))));
-      const pending = client.download('GET', '/file').catch((error: { code: string }) => error.code);
-      await vi.advanceTimersByTimeAsync(DOWNLOAD_TIMEOUT_MS - 1);
+      const { client, notify } = setup((init) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('abort')))));
+      let outcome: string | undefined;
+      const pending = client.download('GET', '/file').catch((error: { code: string }) => (outcome = error.code));
+      // the figure itself, not the constant: a changed constant must fail here
+      await vi.advanceTimersByTimeAsync(299_999);
+      expect(outcome).toBeUndefined();
+      expect(notify).not.toHaveBeenCalled();
       await vi.advanceTimersByTimeAsync(1);
       expect(await pending).toBe('timeout');
+      expect(notify.mock.calls[0][0]).toBe('Download failed');
       expect(DOWNLOAD_TIMEOUT_MS).toBe(300_000);
     } finally {
       vi.useRealTimers();

@@ -63,6 +63,8 @@ describe('buildResources with a fixture registry', () => {
       'systemSettings/permission',
       'installation/fleet',
       'installation/rvm',
+      'service/events',
+      'service/eventNotifications',
     ]);
   });
 });

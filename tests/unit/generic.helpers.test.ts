@@ -148,6 +148,8 @@ describe('registry, labels, permissions, formats', () => {
       'systemSettings/permission',
       'installation/fleet',
       'installation/rvm',
+      'service/events',
+      'service/eventNotifications',
     ]);
     expect(findDeclaration(RESOURCES, 'systemSettings/role')).toBe(role);
     expect(findDeclaration(RESOURCES, 'role')).toBe(role);

@@ -107,12 +107,16 @@ describe('requests', () => {
     }
   });
 
-  it('defaults to a 60 s time-out', async () => {
+  it('defaults to a 60 s time-out: still waiting 1 ms before, failed at 60 s', async () => {
     vi.useFakeTimers();
     try {
-      const { http } = setup(({ init }) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('abort')))));
-      const pending = http.get('/slow').catch((error: ApiError) => error.code);
-      await vi.advanceTimersByTimeAsync(60_000);
+      const { http, notify } = setup(({ init }) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('abort')))));
+      let outcome: string | undefined;
+      const pending = http.get('/slow').catch((error: ApiError) => (outcome = error.code));
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(outcome).toBeUndefined(); // a shorter default (1 s, 30 s) would have failed it already
+      expect(notify).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
       expect(await pending).toBe('timeout');
     } finally {
       vi.useRealTimers();
@@ -202,10 +206,12 @@ describe('answers', () => {
     expect(notify).not.toHaveBeenCalled();
   });
 
-  it('does not force a logout on neighbouring codes', async () => {
-    const { http, onForcedLogout } = setup(() => jsonResponse({ resCode: '11017', resMsg: 'x' }, 400));
-    await http.get('/x').catch(() => undefined);
+  it.each(['11010', '11017', '1101'])('does not force a logout on the neighbouring code %s: it toasts like any failure', async (code) => {
+    const { http, onForcedLogout, session, notify } = setup(() => jsonResponse({ resCode: code, resMsg: 'x' }, 400));
+    await expect(http.get('/x')).rejects.toMatchObject({ code });
     expect(onForcedLogout).not.toHaveBeenCalled();
+    expect(session.clear).not.toHaveBeenCalled();
+    expect(notify).toHaveBeenCalledTimes(1);
   });
 
   it('shows the connection-failed text on a network failure', async () => {

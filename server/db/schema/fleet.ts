@@ -62,6 +62,8 @@ export const rvm = pgTable(
     onTime: varchar('on_time', { length: 5 }),
     offTime: varchar('off_time', { length: 5 }),
     lastSessionTime: at('last_session_time'),
+    /** Last message from the machine through the gateway; online turns false when it is older than the heartbeat time-out. */
+    lastSeenTime: at('last_seen_time'),
     note: varchar('note', { length: 500 }),
     createTime: at('create_time').notNull().defaultNow(),
   },
@@ -76,6 +78,7 @@ export const rvm = pgTable(
     index('rvm_account_software_idx').on(t.licenseAccountId, t.softwareVersion),
     index('rvm_account_create_time_idx').on(t.licenseAccountId, t.createTime),
     index('rvm_account_last_session_idx').on(t.licenseAccountId, t.lastSessionTime),
+    index('rvm_online_last_seen_idx').on(t.lastSeenTime).where(sql`${t.online}`),
     check('rvm_bin_height_range', sql`${t.binEmptyHeight} between 11 and 149 and ${t.binFullHeight} between 11 and 149`),
     check('rvm_bin_empty_above_full', sql`${t.binEmptyHeight} > ${t.binFullHeight}`),
     check('rvm_bin_almost_not_above_full', sql`${t.binAlmostFull} <= ${t.binAlreadyFull}`),

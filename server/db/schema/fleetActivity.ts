@@ -4,7 +4,7 @@
 // or by the license account and time (fleet-wide figures), and the demo seed bulk-loads them.
 import { sql } from 'drizzle-orm';
 import {
-  bigint, boolean, date, index, integer, numeric, pgTable, primaryKey, smallint, timestamp, varchar,
+  bigint, boolean, date, index, integer, numeric, pgTable, primaryKey, smallint, timestamp, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 import { rvm } from './fleet';
 
@@ -83,6 +83,8 @@ export const consumerSession = pgTable(
     userId: varchar('user_id', { length: 32 }),
     voucherCode: varchar('voucher_code', { length: 32 }),
     donationInstituteId: integer('donation_institute_id'),
+    /** The machine's own id of the session (gateway): a re-sent session is stored once. */
+    externalId: varchar('external_id', { length: 64 }),
   },
   (t) => [
     index('consumer_session_rvm_start_idx').on(t.rvmId, t.startTime),
@@ -90,6 +92,7 @@ export const consumerSession = pgTable(
     // text_pattern_ops: serves both equality and prefix (LIKE 'x%') search whatever the collation.
     index('consumer_session_voucher_idx').on(t.voucherCode.op('text_pattern_ops')),
     index('consumer_session_user_idx').on(t.userId.op('text_pattern_ops')),
+    uniqueIndex('consumer_session_external_uq').on(t.rvmId, t.externalId).where(sql`${t.externalId} is not null`),
   ],
 );
 
@@ -124,8 +127,10 @@ export const serviceSession = pgTable(
     cleaningOutcome: varchar('cleaning_outcome', { length: 16 }).notNull(),
     binsEmptied: smallint('bins_emptied').notNull().default(0),
     note: varchar('note', { length: 200 }),
+    externalId: varchar('external_id', { length: 64 }),
   },
   (t) => [
+    uniqueIndex('service_session_external_uq').on(t.rvmId, t.externalId).where(sql`${t.externalId} is not null`),
     index('service_session_rvm_start_idx').on(t.rvmId, t.startTime),
     index('service_session_account_start_idx').on(t.licenseAccountId, t.startTime),
   ],

@@ -5,3 +5,4 @@ export * from './auth';
 export * from './fleet';
 export * from './fleetActivity';
 export * from './quarantine';
+export * from './liveFleet';

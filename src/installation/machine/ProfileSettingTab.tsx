@@ -13,6 +13,7 @@ import { useConsoleServices } from '../../layout/ConsoleServices';
 import { useHasPermission } from '../../permissions/Permission';
 import { ApiError } from '../../providers/httpTypes';
 import { LoadState } from '../common/LoadState';
+import { GatewayCard } from './GatewayCard';
 import { useMachine, useMachineData } from './MachineContext';
 import { profileBody, validateProfile } from './profileValidation';
 
@@ -91,6 +92,7 @@ export const ProfileSettingTab = () => {
               </Box>
             ) : null}
           </Form>
+          <GatewayCard />
         </DeclarationProvider>
       ) : null}
     </LoadState>

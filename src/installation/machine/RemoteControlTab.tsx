@@ -1,28 +1,60 @@
-// RemoteControl tab: the remote commands (SPEC 2) are not built yet; this says so plainly instead of
-// showing buttons that would do nothing.
-import { useTranslate } from 'ra-core';
-import { Alert, AlertTitle, List, ListItem, ListItemText } from '@mui/material';
-import SettingsRemoteIcon from '@mui/icons-material/SettingsRemote';
-
-/** The actions SPEC 2 names for this tab (labels `installation.remoteControl.actions.<key>`). */
-const PLANNED_ACTIONS = [
-  'restart', 'close', 'open', 'clearAlarms', 'onOffTime', 'maintenance', 'uiServiceReset', 'uiCounterReset',
-  'downloadLogs', 'remoteDiagnosis', 'restartC750', 'binHeight',
-] as const;
+// RemoteControl tab (SPEC 2 "Remote control actions"): the 12 actions, grouped, each behind a
+// confirm dialog with its parameter form, and the machine's live command history below. A command
+// sent here appears at the top of the history at once; the stream then moves its status on.
+import { useState } from 'react';
+import { useNotify, useTranslate } from 'ra-core';
+import { Box } from '@mui/material';
+import type { RemoteCommand } from '../../../resources/commands';
+import { useConsoleServices } from '../../layout/ConsoleServices';
+import { CommandDialog } from '../../remote/CommandDialog';
+import { CommandHistory } from '../../remote/CommandHistory';
+import type { CommandRecord } from '../../remote/commandTypes';
+import { initialParamValues } from '../../remote/commandUi';
+import { RemoteActions } from '../../remote/RemoteActions';
+import { useCommandHistory } from '../../remote/useCommandHistory';
+import { useCommandMachine } from '../../remote/useCommandMachine';
+import { Loading } from '../common/LoadState';
+import { useMachine } from './MachineContext';
 
 export const RemoteControlTab = () => {
   const translate = useTranslate();
+  const notify = useNotify();
+  const { http } = useConsoleServices();
+  const { machineId } = useMachine();
+  const target = useCommandMachine();
+  const history = useCommandHistory(machineId);
+  const [open, setOpen] = useState<RemoteCommand | null>(null);
+
+  if (target.isPending && !target.data) return <Loading />;
+  // Without the machine's details (a load failure) every action is still offered; the server checks.
+  const termType = target.data?.termType ?? null;
+  const termNo = target.data?.termNo ?? `#${machineId}`;
+
+  const send = (command: RemoteCommand) => async (params: Record<string, unknown>) => {
+    const body = Object.keys(params).length > 0 ? { rvmId: machineId, command, params } : { rvmId: machineId, command };
+    // silent: the dialog shows the refusal itself, in place
+    const record = await http.post<CommandRecord>('/rvm/command', body, { silent: true });
+    // The new command shows at the top: on page 1 without filters in place, else by going there.
+    if (history.page === 1 && !history.filters.status && !history.filters.command) history.apply(record);
+    else history.setFilters({ status: null, command: null });
+    setOpen(null);
+    notify('remote.dialog.sent', { type: 'success' });
+  };
+
   return (
-    <Alert severity="info" icon={<SettingsRemoteIcon />} data-testid="remote-control-placeholder">
-      <AlertTitle>{translate('installation.remoteControl.title')}</AlertTitle>
-      {translate('installation.remoteControl.detail')}
-      <List dense sx={{ columns: { xs: 1, md: 2 }, mt: 1 }}>
-        {PLANNED_ACTIONS.map((action) => (
-          <ListItem key={action} disablePadding>
-            <ListItemText primary={`• ${translate(`installation.remoteControl.actions.${action}`)}`} />
-          </ListItem>
-        ))}
-      </List>
-    </Alert>
+    <Box data-testid="remote-control">
+      <RemoteActions termType={termType} onAction={setOpen} />
+      {open ? (
+        <CommandDialog
+          open
+          command={open}
+          onClose={() => setOpen(null)}
+          initialValues={initialParamValues(open, target.data?.record)}
+          question={translate('remote.dialog.confirm', { command: translate(`remote.commands.${open}`), termNo })}
+          send={send(open)}
+        />
+      ) : null}
+      <CommandHistory history={history} />
+    </Box>
   );
 };

@@ -1,0 +1,66 @@
+import { ALARM_CODES } from './event';
+import { defineResource } from './types';
+
+const list = (item: string) => `^\\s*${item}(\\s*,\\s*${item})*\\s*$`;
+// Longest first, so a code never stops at a shorter one's prefix (am_code_PK_1 in am_code_PK_17).
+const KNOWN_CODE = `(?:${[...ALARM_CODES].sort((a, b) => b.length - a.length).join('|')})`;
+// Each address fits the mail outbox's recipient column (128): local part, domain, top-level domain.
+const EMAIL = '[^\\s@,]{1,64}@[^\\s@,]{1,40}\\.[^\\s@,.]{2,20}';
+
+/**
+ * Alarm e-mail rules (service › event notifications): "when any of these alarm codes is raised on
+ * machines of these fleets (none: all fleets, sub-fleets included), mail these recipients; remind
+ * every N hours while it stays open (0: never); mail again when it clears". SPEC 5: alarm-code lists
+ * and e-mail lists are comma-separated. The mails are sent by server/events/notifications.ts.
+ */
+export const eventNotification = defineResource({
+  name: 'eventNotification',
+  apiPath: '/eventNotification',
+  route: '/service/eventNotifications',
+  menuId: 603, // service (6) › eventNotifications, resources/menu.ts
+  table: 'event_notification_rule',
+  nameField: 'name',
+  scope: 'licenseAccount',
+  fields: {
+    id: { type: 'number', readOnly: true, views: ['show'] },
+    name: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
+    alarmCodes: {
+      type: 'text',
+      required: true,
+      maxLength: 2000,
+      patterns: [
+        { regex: list('am_code_PK_[0-9]+'), message: 'events.validation.alarmCodeList' },
+        { regex: list(KNOWN_CODE), message: 'events.validation.unknownAlarmCode' },
+      ],
+    },
+    fleets: {
+      type: 'multiReference',
+      reference: 'fleet',
+      through: { table: 'event_notification_rule_fleet', from: 'rule_id', to: 'fleet_id' },
+      display: 'chips',
+    },
+    recipients: { type: 'text', required: true, maxLength: 1000, patterns: [{ regex: list(EMAIL), message: 'events.validation.emailList' }] },
+    reminderHours: { type: 'number', integer: true, min: 0, max: 720, sortable: true, defaultValue: 0 },
+    notifyOnClear: { type: 'boolean', sortable: true, defaultValue: true },
+    enabled: { type: 'boolean', sortable: true, defaultValue: true },
+    createTime: { type: 'datetime', readOnly: true, sortable: true },
+  },
+  list: {
+    // createTime is on the record's page: eight columns do not fit 1280 px
+    columns: ['name', 'alarmCodes', 'fleets', 'recipients', 'reminderHours', 'notifyOnClear', 'enabled'],
+    defaultSort: { field: 'createTime', order: 'DESC' },
+    filters: [
+      { name: 'nameLike', field: 'name', operator: 'like', alwaysOn: true },
+      { name: 'alarmCodesLike', field: 'alarmCodes', operator: 'like', alwaysOn: true },
+      { name: 'recipientsLike', field: 'recipients', operator: 'like' },
+      { name: 'enabled', field: 'enabled', operator: 'eq' },
+    ],
+  },
+  permissions: {
+    page: 'eventNotification:page',
+    show: 'eventNotification:page',
+    create: 'eventNotification:add',
+    edit: 'eventNotification:edit',
+    delete: 'eventNotification:delete',
+  },
+});

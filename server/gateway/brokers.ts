@@ -1,0 +1,154 @@
+// The two ways machines reach the server (docs/machine-protocol.md): an embedded aedes broker that
+// authenticates machines and enforces the topic ACL itself, or an external (clustered) broker the
+// server joins as a client with a shared subscription, so each message reaches one instance.
+// Either way a message is acknowledged to the broker only after `process` committed it.
+import { createServer, type Server } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MachineIdentity } from './credentials';
+import { DOWN_TOPIC, parseUpTopic, SHARED_UP_FILTER } from './protocol';
+
+export interface BrokerHooks {
+  authenticate(serial: string, password: string): Promise<MachineIdentity | null>;
+  /** The machine of a serial number when the broker itself authenticated it (external broker). */
+  identify(serial: string): Promise<MachineIdentity | null>;
+  process(identity: MachineIdentity, kind: string, payload: string): Promise<void>;
+}
+
+export interface BrokerLink {
+  /** Where machines connect, e.g. mqtt://127.0.0.1:1884; null when nothing listens. */
+  machineUrl: string | null;
+  readonly connected: boolean;
+  /** Whether a machine is connected through this link (unknown on an external broker: true). */
+  isReachable(serial: string): boolean;
+  publishCommand(serial: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const refuse = (code: 4 | 5): AuthenticateError => Object.assign(new Error(code === 4 ? 'bad user name or password' : 'not authorized'), { returnCode: code }) as AuthenticateError;
+
+const identityOf = (client: Client | null): MachineIdentity | undefined =>
+  (client as (Client & { machine?: MachineIdentity }) | null)?.machine;
+
+/** The embedded broker on `port` (0 = any free port). A taken port answers null after one clear log line. */
+export const startEmbeddedBroker = async (
+  hooks: BrokerHooks,
+  { host, port, log }: { host: string; port: number; log: FastifyBaseLogger },
+): Promise<BrokerLink | null> => {
+  const broker = await Aedes.createBroker({
+    authenticate: (client, username, password, done) => {
+      if (!username || !password || client.id !== username) return done(refuse(username && client.id !== username ? 5 : 4), false);
+      hooks
+        .authenticate(username, password.toString())
+        .then((identity) => {
+          if (!identity) return done(refuse(4), false);
+          (client as Client & { machine?: MachineIdentity }).machine = identity;
+          done(null, true);
+        })
+        .catch(() => done(Object.assign(new Error('server unavailable'), { returnCode: 3 }) as AuthenticateError, false));
+    },
+    // ACL: a machine publishes only below rvm/<its serial>/up/ and reads only its own commands. The
+    // message is processed here, before aedes writes the PUBACK (it acknowledges QoS 1 before its
+    // `published` hook runs): the machine learns of the delivery only once the message is committed.
+    authorizePublish: (client, packet, done) => {
+      if (!client) return done(null);
+      const machine = identityOf(client);
+      const topic = parseUpTopic(packet.topic);
+      if (!machine || !topic || topic.serial !== machine.serialNumber) return done(new Error('not allowed'));
+      hooks.process(machine, topic.kind, packet.payload.toString()).then(() => done(null), done);
+    },
+    authorizeSubscribe: (client, subscription, done) => {
+      const machine = identityOf(client);
+      // (null, null): a refused subscription (SUBACK 0x80), the connection stays.
+      if (!machine || subscription.topic !== DOWN_TOPIC(machine.serialNumber)) return done(null, null);
+      done(null, subscription);
+    },
+    // A last will is published by the broker itself, without authorizePublish: it is processed here
+    // (a goodbye the machine already sent has the same message id, so it is not applied twice).
+    published: (packet, client, done) => {
+      const machine = identityOf(client);
+      const topic = parseUpTopic(packet.topic);
+      if (!machine || topic?.kind !== 'goodbye' || topic.serial !== machine.serialNumber) return done();
+      hooks.process(machine, topic.kind, packet.payload.toString()).then(() => done(), () => done());
+    },
+  });
+  const server: Server = createServer(broker.handle);
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      log.error(
+        `MQTT port ${port} is taken (${error.code}; another broker such as Mosquitto?): machines cannot connect to the embedded broker. ` +
+          `Start with MQTT_PORT=<a free port> to run the embedded broker there, or MQTT_URL=mqtt://<host>:${port} to use that broker instead.`,
+      );
+      resolve(false);
+    });
+    server.listen(port, host, () => resolve(true));
+  });
+  if (!listening) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    return null;
+  }
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    machineUrl: `mqtt://${shownHost}:${actualPort}`,
+    connected: true,
+    isReachable: (serial) => Boolean((broker as unknown as { clients: Record<string, Client> }).clients[serial]),
+    publishCommand: (serial, payload) =>
+      new Promise((resolve, reject) =>
+        broker.publish({ cmd: 'publish', topic: DOWN_TOPIC(serial), payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      ),
+    close: async () => {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
+/** Joins an external broker at `url` (credentials in the URL) with a shared subscription. */
+export const connectExternalBroker = async (hooks: BrokerHooks, { url, log }: { url: string; log: FastifyBaseLogger }): Promise<BrokerLink> => {
+  const client: MqttClient = mqtt.connect(url, {
+    clientId: `rvm-console-${randomUUID()}`,
+    protocolVersion: 5,
+    clean: true,
+    reconnectPeriod: 2000,
+    connectTimeout: 10_000,
+  });
+  // The PUBACK goes back only when the callback runs, after the message was committed.
+  client.handleMessage = (packet, done) => {
+    const topic = parseUpTopic(packet.topic);
+    if (!topic) return done();
+    const payload = packet.payload.toString();
+    hooks
+      .identify(topic.serial)
+      .then((identity) => {
+        if (!identity) {
+          log.warn({ serial: topic.serial, kind: topic.kind }, 'message from a serial number without a gateway credential: dropped');
+          return;
+        }
+        return hooks.process(identity, topic.kind, payload);
+      })
+      .then(() => done(), (error: Error) => done(error));
+  };
+  client.on('connect', () => {
+    client.subscribe(SHARED_UP_FILTER, { qos: 1 }, (error) => {
+      if (error) log.error({ err: error }, 'subscribing to machine messages failed');
+    });
+    log.info(`machine gateway joined the MQTT broker at ${new URL(url).host}`);
+  });
+  client.on('error', (error) => log.warn({ err: error.message }, 'MQTT broker connection problem'));
+  return {
+    machineUrl: url.replace(/\/\/[^@/]*@/, '//'),
+    get connected() {
+      return client.connected;
+    },
+    isReachable: () => true,
+    publishCommand: (serial, payload) =>
+      new Promise((resolve, reject) => client.publish(DOWN_TOPIC(serial), payload, { qos: 1 }, (error) => (error ? reject(error) : resolve()))),
+    close: () => new Promise<void>((resolve) => client.end(false, {}, () => resolve())),
+  };
+};

@@ -1,0 +1,172 @@
+// The gateway's intake: a batch of machine messages becomes committed rows in ONE transaction (one
+// commit per batch, not per message, is what makes thousands of messages a second possible), each
+// message inside its own savepoint so a refused one is rolled back alone and quarantined. Message ids
+// make a re-sent message a no-op; plain heartbeats of online machines become one UPDATE per batch.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { QuarantineReason } from '../../resources/fleetCatalogue';
+import type { Db } from '../db/client';
+import { rvm } from '../db/schema/fleet';
+import { machineMessage } from '../db/schema/liveFleet';
+import { quarantineMessage } from '../db/schema/quarantine';
+import { machineIdBySerial, type MachineIdentity } from './credentials';
+import { handle, Refusal, type Machine } from './handlers';
+import { isMessageKind, MAX_CLOCK_SKEW_MS, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
+
+export interface IncomingMessage {
+  identity: MachineIdentity;
+  kind: string;
+  payload: string;
+  receivedAt: Date;
+  /** Set when re-processing a quarantined message ("retry"): its row is updated or removed, never duplicated. */
+  quarantineId?: number;
+}
+
+export type Outcome =
+  | { result: 'processed'; rvmId: number; kind: MessageKind }
+  | { result: 'duplicate'; rvmId: number; kind: MessageKind }
+  | { result: 'quarantined'; reason: QuarantineReason; value: string | null };
+
+interface Checked {
+  message: IncomingMessage;
+  kind: MessageKind;
+  body: MessageBodies[MessageKind];
+  at: Date;
+}
+
+/** Kinds that only describe the present (connection, liveness): replaying an old one would lie. */
+const PRESENT_ONLY = new Set<MessageKind>(['hello', 'goodbye', 'heartbeat']);
+
+const check = (message: IncomingMessage): Checked | Refusal => {
+  let body: unknown;
+  try {
+    body = JSON.parse(message.payload);
+  } catch {
+    return new Refusal('malformedContent');
+  }
+  if (!isMessageKind(message.kind)) return new Refusal('schemaViolation', `kind ${message.kind}`.slice(0, 200));
+  const problem = schemaProblem(message.kind, body);
+  if (problem) return new Refusal('schemaViolation', problem);
+  const typed = body as MessageBodies[MessageKind];
+  const at = new Date(typed.ts);
+  if (at.getTime() > message.receivedAt.getTime() + MAX_CLOCK_SKEW_MS) return new Refusal('invalidTimestamp', typed.ts);
+  return { message, kind: message.kind, body: typed, at };
+};
+
+/** SQLSTATE classes 22 (data exception) and 23 (integrity): the message's values, not the database, are at fault. */
+const isDataError = (error: unknown): boolean => {
+  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+};
+
+const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Machine & { online: boolean }>> => {
+  const ids = new Set<number>();
+  const bySerial = new Map<string, number>();
+  for (const { message } of checked) {
+    const key = `${message.identity.licenseAccountId}/${message.identity.serialNumber}`;
+    const id = message.identity.rvmId ?? bySerial.get(key) ?? (await machineIdBySerial(db, message.identity.licenseAccountId, message.identity.serialNumber));
+    if (id !== null) {
+      ids.add(id);
+      bySerial.set(key, id);
+    }
+  }
+  const machines = new Map<string, Machine & { online: boolean }>();
+  if (!ids.size) return machines;
+  const rows = await db
+    .select({
+      id: rvm.id, licenseAccountId: rvm.licenseAccountId, serialNumber: rvm.serialNumber, binCount: rvm.binCount,
+      binEmptyHeight: rvm.binEmptyHeight, binFullHeight: rvm.binFullHeight, statusSince: rvm.statusSince, online: rvm.online,
+    })
+    .from(rvm)
+    .where(inArray(rvm.id, [...ids]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const [key, id] of bySerial) {
+    const row = byId.get(id);
+    if (row && `${row.licenseAccountId}/${row.serialNumber}` === key) machines.set(key, row);
+  }
+  return machines;
+};
+
+const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) => {
+  const values = { reason: refusal.reason, value: refusal.value?.slice(0, 200) ?? null };
+  if (message.quarantineId !== undefined) {
+    await tx
+      .update(quarantineMessage)
+      .set({ ...values, retryCount: sql`${quarantineMessage.retryCount} + 1`, lastRetryTime: sql`now()` })
+      .where(eq(quarantineMessage.id, message.quarantineId));
+    return;
+  }
+  await tx.insert(quarantineMessage).values({
+    licenseAccountId: message.identity.licenseAccountId,
+    causedBy: message.identity.serialNumber.slice(0, 64),
+    messageType: messageTypeOf(message.kind),
+    content: message.payload,
+    receivedTime: message.receivedAt,
+    ...values,
+  });
+};
+
+/** Processes a batch (in arrival order) and answers one outcome per message. Throws only when the database is away. */
+export const ingestBatch = async (db: Db, messages: readonly IncomingMessage[]): Promise<Outcome[]> => {
+  const outcomes: Outcome[] = new Array(messages.length);
+  const checked = messages.map(check);
+  const machines = await loadMachines(db, checked.filter((item): item is Checked => !(item instanceof Refusal)));
+  await db.transaction(async (tx) => {
+    const heartbeats: number[] = [];
+    for (const [index, item] of checked.entries()) {
+      const message = messages[index];
+      const refuse = async (refusal: Refusal) => {
+        await quarantine(tx, message, refusal);
+        outcomes[index] = { result: 'quarantined', reason: refusal.reason, value: refusal.value };
+      };
+      if (item instanceof Refusal) {
+        await refuse(item);
+        continue;
+      }
+      const machine = machines.get(`${message.identity.licenseAccountId}/${message.identity.serialNumber}`);
+      if (!machine) {
+        await refuse(new Refusal('unknownMachine', message.identity.serialNumber));
+        continue;
+      }
+      const replay = message.quarantineId !== undefined;
+      if (replay && PRESENT_ONLY.has(item.kind)) {
+        if (message.quarantineId !== undefined) await tx.delete(quarantineMessage).where(eq(quarantineMessage.id, message.quarantineId));
+        outcomes[index] = { result: 'processed', rvmId: machine.id, kind: item.kind };
+        continue;
+      }
+      // The common case, batched: a heartbeat without news from a machine already online.
+      if (item.kind === 'heartbeat' && machine.online && !('status' in item.body && item.body.status)) {
+        heartbeats.push(machine.id);
+        outcomes[index] = { result: 'processed', rvmId: machine.id, kind: item.kind };
+        continue;
+      }
+      try {
+        const duplicate = await tx.transaction(async (savepoint) => {
+          if (item.kind !== 'heartbeat') {
+            const fresh = await savepoint
+              .insert(machineMessage)
+              .values({ rvmId: machine.id, messageId: item.body.id, kind: item.kind })
+              .onConflictDoNothing()
+              .returning({ rvmId: machineMessage.rvmId });
+            if (!fresh.length) return true;
+          }
+          await handle(item.kind, { tx: savepoint, machine, at: item.at, receivedAt: message.receivedAt, replay }, item.body);
+          return false;
+        });
+        if (replay) await tx.delete(quarantineMessage).where(eq(quarantineMessage.id, message.quarantineId!));
+        if (item.kind === 'hello' || item.kind === 'goodbye' || item.kind === 'status') machine.online = item.kind !== 'goodbye';
+        outcomes[index] = { result: duplicate ? 'duplicate' : 'processed', rvmId: machine.id, kind: item.kind };
+      } catch (error) {
+        if (error instanceof Refusal) await refuse(error);
+        else if (isDataError(error)) await refuse(new Refusal('valueOutOfRange', String((error as Error).message).slice(0, 200)));
+        else throw error;
+      }
+    }
+    if (heartbeats.length) {
+      await tx
+        .update(rvm)
+        .set({ lastSeenTime: sql`greatest(${rvm.lastSeenTime}, now())` })
+        .where(and(inArray(rvm.id, heartbeats), eq(rvm.online, true)));
+    }
+  });
+  return outcomes;
+};

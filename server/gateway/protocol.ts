@@ -1,0 +1,154 @@
+// The machine protocol's messages (docs/machine-protocol.md) as JSON schemas, one per kind, and the
+// topic layout. The schemas are the contract: the gateway validates every message with them and the
+// simulator's tests check what it sends against them.
+import { Ajv, type ValidateFunction } from 'ajv';
+import {
+  CLEANING_OUTCOMES, ITEM_TYPES, PAYOUT_METHODS, REJECT_REASON_CODES, RVM_STATUSES, type MessageType,
+} from '../../resources/fleetCatalogue';
+
+export const PROTOCOL_VERSION = 1;
+/** A file upload's content, decoded. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** A message's `ts` may be at most this far in the future (machine clocks drift a little). */
+export const MAX_CLOCK_SKEW_MS = 10 * 60_000;
+
+export const UP_TOPIC = (serial: string, kind: string) => `rvm/${serial}/up/${kind}`;
+export const DOWN_TOPIC = (serial: string) => `rvm/${serial}/down/command`;
+/** What the server subscribes to (shared among instances on an external broker). */
+export const UP_FILTER = 'rvm/+/up/+';
+export const SHARED_UP_FILTER = `$share/rvm-console/${UP_FILTER}`;
+
+/** `rvm/<serial>/up/<kind>` → its parts; null for any other topic. */
+export const parseUpTopic = (topic: string): { serial: string; kind: string } | null => {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== 'rvm' || parts[2] !== 'up' || !parts[1] || !parts[3]) return null;
+  return { serial: parts[1], kind: parts[3] };
+};
+
+const text = (maxLength: number, minLength = 0) => ({ type: 'string', minLength, maxLength }) as const;
+const dateTime = { type: 'string', format: 'date-time', maxLength: 40 } as const;
+const strict = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['v', 'id', 'ts', ...required],
+  properties: { v: { const: PROTOCOL_VERSION }, id: text(64, 1), ts: dateTime, ...properties },
+});
+const machineStatus = { enum: RVM_STATUSES.filter((status) => status !== 'Offline') };
+const money = { type: 'number', minimum: 0, maximum: 99_999_999 } as const;
+
+const SCHEMAS = {
+  hello: strict({ softwareVersion: text(32), model: text(32) }),
+  goodbye: strict({ reason: { enum: ['closed', 'shutdown', 'lost'] } }),
+  heartbeat: strict({ status: machineStatus }),
+  status: strict({ status: machineStatus, reason: text(200) }, ['status']),
+  bins: strict(
+    {
+      bins: {
+        type: 'array', minItems: 1, maxItems: 8,
+        items: {
+          type: 'object', additionalProperties: false, required: ['binNo', 'currentHeight'],
+          properties: {
+            binNo: { type: 'integer', minimum: 1, maximum: 8 },
+            currentHeight: { type: 'integer' },
+            itemCount: { type: 'integer', minimum: 0 },
+            emptied: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    ['bins'],
+  ),
+  alarm: strict({ code: { type: 'string', pattern: '^am_code_PK_[0-9]{1,4}$' }, state: { enum: ['raised', 'cleared'] }, detail: text(200) }, ['code', 'state']),
+  session: strict(
+    {
+      sessionId: text(64, 1),
+      startTime: dateTime,
+      endTime: dateTime,
+      payoutMethod: { enum: PAYOUT_METHODS },
+      totalRefund: money,
+      userId: text(32),
+      voucherCode: text(32),
+      donationInstituteId: { type: 'integer', minimum: 1 },
+      items: {
+        type: 'array', minItems: 1, maxItems: 500,
+        items: {
+          type: 'object', additionalProperties: false, required: ['seq', 'itemType', 'refund'],
+          properties: {
+            seq: { type: 'integer', minimum: 1, maximum: 32_000 },
+            itemType: { enum: ITEM_TYPES },
+            barcode: { type: 'string', pattern: '^[0-9]{3,20}$' },
+            category: text(48),
+            refund: money,
+            rejectReason: { enum: REJECT_REASON_CODES },
+            picture: text(32),
+          },
+        },
+      },
+    },
+    ['sessionId', 'startTime', 'endTime', 'payoutMethod', 'totalRefund', 'items'],
+  ),
+  service: strict(
+    {
+      serviceId: text(64, 1),
+      technician: text(64, 1),
+      startTime: dateTime,
+      endTime: dateTime,
+      cleaningOutcome: { enum: CLEANING_OUTCOMES },
+      binsEmptied: { type: 'integer', minimum: 0, maximum: 8 },
+      note: text(200),
+    },
+    ['serviceId', 'technician', 'startTime', 'endTime', 'cleaningOutcome', 'binsEmptied'],
+  ),
+  commandAck: strict({ commandId: { type: 'integer', minimum: 1 }, accepted: { type: 'boolean' }, reason: text(200) }, ['commandId', 'accepted']),
+  commandResult: strict({ commandId: { type: 'integer', minimum: 1 }, success: { type: 'boolean' }, message: text(200), fileId: { type: 'integer', minimum: 1 } }, ['commandId', 'success']),
+  file: strict(
+    {
+      commandId: { type: 'integer', minimum: 1 },
+      kind: { enum: ['log', 'diagnosis'] },
+      name: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^/\\\\]+$' },
+      contentType: text(64, 1),
+      // base64 of at most MAX_FILE_BYTES
+      data: { type: 'string', maxLength: Math.ceil(MAX_FILE_BYTES / 3) * 4, pattern: '^[A-Za-z0-9+/]*={0,2}$' },
+    },
+    ['kind', 'name', 'contentType', 'data'],
+  ),
+} as const;
+
+export type MessageKind = keyof typeof SCHEMAS;
+export const MESSAGE_KINDS = Object.keys(SCHEMAS) as MessageKind[];
+export const isMessageKind = (kind: string): kind is MessageKind => Object.hasOwn(SCHEMAS, kind);
+export const messageSchemaOf = (kind: MessageKind) => SCHEMAS[kind];
+/** Keeps the catalogue's message types (quarantine filter, labels) and the protocol in step at compile time. */
+export const messageTypeOf = (kind: string): MessageType => (isMessageKind(kind) ? kind : 'unknown');
+
+interface Head { v: 1; id: string; ts: string }
+type Status = 'Up' | 'Down' | 'Sleep';
+export interface MessageBodies {
+  hello: Head & { softwareVersion?: string; model?: string };
+  goodbye: Head & { reason?: 'closed' | 'shutdown' | 'lost' };
+  heartbeat: Head & { status?: Status };
+  status: Head & { status: Status; reason?: string };
+  bins: Head & { bins: Array<{ binNo: number; currentHeight: number; itemCount?: number; emptied?: boolean }> };
+  alarm: Head & { code: string; state: 'raised' | 'cleared'; detail?: string };
+  session: Head & {
+    sessionId: string; startTime: string; endTime: string; payoutMethod: string; totalRefund: number;
+    userId?: string; voucherCode?: string; donationInstituteId?: number;
+    items: Array<{ seq: number; itemType: string; barcode?: string; category?: string; refund: number; rejectReason?: number; picture?: string }>;
+  };
+  service: Head & { serviceId: string; technician: string; startTime: string; endTime: string; cleaningOutcome: string; binsEmptied: number; note?: string };
+  commandAck: Head & { commandId: number; accepted: boolean; reason?: string };
+  commandResult: Head & { commandId: number; success: boolean; message?: string; fileId?: number };
+  file: Head & { commandId?: number; kind: 'log' | 'diagnosis'; name: string; contentType: string; data: string };
+}
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+ajv.addFormat('date-time', { type: 'string', validate: (value: string) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)) });
+const validators = Object.fromEntries(MESSAGE_KINDS.map((kind) => [kind, ajv.compile(SCHEMAS[kind])])) as Record<MessageKind, ValidateFunction>;
+
+/** Checks a parsed message against its kind's schema: null when valid, else a short reason value. */
+export const schemaProblem = (kind: MessageKind, message: unknown): string | null => {
+  const validate = validators[kind];
+  if (validate(message)) return null;
+  const [error] = validate.errors ?? [];
+  return error ? `${error.instancePath || '/'} ${error.message ?? 'invalid'}`.slice(0, 200) : 'invalid';
+};

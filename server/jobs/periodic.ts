@@ -1,0 +1,55 @@
+// Periodic background work of a server instance (sweeps, notifications, deliveries). A job must be
+// safe when several instances run it at once (conditional updates, unique keys, `for update skip
+// locked`): nothing here coordinates instances, the database does. A failing run is logged and the
+// next one comes at the next tick; runs of one job never overlap within an instance.
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface PeriodicJob {
+  name: string;
+  everyMs: number;
+  run: (now: Date) => Promise<unknown>;
+}
+
+export interface JobRunner {
+  add(job: PeriodicJob): void;
+  /** Runs a job now (tests advance time by calling this with a chosen `now`). */
+  runNow(name: string, now?: Date): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const createJobRunner = (log: FastifyBaseLogger, { autoStart = true }: { autoStart?: boolean } = {}): JobRunner => {
+  const jobs = new Map<string, { job: PeriodicJob; timer?: NodeJS.Timeout; running?: Promise<void> }>();
+  let stopped = false;
+
+  const execute = async (name: string, now?: Date) => {
+    const entry = jobs.get(name);
+    if (!entry) throw new Error(`no job named ${name}`);
+    if (entry.running) await entry.running;
+    entry.running = entry.job
+      .run(now ?? new Date())
+      .then(() => undefined)
+      .catch((error: unknown) => log.error({ err: error, job: name }, 'periodic job failed'))
+      .finally(() => (entry.running = undefined));
+    await entry.running;
+  };
+
+  return {
+    add(job) {
+      if (jobs.has(job.name)) throw new Error(`job ${job.name} added twice`);
+      const entry: { job: PeriodicJob; timer?: NodeJS.Timeout; running?: Promise<void> } = { job };
+      jobs.set(job.name, entry);
+      if (autoStart && !stopped) {
+        entry.timer = setInterval(() => {
+          if (!entry.running && !stopped) void execute(job.name);
+        }, job.everyMs);
+        entry.timer.unref();
+      }
+    },
+    runNow: execute,
+    async stop() {
+      stopped = true;
+      for (const entry of jobs.values()) clearInterval(entry.timer);
+      await Promise.all([...jobs.values()].map((entry) => entry.running));
+    },
+  };
+};

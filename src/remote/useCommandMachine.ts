@@ -1,0 +1,55 @@
+// What the RemoteControl tab needs to know about its machine: the RVM number (dialog texts), the
+// model (which actions it supports) and the current bin heights and on/off times (form defaults).
+// Read from the first source the user may call: the machine record, the ProfileSetting record, the
+// Overview; without any the model stays unknown and every action is offered (the server decides).
+import { machine } from '../../resources/machine';
+import { useMachineData } from '../installation/machine/MachineContext';
+import type { MachineOverview } from '../installation/machine/machineTypes';
+import { usePermissions } from 'ra-core';
+import { hasPermission } from '../../resources/permissions';
+import type { UserInfo } from '../providers/session';
+import type { HttpClient } from '../providers/httpTypes';
+
+export interface CommandMachine {
+  termNo: string | null;
+  termType: string | null;
+  /** Fields commands prefill from (binEmptyHeight, onTime ...). */
+  record: Record<string, unknown>;
+}
+
+const PROFILE_PERMISSIONS = ['installation:rvmpage:ProfileSetting', machine.permissions.edit];
+const OVERVIEW_PERMISSION = 'installation:rvmpage:Overview';
+
+type Loader = (http: HttpClient, id: number, signal: AbortSignal) => Promise<CommandMachine>;
+
+const fromRecord = (record: Record<string, unknown>): CommandMachine => ({
+  termNo: typeof record.termNo === 'string' ? record.termNo : null,
+  termType: typeof record.termType === 'string' ? record.termType : null,
+  record,
+});
+
+/** The machine's details; `isPending` also while the user's permissions (which pick the source) load. */
+export const useCommandMachine = () => {
+  const { permissions, isPending: permissionsPending } = usePermissions<UserInfo | null>();
+  const can = (identifiers: readonly string[]) => hasPermission(permissions, identifiers);
+  let source: string;
+  let load: Loader;
+  if (permissionsPending) {
+    source = 'pending';
+    // never settles: replaced by the real source as soon as the permissions are known
+    load = () => new Promise<CommandMachine>(() => undefined);
+  } else if (can([machine.permissions.show])) {
+    source = 'record';
+    load = async (http, id, signal) => fromRecord(await http.get<Record<string, unknown>>(`${machine.apiPath}/${id}`, undefined, { signal, silent: true }));
+  } else if (can(PROFILE_PERMISSIONS)) {
+    source = 'profile';
+    load = async (http, id, signal) => fromRecord(await http.get<Record<string, unknown>>('/rvmpage/profile', { id }, { signal, silent: true }));
+  } else if (can([OVERVIEW_PERMISSION])) {
+    source = 'overview';
+    load = async (http, id, signal) => fromRecord((await http.get<MachineOverview>('/rvmpage/overview', { id }, { signal, silent: true })).machine);
+  } else {
+    source = 'none';
+    load = async () => ({ termNo: null, termType: null, record: {} });
+  }
+  return useMachineData(load, `commandMachine|${source}`);
+};
