@@ -122,7 +122,6 @@ export const remote = {
     resentFailed: '%{count} commands sent again',
     noneFailed: 'No failed commands to send again.',
     close: 'Close',
-    back: 'Back',
     empty: 'No commands in this batch.',
   },
 } as const;

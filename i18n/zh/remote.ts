@@ -124,7 +124,6 @@ export const remote: Catalogue<typeof en> = {
     resentFailed: '已重新发送 %{count} 条命令',
     noneFailed: '没有需要重新发送的失败命令。',
     close: '关闭',
-    back: '返回',
     empty: '此批次中没有命令。',
   },
 };

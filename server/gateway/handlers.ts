@@ -1,11 +1,11 @@
 // What each kind of machine message does to the database (docs/machine-protocol.md "Messages"), in
 // the caller's transaction. A message that cannot be applied throws `Refusal` with its quarantine
-// reason; the caller rolls its changes back and quarantines it.
+// reason, always BEFORE its first write (ingest.ts relies on it to skip a savepoint per message).
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { findAlarm, type QuarantineReason } from '../../resources/fleetCatalogue';
 import type { Db } from '../db/client';
 import { rvm, rvmBin } from '../db/schema/fleet';
-import { consumerSession, consumerSessionItem, rvmDailyUsage, rvmEvent, serviceSession } from '../db/schema/fleetActivity';
+import { rvmEvent, serviceSession } from '../db/schema/fleetActivity';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
 import { applyAck, applyResult } from '../commands/store';
 import { MAX_FILE_BYTES, type MessageBodies, type MessageKind } from './protocol';
@@ -116,45 +116,38 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     notBefore(message.endTime, message.startTime, 'endTime');
     if (Date.parse(message.endTime) > receivedAt.getTime() + 10 * 60_000) throw new Refusal('invalidTimestamp', message.endTime);
     const accepted = message.items.filter((item) => item.rejectReason === undefined).length;
-    const [stored] = await tx
-      .insert(consumerSession)
-      .values({
-        licenseAccountId: machine.licenseAccountId, rvmId: machine.id, externalId: message.sessionId,
-        startTime: new Date(message.startTime), endTime: new Date(message.endTime), payoutMethod: message.payoutMethod,
-        totalRefund: message.totalRefund, itemCount: message.items.length, acceptedCount: accepted,
-        rejectedCount: message.items.length - accepted, userId: message.userId ?? null, voucherCode: message.voucherCode ?? null,
-        donationInstituteId: message.donationInstituteId ?? null,
-      })
-      .onConflictDoNothing()
-      .returning({ id: consumerSession.id });
-    if (!stored) return; // the same session sent again: stored once
-    await tx.insert(consumerSessionItem).values(
-      message.items.map((item) => ({
-        sessionId: stored.id, seq: item.seq, licenseAccountId: machine.licenseAccountId, itemType: item.itemType,
-        barcode: item.barcode ?? null, category: item.category ?? null, refund: item.refund,
-        rejectReason: item.rejectReason ?? null, picture: item.picture ?? null,
-      })),
-    );
-    // The (UTC) day roll-up the fleet-wide figures read, kept current in the same transaction.
-    const day = new Date(message.startTime).toISOString().slice(0, 10);
-    const row = { sessions: 1, items: message.items.length, accepted, rejected: message.items.length - accepted, refund: message.totalRefund };
-    await tx
-      .insert(rvmDailyUsage)
-      .values({ rvmId: machine.id, day, licenseAccountId: machine.licenseAccountId, ...row })
-      .onConflictDoUpdate({
-        target: [rvmDailyUsage.rvmId, rvmDailyUsage.day],
-        set: {
-          sessions: sql`${rvmDailyUsage.sessions} + ${row.sessions}`,
-          items: sql`${rvmDailyUsage.items} + ${row.items}`,
-          accepted: sql`${rvmDailyUsage.accepted} + ${row.accepted}`,
-          rejected: sql`${rvmDailyUsage.rejected} + ${row.rejected}`,
-          refund: sql`${rvmDailyUsage.refund} + ${row.refund}`,
-        },
-      });
-    await tx
-      .update(rvm)
-      .set({ lastSessionTime: sql`greatest(${rvm.lastSessionTime}, ${new Date(message.endTime)})` })
-      .where(eq(rvm.id, machine.id));
+    const rejected = message.items.length - accepted;
+    const items = message.items.map((item) => ({
+      seq: item.seq, item_type: item.itemType, barcode: item.barcode ?? null, category: item.category ?? null,
+      refund: item.refund, reject_reason: item.rejectReason ?? null, picture: item.picture ?? null,
+    }));
+    // One statement (one round trip): the session (stored once per machine and sessionId), its items,
+    // the (UTC) day roll-up the fleet-wide figures read, and the machine's last session time. The later
+    // parts read the inserted row, so a session sent again changes nothing at all.
+    await tx.execute(sql`
+      with s as (
+        insert into consumer_session (license_account_id, rvm_id, external_id, start_time, end_time, payout_method, total_refund,
+          item_count, accepted_count, rejected_count, user_id, voucher_code, donation_institute_id)
+        values (${machine.licenseAccountId}, ${machine.id}, ${message.sessionId}, ${message.startTime}::timestamptz, ${message.endTime}::timestamptz,
+          ${message.payoutMethod}, ${message.totalRefund}, ${message.items.length}, ${accepted}, ${rejected}, ${message.userId ?? null},
+          ${message.voucherCode ?? null}, ${message.donationInstituteId ?? null})
+        on conflict do nothing
+        returning id
+      ), i as (
+        insert into consumer_session_item (session_id, seq, license_account_id, item_type, barcode, category, refund, reject_reason, picture)
+        select s.id, x.seq, ${machine.licenseAccountId}, x.item_type, x.barcode, x.category, x.refund, x.reject_reason, x.picture
+        from s, jsonb_to_recordset(${JSON.stringify(items)}::jsonb)
+          as x(seq smallint, item_type varchar, barcode varchar, category varchar, refund numeric, reject_reason smallint, picture varchar)
+      ), d as (
+        insert into rvm_daily_usage (rvm_id, day, license_account_id, sessions, items, accepted, rejected, refund)
+        select ${machine.id}, (${message.startTime}::timestamptz at time zone 'UTC')::date, ${machine.licenseAccountId}, 1,
+          ${message.items.length}, ${accepted}, ${rejected}, ${message.totalRefund} from s
+        on conflict (rvm_id, day) do update set sessions = rvm_daily_usage.sessions + 1, items = rvm_daily_usage.items + excluded.items,
+          accepted = rvm_daily_usage.accepted + excluded.accepted, rejected = rvm_daily_usage.rejected + excluded.rejected,
+          refund = rvm_daily_usage.refund + excluded.refund
+      )
+      update rvm set last_session_time = greatest(last_session_time, ${message.endTime}::timestamptz)
+      where id = ${machine.id} and exists (select 1 from s)`);
   },
   service: async ({ tx, machine }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');

@@ -1,7 +1,8 @@
 // The gateway's intake: a batch of machine messages becomes committed rows in ONE transaction (one
-// commit per batch, not per message, is what makes thousands of messages a second possible), each
-// message inside its own savepoint so a refused one is rolled back alone and quarantined. Message ids
-// make a re-sent message a no-op; plain heartbeats of online machines become one UPDATE per batch.
+// commit per batch, not per message, is what makes thousands of messages a second possible). A refused
+// message is quarantined in the same transaction; a database error reruns the batch with a savepoint
+// per message, so only the faulty one is rolled back. Message ids make a re-sent message a no-op;
+// plain heartbeats of online machines become one UPDATE per batch.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { QuarantineReason } from '../../resources/fleetCatalogue';
 import type { Db } from '../db/client';
@@ -105,11 +106,36 @@ const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) =>
   });
 };
 
+/** Kinds whose effect is idempotent by itself (unique session ids, conditional transitions): no message id row needed. */
+const SELF_IDEMPOTENT = new Set<MessageKind>(['heartbeat', 'session', 'service', 'commandAck', 'commandResult']);
+
+/** A database error in the fast pass: the batch is rolled back and run again with a savepoint per message. */
+class NeedsSavepoints extends Error {}
+
 /** Processes a batch (in arrival order) and answers one outcome per message. Throws only when the database is away. */
 export const ingestBatch = async (db: Db, messages: readonly IncomingMessage[]): Promise<Outcome[]> => {
-  const outcomes: Outcome[] = new Array(messages.length);
   const checked = messages.map(check);
   const machines = await loadMachines(db, checked.filter((item): item is Checked => !(item instanceof Refusal)));
+  // Fast pass: handlers refuse before their first write, so a refusal needs no savepoint; only a
+  // database error (a value the checks let through) makes the batch run again, message by message.
+  try {
+    return await runBatch(db, messages, checked, machines, false);
+  } catch (error) {
+    if (!(error instanceof NeedsSavepoints)) throw error;
+    return runBatch(db, messages, checked, machines, true);
+  }
+};
+
+const runBatch = async (
+  db: Db,
+  messages: readonly IncomingMessage[],
+  checked: ReadonlyArray<Checked | Refusal>,
+  loaded: ReadonlyMap<string, Machine & { online: boolean }>,
+  safe: boolean,
+): Promise<Outcome[]> => {
+  const outcomes: Outcome[] = new Array(messages.length);
+  // A copy: the pass updates `online` as it goes, and a rolled-back pass must not leave its guesses.
+  const machines = new Map([...loaded].map(([key, machine]) => [key, { ...machine }]));
   await db.transaction(async (tx) => {
     const heartbeats: number[] = [];
     for (const [index, item] of checked.entries()) {
@@ -128,8 +154,9 @@ export const ingestBatch = async (db: Db, messages: readonly IncomingMessage[]):
         continue;
       }
       const replay = message.quarantineId !== undefined;
+      const leaveQuarantine = () => (replay ? tx.delete(quarantineMessage).where(eq(quarantineMessage.id, message.quarantineId!)) : undefined);
       if (replay && PRESENT_ONLY.has(item.kind)) {
-        if (message.quarantineId !== undefined) await tx.delete(quarantineMessage).where(eq(quarantineMessage.id, message.quarantineId));
+        await leaveQuarantine();
         outcomes[index] = { result: 'processed', rvmId: machine.id, kind: item.kind };
         continue;
       }
@@ -139,24 +166,34 @@ export const ingestBatch = async (db: Db, messages: readonly IncomingMessage[]):
         outcomes[index] = { result: 'processed', rvmId: machine.id, kind: item.kind };
         continue;
       }
-      try {
-        const duplicate = await tx.transaction(async (savepoint) => {
-          if (item.kind !== 'heartbeat') {
-            const fresh = await savepoint
-              .insert(machineMessage)
-              .values({ rvmId: machine.id, messageId: item.body.id, kind: item.kind })
-              .onConflictDoNothing()
-              .returning({ rvmId: machineMessage.rvmId });
-            if (!fresh.length) return true;
+      const apply = async (target: Db): Promise<boolean> => {
+        if (!SELF_IDEMPOTENT.has(item.kind)) {
+          const fresh = await target
+            .insert(machineMessage)
+            .values({ rvmId: machine.id, messageId: item.body.id, kind: item.kind })
+            .onConflictDoNothing()
+            .returning({ rvmId: machineMessage.rvmId });
+          if (!fresh.length) return true;
+        }
+        try {
+          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay }, item.body);
+        } catch (error) {
+          // Refused before any write: only the message id row must go, so a corrected re-send is accepted.
+          if (error instanceof Refusal && !SELF_IDEMPOTENT.has(item.kind)) {
+            await target.delete(machineMessage).where(and(eq(machineMessage.rvmId, machine.id), eq(machineMessage.messageId, item.body.id)));
           }
-          await handle(item.kind, { tx: savepoint, machine, at: item.at, receivedAt: message.receivedAt, replay }, item.body);
-          return false;
-        });
-        if (replay) await tx.delete(quarantineMessage).where(eq(quarantineMessage.id, message.quarantineId!));
+          throw error;
+        }
+        return false;
+      };
+      try {
+        const duplicate = safe ? await tx.transaction((savepoint) => apply(savepoint)) : await apply(tx);
+        await leaveQuarantine();
         if (item.kind === 'hello' || item.kind === 'goodbye' || item.kind === 'status') machine.online = item.kind !== 'goodbye';
         outcomes[index] = { result: duplicate ? 'duplicate' : 'processed', rvmId: machine.id, kind: item.kind };
       } catch (error) {
         if (error instanceof Refusal) await refuse(error);
+        else if (!safe) throw new NeedsSavepoints();
         else if (isDataError(error)) await refuse(new Refusal('valueOutOfRange', String((error as Error).message).slice(0, 200)));
         else throw error;
       }

@@ -13,7 +13,7 @@ import {
   type HttpClientOptions,
 } from './http';
 
-export const DOWNLOAD_TIMEOUT_MS = 1_000;
+export const DOWNLOAD_TIMEOUT_MS = 300_000;
 
 export type DownloadClientOptions = Omit<HttpClientOptions, 'timeoutMs'> & { timeoutMs?: number };
 

@@ -129,7 +129,7 @@ export const BatchSummary = ({ batchId, total, queued, refused, onCounts }: Batc
             {translate('remote.bulk.refusedTitle')}
           </Typography>
           <Box sx={{ maxHeight: 180, overflowY: 'auto' }}>
-            <Table size="small" aria-label={translate('remote.bulk.refusedTitle')} data-testid="batch-refused-table">
+            <Table size="small" stickyHeader aria-label={translate('remote.bulk.refusedTitle')} data-testid="batch-refused-table">
               <TableHead>
                 <TableRow>
                   <TableCell sx={{ fontWeight: 600 }}>{translate('remote.bulk.machine')}</TableCell>

@@ -66,6 +66,7 @@ describeFleet('machine page', (context) => {
       .from(consumerSession)
       .where(and(eq(consumerSession.rvmId, state.busy), gte(consumerSession.startTime, dayStart)));
     expect(today.sessions).toBe(sessions);
+    expect(openAlarms.length).toBeGreaterThan(0); // not an .every over nothing
     expect(openAlarms.every((event: { clearedTime: string | null }) => event.clearedTime === null)).toBe(true);
     expect(lastEvents.length).toBeLessThanOrEqual(10);
     const times = lastEvents.map((event: { raisedTime: string }) => event.raisedTime);
@@ -117,6 +118,7 @@ describeFleet('machine page', (context) => {
       expect(Math.abs(covered - (Date.parse(data.timeline.at(-1).endTime) - Date.parse(state.from)) / 1000)).toBeLessThan(2);
     }
     const up = await call('POST', '/rvmpage/statusHistory', { ...range(), status: 'Up' });
+    expect(up.body.resData.list.length).toBeGreaterThan(0);
     expect(up.body.resData.list.every((row: { status: string }) => row.status === 'Up')).toBe(true);
     expect((await call('POST', '/rvmpage/statusHistory', { ...range(), from: state.to, to: state.from })).body.resCode).toBe('1004');
   });
@@ -156,6 +158,7 @@ describeFleet('machine page', (context) => {
     const refunds = byRefund.body.resData.list.map((row: { totalRefund: number }) => row.totalRefund);
     expect([...refunds].sort((a, b) => b - a)).toEqual(refunds);
     const octopus = await call('POST', '/rvmpage/consumerSessions', { ...range(), payoutMethod: 'octopus', pageSize: 500 });
+    expect(octopus.body.resData.list.length).toBeGreaterThan(0);
     expect(octopus.body.resData.list.every((row: { payoutMethod: string }) => row.payoutMethod === 'octopus')).toBe(true);
 
     const withRejects = byRefund.body.resData.list.find((row: { rejectedCount: number }) => row.rejectedCount > 0) ?? list[0];

@@ -123,6 +123,7 @@ describeBackends('permissions', (server) => {
     const badIdentifier = await server.call('POST', '/permission', { token: admin, lang: 'zh', body: { name: 'x', type: 'button', identifier: 'no spaces' } });
     expect(badIdentifier.body.resData.issues[0].message).toBe('只允许字母、数字和 : _ * . -');
     const tree = await server.call('POST', '/permission/page', { token: admin, body: { pageSize: 500, type: 'directory' } });
+    expect(tree.body.resData.list.length).toBeGreaterThan(0);
     expect(tree.body.resData.list.every((row: { type: string }) => row.type === 'directory')).toBe(true);
   });
 
