@@ -79,7 +79,7 @@ export interface StartupSettings {
   /** The machine gateway (README "Machine gateway"). */
   gateway: GatewayOptions;
   /** Virtual machines to run inside the server (`--simulate` or SIMULATE=N); 0 for none. */
-  simulate: { machines: number; speed: number };
+  simulate: { machines: number; speed: number; reopenAfterSeconds: number };
 }
 
 /** `--simulate` alone runs this many virtual machines. */
@@ -105,6 +105,7 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
     simulate: {
       machines: value(env, 'SIMULATE') ? positive(env, 'SIMULATE', DEFAULT_SIMULATED_MACHINES) : argv.includes('--simulate') ? DEFAULT_SIMULATED_MACHINES : 0,
       speed: positive(env, 'SIMULATE_SPEED', 1),
+      reopenAfterSeconds: positive(env, 'SIMULATE_REOPEN_SECONDS', 120),
     },
     config: {
       ...DEFAULT_CONFIG,

@@ -43,7 +43,7 @@ if (settings.simulate.machines > 0) {
   if (!app.services.gateway.machineUrl) {
     app.log.error('the simulated fleet needs the machine gateway, which has no broker (see the MQTT line above): no machines are simulated');
   } else {
-    simulation = await startInProcessSimulation(app, { machines: settings.simulate.machines, speed: settings.simulate.speed, seed: 'demo' });
+    simulation = await startInProcessSimulation(app, { ...settings.simulate, seed: 'demo' });
     app.log.info(`simulating ${settings.simulate.machines} machines of the demo fleet over ${app.services.gateway.machineUrl}`);
   }
 }

@@ -3,7 +3,7 @@
 // Every wait is on a condition bounded by the constants of ./timeouts.ts, never a fixed sleep; every
 // test gets a fresh browser context (empty localStorage, so no react-admin store, no session).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -25,7 +25,7 @@ export const browserAvailable = (): boolean => {
   return false;
 };
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -47,7 +47,10 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'rvm-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+  const started = Date.now();
+  // --report-on-signal: a server that does not come up is asked (SIGUSR2) where it is stuck
+  const reportArgs = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${dataDir}-report`, '--report-compact'];
+  const child: ChildProcess = spawn(process.execPath, [...reportArgs, '--import', 'tsx', 'server/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', STATIC_DIR: inject('consoleDir'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,18 +59,28 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + SERVER_START_TIMEOUT;
+  const giveUp = async (message: string) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}-report`, { recursive: true, force: true });
+    return new Error(message);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    if (child.exitCode !== null) throw await giveUp(`server exited early:\n${output}`);
     try {
-      const response = await fetch(`${url}/test-api/docs/json`);
+      const response = await fetch(`${url}/test-api/docs/json`, { signal: AbortSignal.timeout(UI_TIMEOUT) });
       if (response.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start within ${SERVER_START_TIMEOUT} ms:\n${output}`);
+    if (Date.now() > deadline) {
+      const stack = await stuckAt(child, `${dataDir}-report`);
+      throw await giveUp(`server did not start within ${SERVER_START_TIMEOUT} ms:\n${output}\n--- where it was:\n${stack}`);
+    }
     // the polling interval of a condition (is it listening yet?), not a sleep standing in for one
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  console.info(`e2e server on ${url} started in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return {
     url,
     port,
@@ -82,8 +95,29 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(`${dataDir}-report`, { recursive: true, force: true });
     },
   };
+};
+
+/** The JavaScript stack and pending handles of a stuck server, from a Node diagnostic report. */
+const stuckAt = async (child: ChildProcess, reportDir: string): Promise<string> => {
+  child.kill('SIGUSR2');
+  const deadline = Date.now() + UI_TIMEOUT;
+  while (Date.now() < deadline) {
+    const file = existsSync(reportDir) ? readdirSync(reportDir).find((name) => name.endsWith('.json')) : undefined;
+    if (file) {
+      try {
+        const report = JSON.parse(readFileSync(join(reportDir, file), 'utf8')) as { javascriptStack?: { stack?: string[] }; libuv?: Array<{ type: string; is_active: boolean }> };
+        const handles = (report.libuv ?? []).filter((handle) => handle.is_active).map((handle) => handle.type);
+        return [...(report.javascriptStack?.stack ?? []), `active handles: ${handles.join(', ')}`].join('\n');
+      } catch {
+        // still being written
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250)); // polling for the report file
+  }
+  return '(no diagnostic report)';
 };
 
 export const launchBrowser = (): Promise<Browser> =>
@@ -102,6 +136,20 @@ export const newContext = async (browser: Browser, options: BrowserContextOption
   context.setDefaultTimeout(UI_TIMEOUT);
   context.setDefaultNavigationTimeout(UI_TIMEOUT);
   return context;
+};
+
+/**
+ * After a failed test (call from afterEach, before closing its contexts): a screenshot of every page
+ * it left open, and where each page was, so a failure on a busy CI machine can be understood.
+ */
+export const keepEvidence = async (task: { name: string; result?: { errors?: unknown[] } }, contexts: Array<BrowserContext | undefined>) => {
+  if (!task.result?.errors?.length) return;
+  const slug = task.name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60);
+  const pages = contexts.flatMap((context) => context?.pages() ?? []);
+  for (const [index, page] of pages.entries()) {
+    console.error(`failed: "${task.name}", page ${index} was at ${page.url()}`);
+    await page.screenshot({ path: join(ROOT, 'test-results', `FAILED-${slug}-${index}.png`), fullPage: true, timeout: UI_TIMEOUT }).catch(() => undefined);
+  }
 };
 
 /** Polls `read` until it matches, for UI_TIMEOUT (the e2e project's expect.poll default, said once more here). */

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { MACHINE_TABS } from '../../src/installation/machine/tabs';
-import { api, browserAvailable, eventually, launchBrowser, newContext, snap, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, snap, startServer, type RunningServer } from './harness';
 
 const PASSWORD = 'Fleet#2026';
 
@@ -89,7 +89,8 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     return context.newPage();
   };
 
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    await keepEvidence(task, [context]);
     await context?.close();
     context = undefined;
   });

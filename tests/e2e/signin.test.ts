@@ -12,6 +12,7 @@ import {
   eventually,
   expectLoginPage,
   expectReloaded,
+  keepEvidence,
   launchBrowser,
   markDocument,
   newContext,
@@ -55,7 +56,8 @@ describe.skipIf(!browserAvailable())('sign-in end to end', () => {
     await api(server, 'GET', '/login/logout', { token: first.tokenInfo.tokenValue });
   });
 
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    await keepEvidence(task, [context]);
     await context?.close();
   });
 

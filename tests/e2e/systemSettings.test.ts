@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { role as roleDeclaration } from '../../resources/role';
 import { user as userDeclaration } from '../../resources/user';
-import { api, browserAvailable, eventually, launchBrowser, newContext, readStored, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, readStored, startServer, type RunningServer } from './harness';
 import {
   CATALOGUES,
   RA,
@@ -104,7 +104,8 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
     await admin.waitForURL('**/index/index');
   };
 
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    await keepEvidence(task, contexts);
     for (const open of contexts.splice(0)) await open.close();
   });
 
@@ -117,6 +118,7 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
     await signedInAdmin();
     await useLanguage(admin, server, 'en');
     await admin.locator('[data-menu-key="systemSettings"]').click();
+    await admin.locator('[data-menu-key="systemSettings"][aria-expanded="true"]').waitFor();
     await admin.locator('[data-menu-key="role"]').click();
     await admin.waitForURL('**/systemSettings/role');
     await expectHeading(admin, nameOf('en', 'role'));

@@ -64,7 +64,8 @@ describeFleet('search and quarantine', (context) => {
 
     // A sender that has become a known machine is accepted by the retry; the others stay quarantined.
     const sender = unknown.body.resData.list[0].causedBy as string;
-    await context.server.db.update(rvm).set({ termNo: sender }).where(and(eq(rvm.licenseAccountId, context.accountId), eq(rvm.termNo, 'RVM00001')));
+    // (machines are known to the gateway by their serial number, docs/machine-protocol.md)
+    await context.server.db.update(rvm).set({ serialNumber: sender }).where(and(eq(rvm.licenseAccountId, context.accountId), eq(rvm.termNo, 'RVM00001')));
     const retried = await call('POST', '/quarantine/retryAll');
     expect(retried.body.resCode).toBe('00000');
     expect(retried.body.resData).toMatchObject({ running: false, resolved: 1, remaining: total - 1 });
