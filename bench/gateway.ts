@@ -6,20 +6,20 @@
 //    messages/s = acknowledged messages / seconds, checked against the committed session rows;
 // 2. visibility delay: under realistic load (a heartbeat every 30 s per machine, sessions), a machine
 //    publishes a status change and the API (`GET /rvm/{id}`) is polled until it shows it.
-// The simulated machines run in the same process as the server: both share the 2 cores.
+// The virtual machines run in child processes (file limits), on the same 2 cores as the server.
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
-import mqtt, { type MqttClient } from 'mqtt';
 import { buildApp } from '../server/app';
 import { rowsOf } from '../server/db/client';
 import { rvm } from '../server/db/schema/fleet';
 import { consumerSession } from '../server/db/schema/fleetActivity';
 import { issueCredential } from '../server/gateway/credentials';
-import { DOWN_TOPIC, UP_TOPIC } from '../server/gateway/protocol';
+import type { ChildMessage, ParentMessage } from './gatewayMachines';
 import { seedDemoFleet } from '../server/seed/demoFleet';
 
 const { values } = parseArgs({
@@ -51,93 +51,74 @@ log(`seeding ${machineCount} machines`);
 await seedDemoFleet(db, { machines: machineCount, days: 1, seed: 'bench-gateway', licenseAccountId: account.id });
 const rows = await db.select({ id: rvm.id, licenseAccountId: rvm.licenseAccountId, serialNumber: rvm.serialNumber, binCount: rvm.binCount }).from(rvm).orderBy(rvm.id);
 
-interface Virtual { id: number; serial: string; client: MqttClient; sent: number; acked: number }
-const url = app.services.gateway.machineUrl!;
-const machines: Virtual[] = [];
-log(`issuing credentials and connecting ${rows.length} machines to ${url}`);
+// Credentials for every machine, then the virtual machines in child processes of at most 5,000 each.
+const credentials: Array<{ id: number; serial: string; secret: string }> = [];
 for (let start = 0; start < rows.length; start += 200) {
   const chunk = rows.slice(start, start + 200);
-  machines.push(
-    ...(await Promise.all(
-      chunk.map(async (row) => {
-        const secret = await issueCredential(db, row, null);
-        const client = await mqtt.connectAsync(url, { clientId: row.serialNumber, username: row.serialNumber, password: secret, reconnectPeriod: 0, keepalive: 300 });
-        await client.subscribeAsync(DOWN_TOPIC(row.serialNumber), { qos: 1 });
-        return { id: row.id, serial: row.serialNumber, client, sent: 0, acked: 0 };
-      }),
-    )),
-  );
+  credentials.push(...(await Promise.all(chunk.map(async (row) => ({ id: row.id, serial: row.serialNumber, secret: await issueCredential(db, row, null) })))));
 }
+const url = app.services.gateway.machineUrl!;
+mkdirSync('.tmp', { recursive: true });
+const children = Array.from({ length: Math.ceil(credentials.length / 5000) }, (_, index) => {
+  const part = credentials.slice(index * 5000, (index + 1) * 5000);
+  const file = `.tmp/bench-gateway-machines-${index}.json`;
+  writeFileSync(file, JSON.stringify(part));
+  const child = fork(fileURLToPath(new URL('./gatewayMachines.ts', import.meta.url)), [file, url], { execArgv: ['--import', 'tsx'] });
+  return { child, offset: index * 5000, size: part.length };
+});
+const ask = <T extends ChildMessage['type']>(child: ChildProcess, command: ParentMessage, answer: T) =>
+  new Promise<Extract<ChildMessage, { type: T }>>((resolve) => {
+    const listen = (message: ChildMessage) => {
+      if (message.type !== answer) return;
+      child.off('message', listen);
+      resolve(message as Extract<ChildMessage, { type: T }>);
+    };
+    child.on('message', listen);
+    child.send(command);
+  });
 
-const message = (body: Record<string, unknown>) => JSON.stringify({ v: 1, id: randomUUID(), ts: new Date().toISOString(), ...body });
-const sessionBody = () => {
-  const items = Array.from({ length: 5 }, (_, index) => ({ seq: index + 1, itemType: 'plasticBottle', barcode: '4891234567890', refund: 0.1 }));
-  const end = new Date();
-  return { sessionId: randomUUID(), startTime: new Date(end.getTime() - 40_000).toISOString(), endTime: end.toISOString(), payoutMethod: 'octopus', totalRefund: 0.5, items };
-};
-let sessionsAcked = 0;
-const publishOne = async (machine: Virtual, realistic: boolean) => {
-  const dice = Math.random();
-  const [kind, body] = realistic || dice < 0.8 ? ['heartbeat', {}] : dice < 0.95 ? ['session', sessionBody()] : ['bins', { bins: [{ binNo: 1, currentHeight: 60 }] }];
-  machine.sent++;
-  await machine.client.publishAsync(UP_TOPIC(machine.serial, kind), message(body), { qos: 1 });
-  machine.acked++;
-  if (kind === 'session') sessionsAcked++;
-};
-
+log(`connecting ${credentials.length} machines to ${url} from ${children.length} process(es)`);
+const connected = (await Promise.all(children.map(({ child }) => ask(child, { type: 'connect' }, 'connected')))).reduce((sum, answer) => sum + answer.count, 0);
 // Everyone online first (hello), so the run measures steady-state intake.
-await Promise.all(machines.map((machine) => machine.client.publishAsync(UP_TOPIC(machine.serial, 'hello'), message({}), { qos: 1 })));
+await Promise.all(children.map(({ child }) => ask(child, { type: 'hello' }, 'helloDone')));
 const gatewaySessions = async () => Number((await db.select({ n: sql<string>`count(*)` }).from(consumerSession).where(sql`${consumerSession.externalId} is not null`))[0].n);
 const sessionsBefore = await gatewaySessions();
 
-log(`throughput: ${machines.length} machines sending for ${seconds} s`);
-const deadline = Date.now() + seconds * 1000;
-const started = performance.now();
-await Promise.all(machines.map(async (machine) => {
-  while (Date.now() < deadline) await publishOne(machine, false);
-}));
-const elapsed = (performance.now() - started) / 1000;
-const acked = machines.reduce((sum, machine) => sum + machine.acked, 0);
+log(`throughput: ${connected} machines sending for ${seconds} s`);
+const runs = await Promise.all(children.map(({ child }) => ask(child, { type: 'run', seconds }, 'ran')));
+const acked = runs.reduce((sum, run) => sum + run.acked, 0);
+const sessionsAcked = runs.reduce((sum, run) => sum + run.sessions, 0);
+const elapsed = Math.max(...runs.map((run) => run.seconds));
 const sessionsAfter = await gatewaySessions();
 const throughput = acked / elapsed;
 log(`${acked} messages acknowledged in ${elapsed.toFixed(1)} s: ${throughput.toFixed(0)} messages/s; sessions committed ${sessionsAfter - sessionsBefore} of ${sessionsAcked} acknowledged`);
 
-// Visibility delay under realistic load: heartbeats every 30 s per machine, spread evenly.
 log(`visibility delay: ${samples} status changes under a heartbeat every 30 s per machine`);
-let loadRunning = true;
-const background = Promise.all(machines.map(async (machine, index) => {
-  await new Promise((resolve) => setTimeout(resolve, (index / machines.length) * 30_000));
-  while (loadRunning) {
-    await publishOne(machine, true);
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
-  }
-}));
+for (const { child } of children) child.send({ type: 'steady' } satisfies ParentMessage);
 const login = await app.inject({ method: 'POST', url: '/test-api/login/login', payload: { username: 'admin', password: 'Admin@123' } });
 const token = (login.json() as { resData: { tokenInfo: { tokenValue: string } } }).resData.tokenInfo.tokenValue;
 const delays: number[] = [];
 for (let sample = 0; sample < samples; sample++) {
-  const machine = machines[Math.floor(Math.random() * machines.length)];
-  const [row] = await db.select({ status: rvm.currentSts }).from(rvm).where(eq(rvm.id, machine.id));
+  const index = Math.floor(Math.random() * credentials.length);
+  const owner = children.find((entry) => index >= entry.offset && index < entry.offset + entry.size)!;
+  const id = credentials[index].id;
+  const [row] = await db.select({ status: rvm.currentSts }).from(rvm).where(eq(rvm.id, id));
   const next = row.status === 'Sleep' ? 'Up' : 'Sleep';
   const sent = performance.now();
-  void machine.client.publishAsync(UP_TOPIC(machine.serial, 'status'), message({ status: next }), { qos: 1 });
+  owner.child.send({ type: 'status', index: index - owner.offset, status: next } satisfies ParentMessage);
   for (;;) {
-    const answer = await app.inject({ method: 'GET', url: `/test-api/rvm/${machine.id}`, headers: { 'rvm-token': token } });
+    const answer = await app.inject({ method: 'GET', url: `/test-api/rvm/${id}`, headers: { 'rvm-token': token } });
     if ((answer.json() as { resData: { currentSts: string } }).resData.currentSts === next) break;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   delays.push(performance.now() - sent);
-  if (performance.now() - sent > 5000) log(`slow sample: machine ${machine.id} ${row.status} -> ${next}`);
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
-loadRunning = false;
 delays.sort((a, b) => a - b);
 const p = (q: number) => delays[Math.min(delays.length - 1, Math.ceil(q * delays.length) - 1)];
-log(`delays ${delays.map((d) => d.toFixed(0)).join(' ')}`);
 log(`delay p50 ${p(0.5).toFixed(0)} ms, p95 ${p(0.95).toFixed(0)} ms, max ${delays[delays.length - 1].toFixed(0)} ms`);
-
-await Promise.all(machines.map((machine) => machine.client.endAsync(true)));
-await Promise.race([background, new Promise((resolve) => setTimeout(resolve, 1000))]);
+await Promise.all(children.map(({ child }) => new Promise((resolve) => (child.once('exit', resolve), child.send({ type: 'stop' } satisfies ParentMessage)))));
+const machines = { length: connected };
 const version = rowsOf<{ version: string }>(await db.execute(sql`select version()`))[0].version.split(' on ')[0];
 await app.close();
 
@@ -147,7 +128,7 @@ const section = [
   '',
   `Written by \`npm run bench:gateway -- --machines ${machineCount} --seconds ${seconds} --samples ${samples}\` (bench/gateway.ts): embedded broker, PostgreSQL,`,
   'one MQTT connection per machine, QoS 1; a PUBACK is sent only after the message was committed. The virtual machines',
-  'run in the same process as the server, so both share the cores.',
+  'run in child processes on the same cores as the server (they take a good part of the CPU themselves).',
   '',
   `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   `- Environment: ${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${version}`,

@@ -121,3 +121,28 @@ export const normalizeCommandParams = (command: RemoteCommand, params: Record<st
   }
   return result;
 };
+
+/** A command as the API answers it (docs/ARCHITECTURE.md "Remote commands"): date-times are ISO strings on the wire. */
+export interface CommandRecord {
+  id: number;
+  rvmId: number;
+  termNo: string;
+  batchId: number | null;
+  command: string;
+  params: Record<string, unknown>;
+  status: string;
+  statusReason: string | null;
+  /** The machine's answer: `{ success, message, fileId }`. */
+  result: unknown;
+  fileId: number | null;
+  createdBy: number | null;
+  createdByName: string | null;
+  createdTime: string;
+  expiresTime: string;
+  sentTime: string | null;
+  ackTime: string | null;
+  finishedTime: string | null;
+  updatedTime: string;
+  attempts: number;
+  resendOf: number | null;
+}

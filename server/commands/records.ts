@@ -1,7 +1,9 @@
 // CommandRecord: a command as the API answers it (docs/ARCHITECTURE.md "Remote commands"), with the
 // machine's termNo, and its JSON schema for the OpenAPI document.
 import { desc, eq, getTableColumns, type SQL } from 'drizzle-orm';
-import { COMMAND_STATUSES, REMOTE_COMMANDS } from '../../resources/commands';
+import { COMMAND_STATUSES, REMOTE_COMMANDS, type CommandRecord } from '../../resources/commands';
+
+export type { CommandRecord };
 import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { rvmCommand } from '../db/schema/liveFleet';
@@ -9,28 +11,6 @@ import { iso } from '../fleet/access';
 
 type JsonSchema = Record<string, unknown>;
 
-export interface CommandRecord {
-  id: number;
-  rvmId: number;
-  termNo: string;
-  batchId: number | null;
-  command: string;
-  params: Record<string, unknown>;
-  status: string;
-  statusReason: string | null;
-  result: unknown;
-  fileId: number | null;
-  createdBy: number | null;
-  createdByName: string | null;
-  createdTime: string;
-  expiresTime: string;
-  sentTime: string | null;
-  ackTime: string | null;
-  finishedTime: string | null;
-  updatedTime: string;
-  attempts: number;
-  resendOf: number | null;
-}
 
 const { licenseAccountId: _account, ...commandColumns } = getTableColumns(rvmCommand);
 export const COMMAND_SELECTION = { ...commandColumns, termNo: rvm.termNo };

@@ -1,29 +1,8 @@
 // Answers of the remote command calls (server/commands/), date-times as the http client shows them
 // ('yyyy-MM-dd HH:mm:ss', local). The stream's records are converted the same way (useCommandStream).
 
-export interface CommandRecord {
-  id: number;
-  rvmId: number;
-  termNo: string;
-  batchId: number | null;
-  command: string;
-  params: Record<string, unknown> | null;
-  status: string;
-  statusReason: string | null;
-  /** The machine's answer: `{ success, message, fileId }` (any JSON from older servers). */
-  result: unknown;
-  fileId: number | null;
-  createdBy: number | null;
-  createdByName: string | null;
-  createdTime: string | null;
-  expiresTime: string | null;
-  sentTime: string | null;
-  ackTime: string | null;
-  finishedTime: string | null;
-  updatedTime: string | null;
-  attempts: number;
-  resendOf: number | null;
-}
+export type { CommandRecord } from '../../resources/commands';
+import type { CommandRecord } from '../../resources/commands';
 
 export interface CommandPage {
   list: CommandRecord[];

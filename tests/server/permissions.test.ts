@@ -33,14 +33,17 @@ describeBackends('permissions', (server) => {
   it('refuses every guarded call to a user without identifiers (4003, HTTP 403)', async () => {
     await server.createUser({ name: 'nobody' }, admin);
     const token = await server.login('nobody', 'Passw0rd!');
+    // aimed at a plain user, not the superAdmin (whose own protection would answer 4003 anyway);
+    // routeGuard.test.ts sweeps every registered route the same way
+    const victim = await server.createUser({ name: 'target' }, admin);
     const calls: Array<[string, string, unknown?]> = [
       ['POST', '/user/page', {}],
-      ['GET', '/user/1'],
+      ['GET', `/user/${victim}`],
       ['GET', '/user/list'],
       ['POST', '/user', {}],
-      ['PUT', '/user', { id: 1 }],
-      ['DELETE', '/user?id=1'],
-      ['POST', '/user/batchDelete', { ids: [1] }],
+      ['PUT', '/user', { id: victim }],
+      ['DELETE', `/user?id=${victim}`],
+      ['POST', '/user/batchDelete', { ids: [victim] }],
       ['POST', '/user/export', { format: 'csv' }],
       ['POST', '/role/page', {}],
       ['POST', '/permission', {}],
@@ -50,6 +53,7 @@ describeBackends('permissions', (server) => {
       const answer = await server.call(method as 'GET', path, { token, body });
       expect([path, answer.status, answer.body.resCode]).toEqual([path, 403, '4003']);
     }
+    expect((await server.call('GET', `/user/${victim}`, { token: admin })).body.resData.name).toBe('target');
     // Token-only calls still work.
     expect((await server.call('GET', '/login/current', { token })).body.resCode).toBe('00000');
     expect((await server.call('GET', '/saved-filter', { token })).body.resCode).toBe('00000');

@@ -1,7 +1,16 @@
+// @vitest-environment jsdom
 // The principle on the console side: a declaration the console has never seen (tests/fixtures/gadget.ts),
-// passed as the registry, yields a routed resource and working data calls with no other code.
-import { isValidElement, type ReactElement } from 'react';
-import { describe, expect, it } from 'vitest';
+// passed as the registry, yields a routed resource and working data calls with no other code. The
+// last block renders it in jsdom, against a fake data provider, and looks at what a user sees.
+import { isValidElement, type ReactElement, type ReactNode } from 'react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import { AdminContext, AdminUI, memoryStore, type AuthProvider, type TranslationMessages } from 'react-admin';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConsoleServicesProvider } from '../../src/layout/ConsoleServices';
+import { messagesFor } from '../../src/providers/i18nProvider';
 import { RESOURCES } from '../../resources';
 import { buildResources, createDataProvider, viewComponentFor } from '../../src/generic';
 import { GenericCreate, GenericEdit } from '../../src/generic/GenericForm';
@@ -10,6 +19,7 @@ import { GenericShow } from '../../src/generic/GenericShow';
 import { UserList } from '../../src/resources/UserList';
 import { fakeHttp } from '../fixtures/fakeHttp';
 import { gadget, gizmo } from '../fixtures/gadget';
+import { en } from '../../i18n/en';
 
 type Props = Record<string, unknown>;
 const propsOf = (element: unknown) => (element as ReactElement<Props>).props;
@@ -92,5 +102,89 @@ describe('createDataProvider with a fixture registry', () => {
   it('does not know resources outside its registry', async () => {
     const { http, download } = fakeHttp();
     await expect(createDataProvider(http, download, [gadget]).getOne('systemSettings/user', { id: 1 })).rejects.toThrow(/Unknown resource/);
+  });
+});
+
+// Rendering react-admin and MUI in jsdom takes seconds on a busy 2-core machine.
+describe('the fixture rendered: what a user sees', { timeout: 60_000 }, () => {
+  afterEach(() => cleanup());
+
+  /** The fixture's labels, as a catalogue would give them (the real catalogues do not know gadget). */
+  const gadgetLabels = {
+    name: 'Gadget |||| Gadgets',
+    fields: { id: 'ID', label: 'Label', weight: 'Weight (g)', colour: 'Colour', owner: 'Owner', boughtAt: 'Bought at', createTime: 'Created' },
+    filters: { labelLike: 'Label contains', colour: 'Colour is', boughtFrom: 'Bought from', boughtTo: 'Bought until' },
+    enums: { colour: { red: 'Red', green: 'Green' } },
+  };
+  const english = messagesFor('en') as unknown as { resources: Record<string, unknown> };
+  const i18nProvider = polyglotI18nProvider(
+    () => ({ ...english, resources: { ...english.resources, gadget: gadgetLabels, 'service/gadget': gadgetLabels, gizmo: { name: 'Gizmo |||| Gizmos', fields: { title: 'Title' } } } }) as unknown as TranslationMessages,
+    'en',
+    [{ locale: 'en', name: 'English' }],
+    { allowMissing: true },
+  );
+  /** A signed-in superAdmin (the views check permissions through usePermissions). */
+  const authProvider: AuthProvider = {
+    login: async () => undefined,
+    logout: async () => undefined,
+    checkAuth: async () => undefined,
+    checkError: async () => undefined,
+    getPermissions: async () => ({ superAdmin: true, permissions: [] }),
+  };
+  const Layout = ({ children }: { children: ReactNode }) => <main>{children}</main>;
+
+  /** The fixture's createTime as the list must show it in the unit projects' zones (24-hour local time). */
+  const CREATED_SHOWN = process.env.TZ === 'America/New_York' ? '2024-03-05 02:08:09' : '2024-03-05 15:08:09';
+
+  const renderAt = (path: string) => {
+    const created = '2024-03-05T07:08:09.000Z'; // shown as local time: see CREATED_SHOWN
+    const { http, download, calls } = fakeHttp({
+      'POST /gadget/page': { list: [{ id: 1, label: 'Sprocket', weight: 120, colour: 'green', owner: 2, createTime: created }], total: 1, pageNum: 1, pageSize: 20 },
+      'GET /gadget/1': { id: 1, label: 'Sprocket', weight: 120, colour: 'green', owner: 2, createTime: created },
+      'GET /gizmo/list': [{ id: 2, name: 'Gizmo two' }],
+      'GET /saved-filter': [],
+    });
+    const dataProvider = createDataProvider(http, download, [gadget, gizmo]);
+    const services = { session: {} as never, http, download, locale: 'en' as const, reload: vi.fn() };
+    render(
+      <MemoryRouter initialEntries={[path]}>
+        <ConsoleServicesProvider services={services}>
+          <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+            <AdminUI layout={Layout} disableTelemetry>
+              {buildResources([gadget, gizmo])}
+            </AdminUI>
+          </AdminContext>
+        </ConsoleServicesProvider>
+      </MemoryRouter>,
+    );
+    return { calls };
+  };
+
+  it('the list shows the declared columns with their labels, the record, its reference by name, and the always-on filter', async () => {
+    const { calls } = renderAt('/service/gadget');
+    const table = await screen.findByRole('table');
+    const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent?.trim()).filter(Boolean);
+    expect(headers).toEqual(['Label', 'Weight (g)', 'Colour', 'Owner', 'Created']);
+    const row = (await within(table).findByText('Sprocket')).closest('tr')!;
+    await waitFor(() => expect(within(row).getByText('Gizmo two')).toBeTruthy()); // the reference, by its name
+    expect(within(row).getByText('Green')).toBeTruthy(); // the enum, by its label
+    expect(within(row).getByText('120')).toBeTruthy();
+    expect(within(row).getByText(CREATED_SHOWN)).toBeTruthy();
+    expect(screen.getByLabelText('Label contains')).toBeTruthy();
+    // no delete and no export declared: neither offered
+    expect(screen.queryByRole('button', { name: /export/i })).toBeNull();
+    expect(calls.find((call) => call.path === '/gadget/page')?.body).toMatchObject({ pageNum: 1, pageSize: 20, sort: 'createTime', order: 'DESC' });
+  });
+
+  it('the create form refuses a missing required field in the catalogue\'s words, then creates the record', async () => {
+    const { calls } = renderAt('/service/gadget/create');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/Weight \(g\)/), '120');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText(en.validation.required); // under Label, the one required field
+    expect(calls.some((call) => call.method === 'POST' && call.path === '/gadget')).toBe(false);
+    await user.type(screen.getByLabelText(/^Label/), 'Cog');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.find((call) => call.method === 'POST' && call.path === '/gadget')?.body).toEqual({ label: 'Cog', weight: 120 }));
   });
 });
