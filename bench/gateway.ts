@@ -85,13 +85,18 @@ const gatewaySessions = async () => Number((await db.select({ n: sql<string>`cou
 const sessionsBefore = await gatewaySessions();
 
 log(`throughput: ${connected} machines sending for ${seconds} s`);
+const serverCpu = process.cpuUsage();
 const runs = await Promise.all(children.map(({ child }) => ask(child, { type: 'run', seconds }, 'ran')));
+const serverCpuUsed = process.cpuUsage(serverCpu);
+const serverCpuSeconds = (serverCpuUsed.user + serverCpuUsed.system) / 1e6;
+const machinesCpuSeconds = runs.reduce((sum, run) => sum + run.cpuSeconds, 0);
 const acked = runs.reduce((sum, run) => sum + run.acked, 0);
 const sessionsAcked = runs.reduce((sum, run) => sum + run.sessions, 0);
 const elapsed = Math.max(...runs.map((run) => run.seconds));
 const sessionsAfter = await gatewaySessions();
 const throughput = acked / elapsed;
 log(`${acked} messages acknowledged in ${elapsed.toFixed(1)} s: ${throughput.toFixed(0)} messages/s; sessions committed ${sessionsAfter - sessionsBefore} of ${sessionsAcked} acknowledged`);
+log(`CPU during the run: server process ${serverCpuSeconds.toFixed(1)} s, virtual machines ${machinesCpuSeconds.toFixed(1)} s (of ${(elapsed * cpus().length).toFixed(0)} core-seconds)`);
 
 log(`visibility delay: ${samples} status changes under a heartbeat every 30 s per machine`);
 for (const { child } of children) child.send({ type: 'steady' } satisfies ParentMessage);
@@ -138,6 +143,8 @@ const section = [
   `| machines connected | ${machines.length} | 10,000 |`,
   `| throughput, messages/s (heartbeat 80 %, session with 5 items 15 %, bins 5 %) | ${throughput.toFixed(0)} | ≥ 5,000 |`,
   `| sessions acknowledged / committed | ${sessionsAcked} / ${sessionsAfter - sessionsBefore} | equal |`,
+  `| CPU during the run: server process / virtual machines / available (core-seconds); PostgreSQL has the rest | ${serverCpuSeconds.toFixed(1)} / ${machinesCpuSeconds.toFixed(1)} / ${(elapsed * cpus().length).toFixed(0)} | |`,
+  `| server process CPU per 1,000 messages (ms) | ${((serverCpuSeconds * 1e6) / acked).toFixed(0)} | |`,
   `| publish → visible through \`GET /rvm/{id}\`, p50 / p95 / max (ms), ${samples} samples | ${p(0.5).toFixed(0)} / ${p(0.95).toFixed(0)} / ${delays[delays.length - 1].toFixed(0)} | p95 < 1,000 |`,
   '<!-- gateway:end -->',
 ].join('\n');

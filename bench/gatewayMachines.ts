@@ -16,7 +16,7 @@ export type ParentMessage =
 export type ChildMessage =
   | { type: 'connected'; count: number }
   | { type: 'helloDone' }
-  | { type: 'ran'; acked: number; sessions: number; seconds: number }
+  | { type: 'ran'; acked: number; sessions: number; seconds: number; cpuSeconds: number }
   | { type: 'statusSent'; index: number };
 
 const [file, url] = process.argv.slice(2);
@@ -60,6 +60,7 @@ process.on('message', async (command: ParentMessage) => {
     let sessions = 0;
     const deadline = Date.now() + command.seconds * 1000;
     const started = performance.now();
+    const cpu = process.cpuUsage();
     await Promise.all(
       clients.map(async (client, index) => {
         while (Date.now() < deadline) {
@@ -70,7 +71,8 @@ process.on('message', async (command: ParentMessage) => {
         }
       }),
     );
-    send({ type: 'ran', acked, sessions, seconds: (performance.now() - started) / 1000 });
+    const used = process.cpuUsage(cpu);
+    send({ type: 'ran', acked, sessions, seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 });
   } else if (command.type === 'steady') {
     // Realistic load: a heartbeat every 30 s per machine, spread evenly over the 30 s.
     steady = true;

@@ -106,8 +106,11 @@ const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) =>
   });
 };
 
-/** Kinds whose effect is idempotent by itself (unique session ids, conditional transitions): no message id row needed. */
-const SELF_IDEMPOTENT = new Set<MessageKind>(['heartbeat', 'session', 'service', 'commandAck', 'commandResult']);
+/**
+ * Kinds whose effect is idempotent by itself (unique session ids, conditional transitions, absolute bin
+ * levels): no message id row needed, one round trip less each.
+ */
+const SELF_IDEMPOTENT = new Set<MessageKind>(['heartbeat', 'bins', 'session', 'service', 'commandAck', 'commandResult']);
 
 /** A database error in the fast pass: the batch is rolled back and run again with a savepoint per message. */
 class NeedsSavepoints extends Error {}

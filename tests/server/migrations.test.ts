@@ -5,7 +5,8 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { isTable, sql } from 'drizzle-orm';
+import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +52,38 @@ describe('migrations', () => {
     const last = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', `${entries.at(-1)!.tag.slice(0, 4)}_snapshot.json`), 'utf8'));
     const current = generateDrizzleJson(schema as Record<string, unknown>, last.id);
     expect(await generateMigration(last, current)).toEqual([]);
+  });
+
+  it('the migrations build the schema: every table and column, its type and nullability, as declared', async () => {
+    const client = new PGlite();
+    cleanups.push(() => client.close());
+    const db = drizzle(client);
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    const built = rowsOf<{ table: string; column: string; type: string; notNull: boolean }>(
+      await db.execute(sql`select c.relname as "table", a.attname as "column", format_type(a.atttypid, a.atttypmod) as "type", a.attnotnull as "notNull"
+        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped`),
+    );
+    /** drizzle's SQL type in PostgreSQL's own spelling (format_type). */
+    const spelled = (type: string) =>
+      type
+        .replace(/^varchar/, 'character varying')
+        .replace(/^char\b/, 'character')
+        .replace(/^timestamp(\(\d\))? with time zone$/, 'timestamp$1 with time zone')
+        .replace(/^timestamp$/, 'timestamp without time zone')
+        .replace(/^time$/, 'time without time zone')
+        .replace(/^(serial)$/, 'integer')
+        .replace(/^bigserial$/, 'bigint')
+        .replace(/, /g, ',');
+    const declared = (Object.values(schema) as unknown[])
+      .filter((value): value is PgTable => isTable(value))
+      .flatMap((table) => {
+        const config = getTableConfig(table);
+        return config.columns.map((column) => ({ table: config.name, column: column.name, type: spelled(column.getSQLType()), notNull: column.notNull || column.primary }));
+      });
+    const key = (row: { table: string; column: string; type: string; notNull: boolean }) => `${row.table}.${row.column} ${row.type}${row.notNull ? ' not null' : ''}`;
+    expect(declared.length).toBeGreaterThan(50);
+    expect(built.map(key).sort()).toEqual(declared.map(key).sort());
   });
 
   it('upgrades a database with data from the first migration to the latest; the data stays usable', async () => {
