@@ -73,7 +73,8 @@ describe('bulk remote command', () => {
     await waitFor(() => expect(stream.connections.at(-1)?.url).toBe('/test-api/rvm/command/stream?batchId=9'), WAIT);
     counts = { ...COUNTS, executedSuccessfully: 1, executedFailed: 1 };
     stream.write('event: ready\ndata: {}\n\n');
-    stream.command({ ...a, status: 'executedSuccessfully', updatedTime: '2025-03-01T10:00:30Z' });
+    // the fixture's rows hold local wall-clock times (as the http client shows them); the stream sends instants
+    stream.command({ ...a, status: 'executedSuccessfully', updatedTime: new Date('2025-03-01T10:00:30').toISOString() });
     const row = () => within(screen.getByTestId('batch-commands')).getAllByRole('row').find((item) => item.textContent?.includes('HK0001'))!;
     await waitFor(() => expect(row().textContent).toContain(en.remote.statuses.executedSuccessfully), WAIT);
     await waitFor(() => expect(within(summary).getByTestId('batch-counts').textContent).toContain(`${en.remote.statuses.executedSuccessfully}: 1`), WAIT);

@@ -171,7 +171,8 @@ describe('RemoteControl tab: sending and the live history', () => {
     expect(stream.connections[0].url).toBe('/test-api/rvm/command/stream?rvmId=5');
     expect(stream.connections[0].headers).toMatchObject({ 'rvm-token': 'tok', Accept: 'text/event-stream' });
     stream.write('event: ready\ndata: {}\n\n');
-    stream.command({ ...sent, status: 'executedFailed', statusReason: 'door open', createdTime: '2025-03-01T10:00:00Z', updatedTime: '2025-03-01T10:00:09Z', finishedTime: '2025-03-01T10:00:09Z' });
+    // the fixture's rows hold local wall-clock times (as the http client shows them); the stream sends instants
+    stream.command({ ...sent, status: 'executedFailed', statusReason: 'door open', createdTime: new Date('2025-03-01T10:00:00').toISOString(), updatedTime: new Date('2025-03-01T10:00:09').toISOString(), finishedTime: new Date('2025-03-01T10:00:09').toISOString() });
     await waitFor(() => expect(within(rows()[0]).getByText(en.remote.statuses.executedFailed)).toBeTruthy(), WAIT);
     expect(rows()).toHaveLength(2);
     expect((rows()[0]).textContent).toContain('door open');
