@@ -2,6 +2,8 @@ import { BIN_HEIGHT, RVM_STATES, RVM_STATUSES } from './fleetCatalogue';
 import { defineResource } from './types';
 
 const TIME_OF_DAY = { regex: '^([01][0-9]|2[0-3]):[0-5][0-9]$', message: 'fleet.validation.timeOfDay' } as const;
+/** RVM numbers and serial numbers: a serial number is also the machine's MQTT user name and topic level, so no `+ # /`. */
+const IDENTIFIER = { regex: '^[A-Za-z0-9_-]+$', message: 'fleet.validation.identifier' } as const;
 const binHeight = { type: 'number', integer: true, min: BIN_HEIGHT.min, max: BIN_HEIGHT.max } as const;
 const percent = { type: 'number', integer: true, min: 1, max: 100 } as const;
 
@@ -26,8 +28,8 @@ export const machine = defineResource({
   scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
-    termNo: { type: 'text', required: true, minLength: 1, maxLength: 32, patterns: [{ regex: '^[A-Za-z0-9_-]+$', message: 'fleet.validation.termNo' }], sortable: true },
-    serialNumber: { type: 'text', required: true, minLength: 1, maxLength: 32, sortable: true },
+    termNo: { type: 'text', required: true, minLength: 1, maxLength: 32, patterns: [IDENTIFIER], sortable: true },
+    serialNumber: { type: 'text', required: true, minLength: 1, maxLength: 32, patterns: [IDENTIFIER], sortable: true },
     termType: { type: 'text', required: true, minLength: 1, maxLength: 32, sortable: true },
     fleetId: { type: 'reference', reference: 'fleet', required: true, sortable: true },
     currentSts: { type: 'enum', options: RVM_STATUSES, readOnly: true, display: 'status', sortable: true },

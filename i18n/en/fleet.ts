@@ -169,7 +169,7 @@ export const fleet = {
     almostFullNotAboveFull: 'Almost full must not exceed already full',
     timeOfDay: 'Please enter a time as HH:mm',
     macAddress: 'Please enter a MAC address like 00:1A:2B:3C:4D:5E',
-    termNo: 'Only letters, digits, _ and - are allowed',
+    identifier: 'Only letters, digits, _ and - are allowed',
   },
   overview: {
     identity: 'Machine',

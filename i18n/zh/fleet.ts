@@ -169,7 +169,7 @@ export const fleet: Catalogue<typeof en> = {
     almostFullNotAboveFull: '即将满不能超过已满',
     timeOfDay: '请按 HH:mm 格式输入时间',
     macAddress: '请输入形如 00:1A:2B:3C:4D:5E 的MAC地址',
-    termNo: '只能包含字母、数字、_ 和 -',
+    identifier: '只能包含字母、数字、_ 和 -',
   },
   overview: {
     identity: '机器',

@@ -8,7 +8,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MachineIdentity } from './credentials';
-import { DOWN_TOPIC, parseUpTopic, SHARED_UP_FILTER } from './protocol';
+import { DOWN_TOPIC, isMessageKind, parseUpTopic, SHARED_UP_FILTER } from './protocol';
 
 export interface BrokerHooks {
   authenticate(serial: string, password: string): Promise<MachineIdentity | null>;
@@ -56,13 +56,14 @@ export const startEmbeddedBroker = async (
       if (!client) return done(null);
       const machine = identityOf(client);
       const topic = parseUpTopic(packet.topic);
-      if (!machine || !topic || topic.serial !== machine.serialNumber) return done(new Error('not allowed'));
+      // Retained messages and kinds the protocol does not have would only fill the broker's memory.
+      if (!machine || !topic || topic.serial !== machine.serialNumber || packet.retain || !isMessageKind(topic.kind)) return done(new Error('not allowed'));
       hooks.process(machine, topic.kind, packet.payload.toString()).then(() => done(null), done);
     },
     authorizeSubscribe: (client, subscription, done) => {
       const machine = identityOf(client);
       // (null, null): a refused subscription (SUBACK 0x80), the connection stays.
-      if (!machine || subscription.topic !== DOWN_TOPIC(machine.serialNumber)) return done(null, null);
+      if (!machine || /[+#]/.test(subscription.topic) || subscription.topic !== DOWN_TOPIC(machine.serialNumber)) return done(null, null);
       done(null, subscription);
     },
     // A last will is published by the broker itself, without authorizePublish: it is processed here

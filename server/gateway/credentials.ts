@@ -17,11 +17,22 @@ const sameDigest = (secret: string, stored: string) => {
 };
 
 export interface MachineIdentity {
-  /** Null for an enrolling machine that is not registered yet: its messages go to the quarantine. */
+  /** The machine; null when it is looked up by serial number (quarantine retry) or enrolling. */
   rvmId: number | null;
   licenseAccountId: number;
   serialNumber: string;
+  /**
+   * Connected with the account's enrollment key, not its own secret: everything it sends waits in the
+   * quarantine, registered or not (a shared key must never let a device speak for a machine).
+   */
+  enrolled?: boolean;
 }
+
+/** A serial number is the MQTT user name and a topic level: letters, digits, _ and - only (no `+ # /`). */
+export const SERIAL_NUMBER = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** Another license account already has this serial number's credential (2002 on rotation). */
+export class SerialTaken extends Error {}
 
 /** Creates or rotates a machine's secret; answers the secret, which is never stored or shown again. */
 export const issueCredential = async (
@@ -29,11 +40,14 @@ export const issueCredential = async (
   machine: { id: number; licenseAccountId: number; serialNumber: string },
   userId: number | null,
 ): Promise<string> => {
+  if (!SERIAL_NUMBER.test(machine.serialNumber)) throw new SerialTaken('invalid serial number');
   const secret = newSecret();
   await db.transaction(async (tx) => {
-    // A serial number has one credential in the installation: a machine re-registered under another
-    // record (or account) takes it over, and the old record's secret stops working.
-    await tx.delete(rvmCredential).where(and(eq(rvmCredential.serialNumber, machine.serialNumber), sql`${rvmCredential.rvmId} <> ${machine.id}`));
+    // A serial number has one credential in the installation. Another record of the same account
+    // (a machine registered again) takes it over; another account's never: that would lock its machine out.
+    const [holder] = await tx.select().from(rvmCredential).where(and(eq(rvmCredential.serialNumber, machine.serialNumber), sql`${rvmCredential.rvmId} <> ${machine.id}`)).for('update');
+    if (holder && holder.licenseAccountId !== machine.licenseAccountId) throw new SerialTaken(machine.serialNumber);
+    if (holder) await tx.delete(rvmCredential).where(eq(rvmCredential.rvmId, holder.rvmId));
     await tx
       .insert(rvmCredential)
       .values({ rvmId: machine.id, licenseAccountId: machine.licenseAccountId, serialNumber: machine.serialNumber, secretHash: digest(secret), rotatedBy: userId })
@@ -56,21 +70,22 @@ export const issueEnrollmentKey = async (db: Db, licenseAccountId: number, userI
 };
 
 /**
- * Who connects with this user name (serial number) and password: the machine with that credential,
- * or, with an enrollment key, a machine of that account (registered under that serial or not yet).
+ * Who connects with this user name (serial number) and password: the machine holding that serial's
+ * credential, or, when no machine holds one, an enrolling device of the enrollment key's account.
  */
 export const authenticateMachine = async (db: Db, serialNumber: string, password: string): Promise<MachineIdentity | null> => {
-  if (!serialNumber || serialNumber.length > 32 || !password || password.length > 200) return null;
+  if (!SERIAL_NUMBER.test(serialNumber) || !password || password.length > 200) return null;
   const [credential] = await db.select().from(rvmCredential).where(eq(rvmCredential.serialNumber, serialNumber)).limit(1);
-  if (credential && sameDigest(password, credential.secretHash)) {
-    return { rvmId: credential.rvmId, licenseAccountId: credential.licenseAccountId, serialNumber };
+  if (credential) {
+    // A serial number with its own secret connects with that secret only, never with an enrollment key.
+    return sameDigest(password, credential.secretHash) ? { rvmId: credential.rvmId, licenseAccountId: credential.licenseAccountId, serialNumber } : null;
   }
   const match = /^(\d{1,9})\.(.+)$/.exec(password);
   if (!match) return null;
   const licenseAccountId = Number(match[1]);
   const [key] = await db.select().from(gatewayEnrollmentKey).where(eq(gatewayEnrollmentKey.licenseAccountId, licenseAccountId)).limit(1);
   if (!key || !sameDigest(match[2], key.keyHash)) return null;
-  return { rvmId: await machineIdBySerial(db, licenseAccountId, serialNumber), licenseAccountId, serialNumber };
+  return { rvmId: null, licenseAccountId, serialNumber, enrolled: true };
 };
 
 /** The account's machine with this serial number, if it has been registered. */

@@ -8,7 +8,7 @@ import { rvm, rvmBin } from '../db/schema/fleet';
 import { rvmEvent, serviceSession } from '../db/schema/fleetActivity';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
 import { applyAck, applyResult } from '../commands/store';
-import { MAX_FILE_BYTES, type MessageBodies, type MessageKind } from './protocol';
+import { MAX_CLOCK_SKEW_MS, MAX_FILE_BYTES, type MessageBodies, type MessageKind } from './protocol';
 import { setOffline, setOnline, setStatus } from './liveState';
 
 export class Refusal extends Error {
@@ -72,7 +72,8 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     if (message.status) await setStatus(tx, machine, message.status, at);
   },
   status: async ({ tx, machine, at, receivedAt, replay }, message) => {
-    if (at < machine.statusSince) throw new Refusal('outOfOrder', message.ts);
+    // statusSince may be the server's time (going online): older only beyond the allowed clock skew.
+    if (at.getTime() < machine.statusSince.getTime() - MAX_CLOCK_SKEW_MS) throw new Refusal('outOfOrder', message.ts);
     if (!replay) await setOnline(tx, machine, receivedAt, message.status);
     await setStatus(tx, machine, message.status, at);
   },

@@ -34,8 +34,8 @@ interface Checked {
   at: Date;
 }
 
-/** Kinds that only describe the present (connection, liveness): replaying an old one would lie. */
-const PRESENT_ONLY = new Set<MessageKind>(['hello', 'goodbye', 'heartbeat']);
+/** Kinds that only describe the present (connection, liveness, bin levels): replaying an old one would lie. */
+const PRESENT_ONLY = new Set<MessageKind>(['hello', 'goodbye', 'heartbeat', 'bins']);
 
 const check = (message: IncomingMessage): Checked | Refusal => {
   let body: unknown;
@@ -63,6 +63,7 @@ const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Mac
   const ids = new Set<number>();
   const bySerial = new Map<string, number>();
   for (const { message } of checked) {
+    if (message.identity.enrolled) continue; // quarantined whatever it says (credentials.ts)
     const key = `${message.identity.licenseAccountId}/${message.identity.serialNumber}`;
     const id = message.identity.rvmId ?? bySerial.get(key) ?? (await machineIdBySerial(db, message.identity.licenseAccountId, message.identity.serialNumber));
     if (id !== null) {
@@ -88,7 +89,7 @@ const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Mac
 };
 
 const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) => {
-  const values = { reason: refusal.reason, value: refusal.value?.slice(0, 200) ?? null };
+  const values = { reason: refusal.reason, value: refusal.value?.replace(/\u0000/g, '\\u0000').slice(0, 200) ?? null };
   if (message.quarantineId !== undefined) {
     await tx
       .update(quarantineMessage)
@@ -100,7 +101,8 @@ const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) =>
     licenseAccountId: message.identity.licenseAccountId,
     causedBy: message.identity.serialNumber.slice(0, 64),
     messageType: messageTypeOf(message.kind),
-    content: message.payload,
+    // PostgreSQL text cannot hold NUL: a raw NUL byte (never valid JSON) is kept visible, escaped.
+    content: message.payload.replace(/\u0000/g, '\\u0000'),
     receivedTime: message.receivedAt,
     ...values,
   });
@@ -151,7 +153,7 @@ const runBatch = async (
         await refuse(item);
         continue;
       }
-      const machine = machines.get(`${message.identity.licenseAccountId}/${message.identity.serialNumber}`);
+      const machine = message.identity.enrolled ? undefined : machines.get(`${message.identity.licenseAccountId}/${message.identity.serialNumber}`);
       if (!machine) {
         await refuse(new Refusal('unknownMachine', message.identity.serialNumber));
         continue;

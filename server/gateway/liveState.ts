@@ -5,6 +5,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { rvmOnlineHistory, rvmStatusHistory } from '../db/schema/fleetActivity';
+import { MAX_CLOCK_SKEW_MS } from './protocol';
 
 export type LiveStatus = 'Up' | 'Down' | 'Sleep' | 'Offline';
 
@@ -19,17 +20,21 @@ const openInterval = async (tx: Db, machine: MachineRef, status: LiveStatus, at:
 };
 
 /**
- * Sets the status (Offline only through `setOffline`). Answers false when it already was that status
- * or when `at` is older than the current status (an out-of-order report changes nothing).
+ * Sets the status (Offline only through `setOffline`) at the machine's time `at`. `statusSince` may
+ * come from the server's clock (going online), so a machine clock behind by up to the allowed skew
+ * still changes the status, never earlier than the current one; anything older changes nothing.
  */
 export const setStatus = async (tx: Db, machine: MachineRef, status: Exclude<LiveStatus, 'Offline'>, at: Date): Promise<boolean> => {
-  const changed = await tx
+  const [changed] = await tx
     .update(rvm)
-    .set({ currentSts: status, statusSince: at })
-    .where(and(eq(rvm.id, machine.id), sql`${rvm.currentSts} <> ${status}`, sql`${rvm.currentSts} <> 'Offline'`, sql`${rvm.statusSince} <= ${at}`))
-    .returning({ id: rvm.id });
-  if (!changed.length) return false;
-  await openInterval(tx, machine, status, at);
+    .set({ currentSts: status, statusSince: sql`greatest(${rvm.statusSince}, ${at})` })
+    .where(and(
+      eq(rvm.id, machine.id), sql`${rvm.currentSts} <> ${status}`, sql`${rvm.currentSts} <> 'Offline'`,
+      sql`${rvm.statusSince} <= ${new Date(at.getTime() + MAX_CLOCK_SKEW_MS)}`,
+    ))
+    .returning({ statusSince: rvm.statusSince });
+  if (!changed) return false;
+  await openInterval(tx, machine, status, changed.statusSince);
   return true;
 };
 
@@ -50,12 +55,12 @@ export const setOnline = async (tx: Db, machine: MachineRef, at: Date, status: E
   return true;
 };
 
-/** The machine said goodbye or fell silent: offline since `at`. */
-export const setOffline = async (tx: Db, machine: MachineRef, at: Date): Promise<boolean> => {
+/** The machine said goodbye or fell silent (no message since `silentBefore`, re-checked here): offline since `at`. */
+export const setOffline = async (tx: Db, machine: MachineRef, at: Date, silentBefore?: Date): Promise<boolean> => {
   const changed = await tx
     .update(rvm)
     .set({ online: false, currentSts: 'Offline', statusSince: at })
-    .where(and(eq(rvm.id, machine.id), eq(rvm.online, true)))
+    .where(and(eq(rvm.id, machine.id), eq(rvm.online, true), silentBefore ? sql`${rvm.lastSeenTime} < ${silentBefore}` : undefined))
     .returning({ id: rvm.id });
   if (!changed.length) return false;
   await tx.update(rvmOnlineHistory).set({ endTime: at }).where(and(eq(rvmOnlineHistory.rvmId, machine.id), isNull(rvmOnlineHistory.endTime)));
@@ -70,14 +75,16 @@ export const setOffline = async (tx: Db, machine: MachineRef, at: Date): Promise
  * update, so instances sweeping together never write a transition twice.
  */
 export const sweepSilentMachines = async (db: Db, now: Date, offlineAfterSeconds: number): Promise<number> => {
+  const cutoff = new Date(now.getTime() - offlineAfterSeconds * 1000);
   const silent = await db
     .select({ id: rvm.id, licenseAccountId: rvm.licenseAccountId, lastSeenTime: rvm.lastSeenTime })
     .from(rvm)
-    .where(and(eq(rvm.online, true), sql`${rvm.lastSeenTime} < ${new Date(now.getTime() - offlineAfterSeconds * 1000)}`))
+    .where(and(eq(rvm.online, true), sql`${rvm.lastSeenTime} < ${cutoff}`))
     .limit(1000);
   let count = 0;
   for (const machine of silent) {
-    const went = await db.transaction((tx) => setOffline(tx, machine, machine.lastSeenTime ?? now));
+    // Re-checked in the update: a message committed since the read keeps the machine online.
+    const went = await db.transaction((tx) => setOffline(tx, machine, machine.lastSeenTime ?? now, cutoff));
     if (went) count++;
   }
   return count;

@@ -8,7 +8,8 @@ import { auditLog } from '../db/schema/liveFleet';
 import { accountOf, findMachine, fleetRoute, iso, MACHINE_ID, objectSchema, PERMISSIONS } from '../fleet/access';
 import { ok } from '../lib/envelope';
 import type { Services } from '../services';
-import { issueCredential, issueEnrollmentKey } from './credentials';
+import { issueCredential, issueEnrollmentKey, SerialTaken } from './credentials';
+import { AppError } from '../lib/errors';
 
 const ID_PARAMS = objectSchema({ id: MACHINE_ID }, ['id']);
 
@@ -42,7 +43,11 @@ export const registerGatewayRoutes = (app: FastifyInstance, services: Services) 
     async (request) => {
       const caller = callerOf(request);
       const machine = await findMachine(db, caller, (request.params as { id: number }).id);
-      const secret = await issueCredential(db, machine, caller.principal.userId);
+      const secret = await issueCredential(db, machine, caller.principal.userId).catch((error: unknown) => {
+        // Another account's machine holds this serial number's credential: never taken over.
+        if (error instanceof SerialTaken) throw new AppError('2002');
+        throw error;
+      });
       await audit(request, 'gateway.rotateSecret', { rvmIds: [machine.id] });
       return ok(request, { serialNumber: machine.serialNumber, secret, machineUrl: services.gateway.machineUrl });
     },

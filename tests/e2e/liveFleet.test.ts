@@ -46,7 +46,7 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
 
   beforeAll(async () => {
     const mqttPort = await freePort();
-    server = await startServer({ MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1', SIMULATE: String(SIMULATED), SIMULATE_SPEED: '2', SIMULATE_REOPEN_SECONDS: '30' });
+    server = await startServer({ MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1', SIMULATE: String(SIMULATED), SIMULATE_SPEED: '2', SIMULATE_REOPEN_SECONDS: '120' });
     browser = await launchBrowser();
     const first = await api<{ tokenInfo: { tokenValue: string } }>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
     await api(server, 'PUT', `/user/password?password=${encodeURIComponent(PASSWORD)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
@@ -90,21 +90,25 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     expect(await page.evaluate(() => (window as unknown as { __e2eMark?: boolean }).__e2eMark)).toBe(true); // never reloaded
     await snap(page, 'live-restart-en');
 
-    // Close: executed, then the machine says goodbye and is offline.
-    await slowly(async () => (await machine(target.id)).online).toBe(true); // back after its restart
+    // Close (another machine, so its restart cannot interleave): executed, then the machine says goodbye
+    // and stays offline for a minute (SIMULATE_REOPEN_SECONDS at speed 2).
+    const closing = simulated[4];
+    await page.goto(`${server.url}/installation/rvmpage/${closing.id}/RemoteControl`);
+    await page.getByTestId('stream-state').and(page.locator('[data-state="open"]')).waitFor();
     await page.getByTestId('action-close').click();
     await page.getByTestId('command-send').click();
+    await newest.getByText(en.remote.commands.close).waitFor();
     await slowly(() => newest.locator('[data-status]').getAttribute('data-status')).toBe('executedSuccessfully');
-    await slowly(async () => (await machine(target.id)).currentSts).toBe('Offline');
+    await slowly(async () => (await machine(closing.id)).currentSts).toBe('Offline');
 
     // The fleet list shows it offline.
     await page.goto(`${server.url}/installation/fleetManagement`);
-    const listRow = page.getByTestId('machine-list').locator('tr', { hasText: target.termNo });
+    const listRow = page.getByTestId('machine-list').locator('tr', { hasText: closing.termNo });
     await eventually(() => listRow.locator('[data-status]').first().getAttribute('data-status')).toBe('Offline');
     await snap(page, 'live-offline-en');
 
     // Open while it is offline: the command waits (with its expiry), then runs when the machine returns.
-    await page.goto(`${server.url}/installation/rvmpage/${target.id}/RemoteControl`);
+    await page.goto(`${server.url}/installation/rvmpage/${closing.id}/RemoteControl`);
     await page.getByTestId('stream-state').and(page.locator('[data-state="open"]')).waitFor();
     await page.getByTestId('action-open').click();
     await page.getByTestId('command-send').click();
@@ -112,7 +116,7 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     expect(await newest.locator('[data-status]').getAttribute('data-status')).toBe('notSent');
     await newest.getByTestId('command-waiting').waitFor();
     await slowly(() => newest.locator('[data-status]').getAttribute('data-status')).toBe('executedSuccessfully');
-    expect((await machine(target.id)).online).toBe(true);
+    expect((await machine(closing.id)).online).toBe(true);
   });
 
   it('bulk clear alarms with its summary, a quarantined message retried after its machine exists, an alarm mailed (zh)', async () => {
@@ -143,7 +147,7 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     // An unregistered machine connects with the enrollment key; its session waits in the quarantine.
     const { enrollmentKey, machineUrl } = await api<{ enrollmentKey: string; machineUrl: string }>(server, 'POST', '/gateway/enrollment-key', { token });
     const serial = `NEW${Date.now().toString(36).toUpperCase()}`;
-    const client = await mqtt.connectAsync(machineUrl, { clientId: serial, username: serial, password: enrollmentKey, reconnectPeriod: 0 });
+    let client = await mqtt.connectAsync(machineUrl, { clientId: serial, username: serial, password: enrollmentKey, reconnectPeriod: 0 });
     try {
       const send = (kind: string, body: Record<string, unknown>) =>
         client.publishAsync(UP_TOPIC(serial, kind), JSON.stringify({ v: 1, id: randomUUID(), ts: new Date().toISOString(), ...body }), { qos: 1 });
@@ -161,7 +165,11 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
       expect(sessions.list).toHaveLength(1);
       await snap(page, 'live-quarantine-zh');
 
-      // Now registered, its alarm is stored and the rule mails it (logged: no SMTP in tests).
+      // Registered, the machine gets its own secret (the enrollment key never speaks for a machine);
+      // its alarm is stored and the rule mails it (logged: no SMTP in tests).
+      const { secret } = await api<{ secret: string }>(server, 'POST', `/rvm/${created.id}/credential`, { token });
+      await client.endAsync(true);
+      client = await mqtt.connectAsync(machineUrl, { clientId: serial, username: serial, password: secret, reconnectPeriod: 0 });
       await send('alarm', { code: 'am_code_PK_17', state: 'raised', detail: 'front door' });
       await slowly(() => server.output().includes(`"to":"${recipient}"`)).toBe(true);
       expect(server.output()).toMatch(new RegExp(`"to":"${recipient}"[^\\n]*${serial}`));

@@ -216,6 +216,36 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
         expect(await quarantined(server, serial)).toHaveLength(0);
         const [stored] = await server.db.select().from(consumerSession).where(eq(consumerSession.externalId, sessionId));
         expect(stored.rvmId).toBe(created.body.resData.id);
+
+        // Registered now, but still on the shared key: it never speaks for the machine, its messages wait.
+        await machine.send('status', { status: 'Down' });
+        await waitFor(() => quarantined(server, serial), (rows) => rows.length === 1, 'enrolled device quarantined after registration');
+        expect((await machineRow(server.db, created.body.resData.id)).currentSts).not.toBe('Down');
+        // Once the machine has its own secret, the enrollment key no longer connects as it.
+        const rotated = await server.call('POST', `/rvm/${created.body.resData.id}/credential`, { token });
+        expect(rotated.body.resCode).toBe('00000');
+        await expect(mqtt.connectAsync(url, { clientId: serial, username: serial, password: key.body.resData.enrollmentKey, reconnectPeriod: 0 })).rejects.toThrow();
+        const own = await connectMachine(url, serial, rotated.body.resData.secret, created.body.resData.id);
+        machines.push(own);
+        await own.send('hello', {});
+        await waitFor(() => machineRow(server.db, created.body.resData.id), (row) => row.online, 'online with its own secret');
+      });
+
+      it('refuses wildcard serial numbers, and a NUL byte in one message does not fail the others', async () => {
+        const key = await server.call('POST', '/gateway/enrollment-key', { token });
+        for (const serial of ['+', '#', 'a/b']) {
+          await expect(mqtt.connectAsync(url, { clientId: serial, username: serial, password: key.body.resData.enrollmentKey, reconnectPeriod: 0 })).rejects.toThrow();
+        }
+        const machine = await connect(machineIds[2]);
+        await machine.send('hello', {});
+        await waitFor(() => machineRow(server.db, machine.id), (row) => row.online, 'online');
+        const before = (await machineRow(server.db, machine.id)).currentSts;
+        const next = before === 'Sleep' ? 'Up' : 'Sleep';
+        void machine.sendRaw('status', '{"v":1,\u0000}'); // a raw NUL: never JSON, and PostgreSQL text cannot hold it
+        await machine.send('status', { status: next });
+        await waitFor(() => machineRow(server.db, machine.id), (row) => row.currentSts === next, 'the valid message after the NUL one applied');
+        const rows = await quarantined(server, machine.serial);
+        expect(rows.some((row) => row.reason === 'malformedContent' && row.content.includes('\\u0000'))).toBe(true);
       });
     }
   });
