@@ -77,11 +77,13 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     if (!replay) await setOnline(tx, machine, receivedAt, message.status);
     await setStatus(tx, machine, message.status, at);
   },
-  bins: async ({ tx, machine, at }, message) => {
+  bins: async ({ tx, machine, at, replay }, message) => {
     for (const bin of message.bins) {
       if (bin.binNo > machine.binCount) throw new Refusal('valueOutOfRange', `binNo ${bin.binNo}`);
       if (bin.currentHeight < 0 || bin.currentHeight > sensorMax(machine)) throw new Refusal('valueOutOfRange', String(bin.currentHeight));
     }
+    // A replayed (quarantined) level is valid now but old: it must not overwrite newer levels.
+    if (replay) return;
     for (const bin of message.bins) {
       const values = {
         currentHeight: bin.currentHeight,

@@ -34,8 +34,8 @@ interface Checked {
   at: Date;
 }
 
-/** Kinds that only describe the present (connection, liveness, bin levels): replaying an old one would lie. */
-const PRESENT_ONLY = new Set<MessageKind>(['hello', 'goodbye', 'heartbeat', 'bins']);
+/** Kinds that only describe the present (connection, liveness): replaying an old one would lie. */
+const PRESENT_ONLY = new Set<MessageKind>(['hello', 'goodbye', 'heartbeat']);
 
 const check = (message: IncomingMessage): Checked | Refusal => {
   let body: unknown;
