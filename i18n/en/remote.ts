@@ -64,6 +64,7 @@ export const remote = {
     cancelled: 'Cancelled',
   },
   reasons: {
+    noResult: 'No result from the RVM in time',
     expired: 'Not delivered in time: it expired',
     refused: 'Refused by the RVM',
     cancelled: 'Cancelled by an operator',

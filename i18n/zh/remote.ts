@@ -66,6 +66,7 @@ export const remote: Catalogue<typeof en> = {
     cancelled: '已取消',
   },
   reasons: {
+    noResult: '回收机未及时返回结果',
     expired: '未能及时送达，已过期',
     refused: '回收机拒绝执行',
     cancelled: '已被操作员取消',

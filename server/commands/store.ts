@@ -123,12 +123,25 @@ export const applyResult = async (
   return true;
 };
 
-/** Periodic job body: commands still notSent/sending past their expiry -> sendFailed, reason 'expired'. */
+/**
+ * Periodic job body: commands still notSent/sending past their expiry -> sendFailed, reason 'expired';
+ * commands acknowledged but without a result an hour past it -> executedFailed, reason 'noResult'.
+ */
 export const expireCommands = async (db: Db, now: Date): Promise<number> => {
   const expired = await db
     .update(rvmCommand)
     .set({ status: 'sendFailed', statusReason: 'expired', finishedTime: now, updatedTime: touched })
     .where(and(inArray(rvmCommand.status, ['notSent', 'sending']), lte(rvmCommand.expiresTime, now)))
     .returning({ id: rvmCommand.id });
-  return expired.length;
+  // Acknowledged but never answered (the machine lost it, e.g. rebooted while executing): failed, an
+  // hour after the expiry, so a long-running command that was acknowledged in time may still finish.
+  const unanswered = await db
+    .update(rvmCommand)
+    .set({ status: 'executedFailed', statusReason: 'noResult', finishedTime: now, updatedTime: touched })
+    .where(and(eq(rvmCommand.status, 'sent'), lte(rvmCommand.expiresTime, new Date(now.getTime() - RESULT_GRACE_MS))))
+    .returning({ id: rvmCommand.id });
+  return expired.length + unanswered.length;
 };
+
+/** How long after its expiry an acknowledged command may still report its result. */
+export const RESULT_GRACE_MS = 3_600_000;

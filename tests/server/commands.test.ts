@@ -125,7 +125,7 @@ describeFleet(
       expect(await claimPending(context.server.db, machine)).toEqual([]);
     });
 
-    it('expires commands not delivered in time (the periodic job), leaving acknowledged ones alone', async () => {
+    it('expires commands not delivered in time (the periodic job); acknowledged ones fail only an hour after their expiry', async () => {
       const machine = fleet.h30[4];
       const waiting = await send(machine, 'restart');
       const sending = await send(machine, 'open');
@@ -133,13 +133,16 @@ describeFleet(
       await context.server.db.update(rvmCommand).set({ status: 'notSent' }).where(eq(rvmCommand.id, waiting.id));
       await context.server.db.update(rvmCommand).set({ status: 'sending' }).where(eq(rvmCommand.id, sending.id));
       await context.server.db.update(rvmCommand).set({ status: 'sent' }).where(eq(rvmCommand.id, sent.id));
-      const later = new Date(Date.now() + 25 * HOUR);
+      const later = new Date(Date.now() + 24.5 * HOUR);
       expect(await claimPending(context.server.db, machine, later)).toEqual([]);
       expect(await expireCommands(context.server.db, new Date())).toBe(0);
       await context.server.app.services.jobs.runNow('expireCommands', later);
       expect(await commandRow(context, waiting.id)).toMatchObject({ status: 'sendFailed', statusReason: 'expired', finishedTime: later });
       expect(await commandRow(context, sending.id)).toMatchObject({ status: 'sendFailed', statusReason: 'expired' });
       expect((await commandRow(context, sent.id)).status).toBe('sent');
+      const muchLater = new Date(Date.now() + 25.5 * HOUR);
+      await context.server.app.services.jobs.runNow('expireCommands', muchLater);
+      expect(await commandRow(context, sent.id)).toMatchObject({ status: 'executedFailed', statusReason: 'noResult', finishedTime: muchLater });
     });
 
     it('8000 for a model without the command, 8001 for a repeat within the interval (cancelled ones and older ones do not count)', async () => {
