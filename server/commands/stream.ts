@@ -4,6 +4,8 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth/guard';
+import { Caller, loadPrincipal } from '../auth/principal';
+import { sysToken } from '../db/schema';
 import { rowsOf } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { rvmCommand, rvmCommandBatch } from '../db/schema/liveFleet';
@@ -102,7 +104,28 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
       };
       open.add(stop);
       raw.on('close', stop);
-      keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      // Rights are checked again with every keep-alive: a stream ends when its token is revoked or
+      // expired, its user loses the permission or switches account (the client's reconnect then
+      // receives the forced-logout or 4003 answer). Read only: a stream does not keep a session alive.
+      const stillAllowed = async () => {
+        const [token] = await db.select().from(sysToken).where(eq(sysToken.id, caller.principal.tokenId)).limit(1);
+        const now = Date.now();
+        if (!token || token.revokedAt || now - token.createdAt.getTime() > services.config.tokenMaxHours * 3_600_000) return false;
+        if (now - token.lastSeenAt.getTime() > services.config.tokenIdleMinutes * 60_000) return false;
+        const principal = await loadPrincipal(db, { id: token.id, userId: token.userId, utcOffsetMinutes: token.utcOffsetMinutes ?? null });
+        if (principal.licenseAccountId !== account) return false;
+        await new Caller(db, services.config, principal, caller.locale).require(COMMAND_PERMISSIONS);
+        return true;
+      };
+      keepAlive = setInterval(() => {
+        stillAllowed()
+          .catch(() => false)
+          .then((allowed) => {
+            if (stopped) return;
+            if (allowed) raw.write(': keep-alive\n\n');
+            else stop();
+          });
+      }, KEEP_ALIVE_MS);
 
       const poll = async () => {
         try {

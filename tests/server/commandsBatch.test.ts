@@ -167,6 +167,22 @@ describeFleet(
       }
     });
 
+    it('ends a stream whose token was revoked (at its next keep-alive check)', async () => {
+      const other = await context.server.anotherInstance();
+      const address = await other.listen({ port: 0, host: '127.0.0.1' });
+      const token = await context.server.login();
+      const response = await fetch(`${address}/test-api/rvm/command/stream`, { headers: { 'rvm-token': token } });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: ready');
+      expect((await context.server.call('GET', '/login/logout', { token })).body.resCode).toBe('00000');
+      const started = Date.now();
+      // the keep-alive check runs every 15 s; the read returns `done` when the server ends the stream
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        expect(Date.now() - started).toBeLessThan(40_000);
+      }
+      await other.close();
+    }, 60_000);
+
     it('ends open streams when the server closes', async () => {
       const other = await context.server.anotherInstance();
       const address = await other.listen({ port: 0, host: '127.0.0.1' });
