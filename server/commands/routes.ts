@@ -169,6 +169,8 @@ export const registerCommandRoutes = (app: FastifyInstance, services: Services) 
       if (!file) throw new AppError('2003');
       const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
       reply.header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+      // Machines chose the type: never let a browser sniff the bytes into something else.
+      reply.header('x-content-type-options', 'nosniff');
       return reply.type(file.contentType).send(file.content);
     },
   );

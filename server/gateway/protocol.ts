@@ -106,7 +106,8 @@ const SCHEMAS = {
       commandId: { type: 'integer', minimum: 1 },
       kind: { enum: ['log', 'diagnosis'] },
       name: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^/\\\\]+$' },
-      contentType: text(64, 1),
+      // a plain media type: it becomes the download's Content-Type header
+      contentType: { type: 'string', maxLength: 64, pattern: '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$' },
       // base64 of at most MAX_FILE_BYTES
       data: { type: 'string', maxLength: Math.ceil(MAX_FILE_BYTES / 3) * 4, pattern: '^[A-Za-z0-9+/]*={0,2}$' },
     },

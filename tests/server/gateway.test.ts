@@ -246,6 +246,9 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
         await waitFor(() => machineRow(server.db, machine.id), (row) => row.currentSts === next, 'the valid message after the NUL one applied');
         const rows = await quarantined(server, machine.serial);
         expect(rows.some((row) => row.reason === 'malformedContent' && row.content.includes('\\u0000'))).toBe(true);
+        // a file's content type becomes a download header: nothing but a plain media type
+        await machine.send('file', { kind: 'log', name: 'x.txt', contentType: 'text/html\r\nSet-Cookie: a=b', data: '' });
+        await waitFor(() => quarantined(server, machine.serial), (list) => list.some((row) => row.messageType === 'file' && row.reason === 'schemaViolation'), 'header injection refused');
       });
     }
   });
