@@ -118,7 +118,6 @@ const SCHEMAS = {
 export type MessageKind = keyof typeof SCHEMAS;
 export const MESSAGE_KINDS = Object.keys(SCHEMAS) as MessageKind[];
 export const isMessageKind = (kind: string): kind is MessageKind => Object.hasOwn(SCHEMAS, kind);
-export const messageSchemaOf = (kind: MessageKind) => SCHEMAS[kind];
 /** Keeps the catalogue's message types (quarantine filter, labels) and the protocol in step at compile time. */
 export const messageTypeOf = (kind: string): MessageType => (isMessageKind(kind) ? kind : 'unknown');
 

@@ -1,6 +1,7 @@
 // ProfileSetting tab: the machine record's profile fields (resources/machine.ts PROFILE_FIELDS) as a
 // form built from the declaration's own inputs, validated by the declaration's rules plus SPEC 5's
 // (./profileValidation.ts) before saving through PUT /rvmpage/profile. Saving needs machine:edit.
+// Below it, the machine's gateway connection (./GatewayCard.tsx).
 import { useState } from 'react';
 import { Form, SaveButton, useNotify, useTranslate } from 'react-admin';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
