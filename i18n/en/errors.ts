@@ -36,6 +36,8 @@ export const errors = {
   '4004': 'The requested address does not exist',
   '4005': 'This user has been disabled',
   '4006': 'The reset link is invalid or has expired',
+  '4007': 'Please change your password first',
+  '4029': 'Too many requests, please try again later',
   '5002': 'Please unlink it first: it is still in use',
   '5003': 'Please remove its subordinates first',
   // Forced logout (SPEC section 8): the console clears the session without a message.

@@ -45,7 +45,10 @@ export const httpStatusOf = (code: string): number => {
     case '3':
       return 409;
     case '7':
+    case '4029':
       return 429;
+    case '4007':
+      return 403;
     case '1000':
     case 'B0001':
       return 500;
