@@ -1,5 +1,7 @@
 // Password hashing with node's memory-hard scrypt (OWASP: N=2^17, r=8, p=1), 16-byte salt, 64-byte key.
 // Stored as `scrypt$N$r$p$salt$hash` (base64) so parameters can change without invalidating old hashes.
+// Each computation takes 128*N*r bytes (128 MB at N=2^17): routes run them through the instance's bounded
+// queue (passwordQueue.ts), never directly.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const KEY_LENGTH = 64;

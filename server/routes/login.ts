@@ -1,10 +1,11 @@
 // Sign in, sign out and "who am I" (ARCHITECTURE.md "Calls").
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { translate } from '../../i18n';
 import { callerOf } from '../auth/guard';
 import { buildLoginAnswer, loginAnswerSchema } from '../auth/loginAnswer';
-import { claimAttempt, clearFailures } from '../auth/loginAttempts';
+import { claimLoginSlot, recordFailure, recordSuccess, releaseSlot, sweepLoginAttempts, type LoginClaim } from '../auth/loginAttempts';
+import { PasswordQueueFull, passwordChecksOf } from '../auth/passwordQueue';
 import { loadPrincipal } from '../auth/principal';
 import { issueToken, revokeToken } from '../auth/tokens';
 import { sysUser } from '../db/schema';
@@ -31,7 +32,17 @@ const loginBodySchema = {
   },
 };
 
-export const registerLoginRoutes = (app: FastifyInstance, { db, config, hasher }: Services) => {
+/** 4029 or 7 with the HTTP Retry-After header (seconds). */
+const refuse = (reply: FastifyReply, code: '4029' | '7', retryAfter: number) => {
+  reply.header('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+  return new AppError(code);
+};
+
+export const registerLoginRoutes = (app: FastifyInstance, services: Services) => {
+  const { db, config } = services;
+  const checks = passwordChecksOf(services);
+  services.jobs.add({ name: 'loginAttemptSweep', everyMs: 5 * 60_000, run: (now) => sweepLoginAttempts(db, config, now) });
+
   app.post(
     '/login/login',
     {
@@ -40,33 +51,46 @@ export const registerLoginRoutes = (app: FastifyInstance, { db, config, hasher }
         tags: ['login'],
         summary: 'Sign in',
         description:
-          `Wrong user name or password: code 6, the message ending with the attempts left (the only number in it). ` +
-          `After LOGIN_MAX_FAILURES failures within LOGIN_LOCK_MINUTES: code 7 until the window passes. Disabled user: 4005.`,
+          `Wrong user name or password, unknown or disabled user: code 6, the message ending with the attempts left (the only number in it). ` +
+          `Code 7 (HTTP 429, Retry-After) after LOGIN_MAX_FAILURES failures of this user name from this address, or LOGIN_ACCOUNT_MAX_FAILURES ` +
+          `from all addresses, within LOGIN_LOCK_MINUTES. 4029 (HTTP 429, Retry-After) after LOGIN_ADDRESS_MAX_FAILURES failures from this ` +
+          `address, or when the instance's password checks are all busy. README "Permissions and security".`,
         body: loginBodySchema,
         response: { 200: envelopeSchema(loginAnswerSchema(true)), ...failureResponses(false) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { username, password, utcOffsetMinutes } = request.body as LoginBody;
-      // The attempt is recorded before the (slow) password check, so parallel guesses cannot pass the limit.
-      const attempt = await claimAttempt(db, config, username);
-      if (attempt === null) throw new AppError('7');
-      const [user] = await db.select().from(sysUser).where(eq(sysUser.name, username)).limit(1);
-      // Unknown users cost the same time and answer the same way as a wrong password.
-      const valid = user ? await hasher.verify(password, user.password) : await hasher.verifyDummy(password);
-      if (!user || !valid) {
-        const left = config.loginMaxFailures - attempt;
-        if (left <= 0) throw new AppError('7');
+      // Refused at once, before any database work, while this instance's checks are all taken.
+      if (checks.queue.full) throw refuse(reply, '4029', 1);
+      // A slot is reserved before the (slow) password check, so parallel guesses cannot pass the limits.
+      const claim: LoginClaim = await claimLoginSlot(db, config, username, request.ip);
+      if (claim.kind === 'locked') throw refuse(reply, '7', claim.retryAfter);
+      if (claim.kind !== 'claimed') throw refuse(reply, '4029', claim.retryAfter);
+      let checked: { user: typeof sysUser.$inferSelect | undefined; valid: boolean };
+      try {
+        const [user] = await db.select().from(sysUser).where(eq(sysUser.name, username)).limit(1);
+        // Unknown users cost the same time and answer the same way as a wrong password.
+        checked = { user, valid: user ? await checks.verify(password, user.password) : await checks.verifyDummy(password) };
+      } catch (error) {
+        // No password was checked: the slot goes back.
+        await releaseSlot(db, claim);
+        if (error instanceof PasswordQueueFull) throw refuse(reply, '4029', 1);
+        throw error;
+      }
+      const { user, valid } = checked;
+      // A disabled user answers exactly like a wrong password, even with the right one (no telling that it is right).
+      if (!user || !valid || !user.enabled) {
+        await recordFailure(db, claim);
+        if (claim.attemptsLeft <= 0) throw refuse(reply, '7', claim.retryAfterIfLocked);
         const locale = localeOf(request);
         const resMsg = translate(locale, 'errors.wrongPasswordWithAttempts', {
           message: translate(locale, 'errors.6'),
-          attempts: translate(locale, 'errors.attemptsLeft', { count: left }),
+          attempts: translate(locale, 'errors.attemptsLeft', { count: claim.attemptsLeft }),
         });
-        throw new AppError('6', { resMsg, resData: { attemptsLeft: left } });
+        throw new AppError('6', { resMsg, resData: { attemptsLeft: claim.attemptsLeft } });
       }
-      // A right password is no failure (also for a disabled user, as before).
-      await clearFailures(db, username);
-      if (!user.enabled) throw new AppError('4005');
+      await recordSuccess(db, claim);
       const tokenValue = await issueToken(db, config, user.id, utcOffsetMinutes);
       const principal = await loadPrincipal(db, { id: 0, userId: user.id, utcOffsetMinutes: utcOffsetMinutes ?? null });
       return ok(request, await buildLoginAnswer(db, config, principal, tokenValue));
@@ -74,6 +98,7 @@ export const registerLoginRoutes = (app: FastifyInstance, { db, config, hasher }
   );
 
   const tokenRoute = (summary: string, data: Record<string, unknown>) => ({
+    config: { whilePasswordChangeRequired: true }, // both are needed by the forced change-password dialog (else 4007)
     schema: { tags: ['login'], summary, security: [{ rvmToken: [] }], response: { 200: envelopeSchema(data), ...failureResponses(true) } },
   });
 

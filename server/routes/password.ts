@@ -1,9 +1,14 @@
 // Password calls: change one's own, reset another user's (administrators), and the forgot/reset
 // flow by a single-use link mailed to the user (token stored hashed, RESET_TOKEN_MINUTES valid).
+// Every hash and verification goes through the instance's bounded queue (auth/passwordQueue.ts).
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Locale } from '../../i18n';
+import { afterAnswer, answeredWorkSettled } from '../auth/afterAnswer';
 import { callerOf } from '../auth/guard';
 import { assertPasswordRule, setPassword } from '../auth/passwordChange';
+import { boundedPasswordWork, passwordChecksOf } from '../auth/passwordQueue';
+import { hitRateLimit, sweepRateLimitHits } from '../auth/rateLimit';
 import { randomSecret, sha256 } from '../auth/tokens';
 import { passwordReset, sysUser } from '../db/schema';
 import { envelopeSchema, failureResponses, localeOf, ok } from '../lib/envelope';
@@ -15,10 +20,41 @@ import type { Services } from '../services';
 const nullAnswer = (withToken: boolean) => ({ 200: envelopeSchema({ type: 'null' }), ...failureResponses(withToken) });
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
 
-export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hasher, mailer }: Services) => {
+export const registerPasswordRoutes = (app: FastifyInstance, services: Services) => {
+  const { db, config, mailer } = services;
+  const hasher = passwordChecksOf(services);
+  services.jobs.add({ name: 'rateLimitSweep', everyMs: 5 * 60_000, run: (now) => sweepRateLimitHits(db, config.forgotPasswordWindowMinutes, now) });
+  // Mails of forgot-password calls already answered are written before the database closes.
+  app.addHook('onClose', () => answeredWorkSettled(services));
+
+  /** Forgot-password's work, after the answer: a link to each enabled user the account names (by name or e-mail). */
+  const mailResetLinks = async (account: string, locale: Locale, log: FastifyBaseLogger) => {
+    const users = await db
+      .select({ id: sysUser.id, email: sysUser.email, name: sysUser.name })
+      .from(sysUser)
+      .where(and(eq(sysUser.enabled, true), or(eq(sysUser.name, account), sql`lower(${sysUser.email}) = lower(${account})`)));
+    for (const user of users) {
+      // With SMTP a link could reach nobody: no token, no mail.
+      if (config.smtpUrl && !user.email) continue;
+      // At most RESET_MAILS_PER_ACCOUNT mails per user and window, whoever asks from wherever.
+      const limit = await hitRateLimit(db, 'resetMailUser', String(user.id), config.resetMailsPerAccount, config.forgotPasswordWindowMinutes);
+      if (!limit.allowed) {
+        log.info({ userId: user.id }, 'reset mail not sent: RESET_MAILS_PER_ACCOUNT reached');
+        continue;
+      }
+      const token = randomSecret();
+      const expiresAt = new Date(Date.now() + config.resetTokenMinutes * 60_000);
+      await db.insert(passwordReset).values({ userId: user.id, tokenHash: sha256(token), expiresAt });
+      const secret = encodeURIComponent(token);
+      const link = `${config.publicUrl}/resetPassword?token=${secret}`;
+      await mailer.send(db, resetMail(locale, user, link, config.resetTokenMinutes, secret), log);
+    }
+  };
+
   app.put(
     '/user/password',
     {
+      config: { whilePasswordChangeRequired: true },
       schema: {
         tags: ['password'],
         summary: 'Change my password: ?password=<new>, body { oldPassword }; all my sessions are revoked',
@@ -28,15 +64,16 @@ export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hashe
         response: nullAnswer(true),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = callerOf(request);
       const password = (request.query as { password: string }).password.trim();
       const oldPassword = (request.body as { oldPassword: string }).oldPassword.trim();
       const [user] = await db.select({ password: sysUser.password }).from(sysUser).where(eq(sysUser.id, caller.userId));
-      if (!(await hasher.verify(oldPassword, user.password))) throw invalidField('oldPassword', 'validation.incorrectPassword');
+      if (!(await boundedPasswordWork(reply, () => hasher.verify(oldPassword, user.password)))) throw invalidField('oldPassword', 'validation.incorrectPassword');
       if (password === oldPassword) throw invalidField('password', 'validation.samePassword');
       assertPasswordRule('password', password);
-      await setPassword(db, caller.userId, await hasher.hash(password), { mustChange: false, reason: 'passwordChange' });
+      const passwordHash = await boundedPasswordWork(reply, () => hasher.hash(password));
+      await setPassword(db, caller.userId, passwordHash, { mustChange: false, reason: 'passwordChange' });
       return ok(request, null);
     },
   );
@@ -58,7 +95,7 @@ export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hashe
         response: nullAnswer(true),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = callerOf(request);
       const { id, password } = request.body as { id: number; password: string };
       const [target] = await db
@@ -70,7 +107,7 @@ export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hashe
       // No taking over a stronger user: the target's rights and accounts must all be the caller's.
       await checkTargetWithinCaller({ tx: db, caller }, id);
       assertPasswordRule('password', password);
-      await setPassword(db, id, await hasher.hash(password), { mustChange: true, reason: 'passwordReset' });
+      await setPassword(db, id, await boundedPasswordWork(reply, () => hasher.hash(password)), { mustChange: true, reason: 'passwordReset' });
       return ok(request, null);
     },
   );
@@ -81,26 +118,25 @@ export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hashe
       config: { public: true },
       schema: {
         tags: ['password'],
-        summary: 'Mail a reset link to the user (by user name or e-mail). Always answers success.',
+        summary: 'Mail a reset link to the user (by user name or e-mail). Answers success (before any work on the account)',
+        description:
+          'Answers success whether or not the account exists, before looking it up (the mail is written after the answer). ' +
+          'At most RESET_MAILS_PER_ACCOUNT mails per user within FORGOT_PASSWORD_WINDOW_MINUTES (further calls answer success and send nothing); ' +
+          'more than FORGOT_PASSWORD_PER_ADDRESS calls from one address within that window: 4029 (HTTP 429, Retry-After).',
         body: { type: 'object', additionalProperties: false, required: ['account'], properties: { account: text(128) } },
         response: nullAnswer(false),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const account = (request.body as { account: string }).account.trim();
-      const users = await db
-        .select({ id: sysUser.id, email: sysUser.email, name: sysUser.name })
-        .from(sysUser)
-        .where(and(eq(sysUser.enabled, true), or(eq(sysUser.name, account), sql`lower(${sysUser.email}) = lower(${account})`)));
-      for (const user of users) {
-        // With SMTP a link could reach nobody: no token, no mail (the answer stays the same).
-        if (config.smtpUrl && !user.email) continue;
-        const token = randomSecret();
-        const expiresAt = new Date(Date.now() + config.resetTokenMinutes * 60_000);
-        await db.insert(passwordReset).values({ userId: user.id, tokenHash: sha256(token), expiresAt });
-        const link = `${config.publicUrl}/resetPassword?token=${encodeURIComponent(token)}`;
-        await mailer.send(db, resetMail(localeOf(request), user, link, config.resetTokenMinutes), request.log);
+      // The one piece of work before answering, the same whatever the account.
+      const limit = await hitRateLimit(db, 'forgotAddress', request.ip, config.forgotPasswordPerAddress, config.forgotPasswordWindowMinutes);
+      if (!limit.allowed) {
+        reply.header('Retry-After', String(limit.retryAfter));
+        throw new AppError('4029');
       }
+      const locale = localeOf(request);
+      afterAnswer(reply, services, request.log, () => mailResetLinks(account, locale, request.log));
       return ok(request, null);
     },
   );
@@ -121,14 +157,14 @@ export const registerPasswordRoutes = (app: FastifyInstance, { db, config, hashe
         response: nullAnswer(false),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { token, password, confirmPassword } = request.body as { token: string; password: string; confirmPassword: string };
       const live = and(eq(passwordReset.tokenHash, sha256(token)), isNull(passwordReset.usedAt), gt(passwordReset.expiresAt, new Date()));
       const [reset] = await db.select({ id: passwordReset.id, userId: passwordReset.userId }).from(passwordReset).where(live);
       if (!reset) throw new AppError('4006');
       assertPasswordRule('password', password);
       if (password !== confirmPassword) throw invalidField('confirmPassword', 'validation.passwordMismatch');
-      const passwordHash = await hasher.hash(password);
+      const passwordHash = await boundedPasswordWork(reply, () => hasher.hash(password));
       // Claiming the token and setting the password commit together; a concurrent second use finds it used.
       await db.transaction(async (tx) => {
         const claimed = await tx.update(passwordReset).set({ usedAt: new Date() }).where(and(eq(passwordReset.id, reset.id), live)).returning({ id: passwordReset.id });

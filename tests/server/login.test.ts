@@ -106,11 +106,15 @@ describeBackends('login', (server) => {
     expect(viaAcceptLanguage.body.resMsg).toBe('用户名或密码错误，您还可以登录 3 次');
   });
 
-  it('refuses a disabled user with 4005 (after the password is checked)', async () => {
+  it('answers a disabled user 6 like a wrong password, even with the right one (which does not reveal it is right)', async () => {
     const id = await server.createUser({ name: 'off1', password: 'Good#123' });
     await server.db.update(sysUser).set({ enabled: false }).where(eq(sysUser.id, id));
-    expect((await server.call('POST', '/login/login', { body: { username: 'off1', password: 'Good#123' } })).body.resCode).toBe('4005');
-    expect((await server.call('POST', '/login/login', { body: { username: 'off1', password: 'bad' } })).body.resCode).toBe('6');
+    const right = await server.call('POST', '/login/login', { body: { username: 'off1', password: 'Good#123' } });
+    expect([right.status, right.body.resCode, right.body.resData]).toEqual([400, '6', { attemptsLeft: 4 }]);
+    expect((await server.call('POST', '/login/login', { body: { username: 'off1', password: 'bad' } })).body.resData).toEqual({ attemptsLeft: 3 });
+    // Enabled again, the right password signs in (and clears the failures).
+    await server.db.update(sysUser).set({ enabled: true }).where(eq(sysUser.id, id));
+    await server.login('off1', 'Good#123');
   });
 
   it('flags a created user as first login and an old password as expired', async () => {

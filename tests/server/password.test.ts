@@ -1,15 +1,30 @@
-// PUT /user/password, PUT /user/resetPassword and the forgot/reset flow through mail_outbox.
+// PUT /user/password, PUT /user/resetPassword and the forgot/reset flow (the link as mailed; mail_outbox
+// keeps the mail with the link redacted).
 import { PassThrough } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import { answeredWorkSettled } from '../../server/auth/afterAnswer';
 import { mailOutbox, passwordReset, sysUser } from '../../server/db/schema';
-import { createMailer } from '../../server/lib/mailer';
+import { createMailer, type Mail } from '../../server/lib/mailer';
 import { describeBackends, minutesAgo, TEST_CONFIG } from './helpers';
 
 describeBackends('passwords', (server) => {
   const change = (token: string, password: string, oldPassword: unknown, lang?: string) =>
     server.call('PUT', `/user/password?password=${encodeURIComponent(password)}`, { token, body: { oldPassword }, lang });
+
+  /** POST /login/forgotPassword; answers the envelope and the mails sent once the work after the answer is done. */
+  const forgot = async (account: string) => {
+    const send = vi.spyOn(server.app.services.mailer, 'send');
+    try {
+      const answer = await server.call('POST', '/login/forgotPassword', { body: { account } });
+      await answeredWorkSettled(server.app.services);
+      return { body: answer.body, mails: send.mock.calls.map((call) => call[1] as Mail) };
+    } finally {
+      send.mockRestore();
+    }
+  };
+  const tokenOf = (mail: Mail | undefined) => decodeURIComponent(mail?.text.match(/\/resetPassword\?token=(\S+)/)?.[1] ?? '');
 
   it('stores passwords as scrypt$N$r$p$salt$hash', async () => {
     const [admin] = await server.db.select({ password: sysUser.password }).from(sysUser).where(eq(sysUser.name, 'admin'));
@@ -81,19 +96,24 @@ describeBackends('passwords', (server) => {
     expect([status, body.resCode]).toEqual([403, '4003']);
   });
 
-  it('forgot password: always success, a single-use link in the outbox, the password reset', async () => {
+  it('forgot password: always success, a single-use link mailed (redacted in mail_outbox), the password reset', async () => {
     await server.createUser({ name: 'pw4', password: 'Old#1234', email: 'Pw4@Example.com' });
     const session = await server.login('pw4', 'Old#1234');
-    const unknown = await server.call('POST', '/login/forgotPassword', { body: { account: 'nobody@example.com' } });
+    const unknown = await forgot('nobody@example.com');
     expect(unknown.body).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
-    const known = await server.call('POST', '/login/forgotPassword', { body: { account: 'pw4@example.com' } });
-    expect(known.body.resCode).toBe('00000');
+    expect(unknown.mails).toEqual([]);
+    const known = await forgot('pw4@example.com');
+    expect(known.body).toEqual(unknown.body);
+    expect(known.mails).toHaveLength(1);
+    expect(known.mails[0].to).toBe('Pw4@Example.com');
+    expect(known.mails[0].text).toContain('http://localhost:8080/resetPassword?token=');
+    const token = tokenOf(known.mails[0]);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Without SMTP_URL the mail stays in mail_outbox (unsent), its link redacted; the token is stored hashed only.
     const [mail] = await server.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
-    expect(mail.recipient).toBe('Pw4@Example.com');
-    expect(mail.sentAt).toBeNull();
-    const token = decodeURIComponent(mail.body.match(/\/resetPassword\?token=([^\s]+)/)?.[1] ?? '');
-    expect(mail.body).toContain('http://localhost:8080/resetPassword?token=');
-    // The token is stored hashed only.
+    expect([mail.recipient, mail.sentAt]).toEqual(['Pw4@Example.com', null]);
+    expect(mail.body).toContain('http://localhost:8080/resetPassword?token=[redacted]');
+    expect(JSON.stringify(await server.db.select().from(mailOutbox))).not.toContain(token);
     expect(JSON.stringify(await server.db.select().from(passwordReset))).not.toContain(token);
 
     const mismatch = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#123', confirmPassword: 'Fresh#124' } });
@@ -110,9 +130,7 @@ describeBackends('passwords', (server) => {
   });
 
   it('forgot password by user name; an expired or unknown token answers 4006', async () => {
-    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw4' } });
-    const [mail] = await server.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
-    const token = decodeURIComponent(mail.body.match(/token=([^\s]+)/)?.[1] ?? '');
+    const token = tokenOf((await forgot('pw4')).mails[0]);
     await server.db.update(passwordReset).set({ expiresAt: minutesAgo(1) });
     const expired = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#999', confirmPassword: 'Fresh#999' } });
     expect(expired.body.resCode).toBe('4006');
@@ -120,25 +138,19 @@ describeBackends('passwords', (server) => {
     expect([unknown.body.resCode, unknown.body.resMsg]).toEqual(['4006', '重置链接无效或已过期']);
   });
 
-  const latestLink = async () => {
-    const [mail] = await server.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
-    return decodeURIComponent(mail.body.match(/token=([^\s]+)/)?.[1] ?? '');
-  };
+  const mailedLink = async (account: string) => tokenOf((await forgot(account)).mails[0]);
   const useLink = (token: string, password: string) =>
     server.call('POST', '/login/resetPassword', { body: { token, password, confirmPassword: password } });
 
   it('a password change voids every other open reset link of the user (4006)', async () => {
     await server.createUser({ name: 'pw6', password: 'Old#1234', email: 'pw6@example.com' });
-    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw6' } });
-    const first = await latestLink();
-    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw6' } });
-    const second = await latestLink();
+    const first = await mailedLink('pw6');
+    const second = await mailedLink('pw6');
     expect(first).not.toBe(second);
     expect((await useLink(first, 'Fresh#111')).body.resCode).toBe('00000');
     expect((await useLink(second, 'Fresh#222')).body.resCode).toBe('4006');
 
-    await server.call('POST', '/login/forgotPassword', { body: { account: 'pw6' } });
-    const third = await latestLink();
+    const third = await mailedLink('pw6');
     const token = await server.login('pw6', 'Fresh#111');
     expect((await change(token, 'Fresh#333', 'Fresh#111')).body.resCode).toBe('00000');
     expect((await useLink(third, 'Fresh#444')).body.resCode).toBe('4006');
@@ -154,6 +166,7 @@ describeBackends('passwords', (server) => {
     const outboxBefore = (await server.db.select().from(mailOutbox)).length;
     const answer = await app.inject({ method: 'POST', url: '/test-api/login/forgotPassword', payload: { account: 'pw7' } });
     expect(answer.json()).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
+    await answeredWorkSettled(app.services);
     expect(await server.db.select().from(passwordReset).where(eq(passwordReset.userId, id))).toEqual([]);
     expect((await server.db.select().from(mailOutbox)).length).toBe(outboxBefore);
     expect(lines).not.toContain('token=');
@@ -167,5 +180,18 @@ describeBackends('passwords', (server) => {
     expect(JSON.stringify(logged)).not.toContain('SECRET-LINK');
     await createMailer({ mailFrom: 'a@b.c' }).send(server.db, mail, log);
     expect(JSON.stringify(logged)).toContain('SECRET-LINK');
+  });
+
+  it("the mailer stores a mail's secrets redacted, with or without SMTP_URL; the log (no SMTP_URL) has the full text", async () => {
+    const logged: unknown[] = [];
+    const log = { info: (...args: unknown[]) => logged.push(args), warn: (...args: unknown[]) => logged.push(args) } as unknown as FastifyBaseLogger;
+    for (const [index, smtpUrl] of [undefined, 'smtp://127.0.0.1:9'].entries()) {
+      const mail = { to: `secret${index}@example.com`, subject: 'Reset', text: `Open http://x/resetPassword?token=KEEP-OUT-${index} now`, secrets: [`KEEP-OUT-${index}`] };
+      await createMailer({ smtpUrl, mailFrom: 'a@b.c' }).send(server.db, mail, log);
+      const [stored] = await server.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, mail.to));
+      expect(stored.body).toBe('Open http://x/resetPassword?token=[redacted] now');
+    }
+    expect(JSON.stringify(logged)).toContain('KEEP-OUT-0');
+    expect(JSON.stringify(logged)).not.toContain('KEEP-OUT-1');
   });
 });

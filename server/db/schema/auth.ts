@@ -26,15 +26,40 @@ export const sysToken = pgTable(
   (t) => [uniqueIndex('sys_token_hash_uq').on(t.tokenHash), index('sys_token_user_idx').on(t.userId, t.createdAt)],
 );
 
-/** Failed sign-ins (by lower-cased user name, known or not), counted inside the lock window. */
+/**
+ * Failed sign-ins by lower-cased user name (known or not) and client address, counted inside the
+ * lock window (server/auth/loginAttempts.ts). A `pending` row is a password check under way: it holds
+ * its slot, and is given back on success or becomes a failure.
+ */
 export const loginAttempt = pgTable(
   'login_attempt',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     username: varchar('username', { length: 64 }).notNull(),
+    /** request.ip; '' on rows from before addresses were recorded. */
+    address: varchar('address', { length: 64 }).notNull().default(''),
     attemptedAt: at('attempted_at').notNull().defaultNow(),
+    pending: boolean('pending').notNull().default(false),
   },
-  (t) => [index('login_attempt_username_time_idx').on(t.username, t.attemptedAt)],
+  (t) => [
+    index('login_attempt_username_time_idx').on(t.username, t.attemptedAt),
+    index('login_attempt_address_time_idx').on(t.address, t.attemptedAt),
+    index('login_attempt_time_idx').on(t.attemptedAt),
+  ],
+);
+
+/** Counted requests of a rate limit (server/auth/rateLimit.ts), e.g. forgot-password calls per address. */
+export const rateLimitHit = pgTable(
+  'rate_limit_hit',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    /** Which limit: 'forgotAddress' | 'resetMailUser'. */
+    scope: varchar('scope', { length: 32 }).notNull(),
+    /** What it counts for: an address, a user id. */
+    subject: varchar('subject', { length: 128 }).notNull(),
+    hitAt: at('hit_at').notNull().defaultNow(),
+  },
+  (t) => [index('rate_limit_hit_scope_subject_time_idx').on(t.scope, t.subject, t.hitAt), index('rate_limit_hit_time_idx').on(t.hitAt)],
 );
 
 /** Single-use password-reset tokens (hashed), 30 minutes by default. */
@@ -51,7 +76,7 @@ export const passwordReset = pgTable(
   (t) => [uniqueIndex('password_reset_hash_uq').on(t.tokenHash), index('password_reset_user_idx').on(t.userId)],
 );
 
-/** Every mail the server sends (or would send without SMTP_URL). */
+/** Every mail the server sends (or would send without SMTP_URL); secrets such as reset links are stored redacted. */
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
