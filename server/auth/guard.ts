@@ -1,10 +1,13 @@
 // The route-level guard. Every API route is token-protected unless its config says `public: true`;
 // a route's `permissions` lists the identifiers it needs (any one suffices, superAdmin passes).
+// A caller who must change their password (first sign-in, administrator-set or expired password)
+// gets 4007 everywhere but on the routes flagged `whilePasswordChangeRequired` (the forced dialog's own).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/client';
 import { localeOf } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { passwordChangeReason } from './loginAnswer';
 import { Caller, loadPrincipal } from './principal';
 import { authenticate, TOKEN_NAME } from './tokens';
 
@@ -14,6 +17,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Permission identifiers, any of which grants the call. */
     permissions?: readonly string[];
+    /**
+     * Reachable while the caller must change their password (else 4007). Only what the console's forced
+     * change-password dialog needs: the change itself, `GET /login/current`, `GET /login/logout`.
+     */
+    whilePasswordChangeRequired?: boolean;
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -36,6 +44,8 @@ export const registerGuard = (app: FastifyInstance, db: Db, config: ServerConfig
     const token = await authenticate(db, config, headerValue(request.headers[TOKEN_NAME])?.trim());
     const principal = await loadPrincipal(db, token);
     request.caller = new Caller(db, config, principal, localeOf(request));
+    const reason = passwordChangeReason(config, principal);
+    if (reason && !access.whilePasswordChangeRequired) throw new AppError('4007', { resData: { reason } });
     if (access.permissions?.length) await request.caller.require(access.permissions);
   });
 };

@@ -20,6 +20,15 @@ export interface LoginAnswer {
 
 export const passwordExpired = (config: ServerConfig, changedAt: Date) => Date.now() - changedAt.getTime() > config.passwordMaxAgeDays * 86_400_000;
 
+/** Why the user must change their password before anything else (the 4007 `resData.reason`), or null. */
+export type PasswordChangeReason = 'firstLogin' | 'passwordExpired';
+
+export const passwordChangeReason = (
+  config: ServerConfig,
+  principal: Pick<Principal, 'mustChangePassword' | 'passwordChangedAt'>,
+): PasswordChangeReason | null =>
+  principal.mustChangePassword ? 'firstLogin' : passwordExpired(config, principal.passwordChangedAt) ? 'passwordExpired' : null;
+
 export const buildLoginAnswer = async (db: Db, config: ServerConfig, principal: Principal, tokenValue?: string): Promise<LoginAnswer> => {
   const [permissions, roleIds] = [
     await permissionsOf(db, principal.userId, principal.licenseAccountId),

@@ -14,8 +14,9 @@ export const accountHooks: ResourceHooks = {
 
   computed: () => ({
     userCount: sql<number>`(select count(*) from ${relation} r where r.license_account_id = ${licenseAccount.id})`.mapWith(Number),
-    machineCount: sql<number>`0`.mapWith(Number),
-    fleetCount: sql<number>`0`.mapWith(Number),
+    // Cast: a bare `0` in ORDER BY (sorting by these columns) would be read as a column position (500).
+    machineCount: sql<number>`0::integer`.mapWith(Number),
+    fleetCount: sql<number>`0::integer`.mapWith(Number),
   }),
 
   // The creator can see and switch to the account they created.

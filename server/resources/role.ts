@@ -1,16 +1,28 @@
 // Role rules: a role still given to users cannot be deleted (5002), and someone who is not
-// superAdmin can only put permissions they hold themselves into a role (no self-promotion). "Hold"
-// is the one-way `Caller.covers`: a target identifier with `*` needs a pattern at least as wide.
+// superAdmin can only put into a role, or take out of it, permissions they hold themselves (no
+// self-promotion, no stripping a stronger role). "Hold" is the one-way `Caller.covers`: a target
+// identifier with `*` needs a pattern at least as wide.
 import { eq, inArray } from 'drizzle-orm';
 import { sysPermission, sysRolePermission, sysUserRole } from '../db/schema';
 import type { HookContext, ResourceHooks, Values } from '../crud/hooks';
 import { AppError } from '../lib/errors';
 
-const checkGrantable = async ({ tx, caller }: HookContext, input: Values) => {
-  const ids = input.permissions as number[] | undefined;
-  if (caller.principal.superAdmin || !ids?.length) return;
-  const granted = await tx.select({ identifier: sysPermission.identifier }).from(sysPermission).where(inArray(sysPermission.id, ids));
-  for (const { identifier } of granted) if (!(await caller.covers(identifier))) throw new AppError('4003');
+/** Every permission of `ids` must be covered by the caller (superAdmin: anything); else 4003. */
+const checkCovered = async ({ tx, caller }: HookContext, ids: number[]) => {
+  if (caller.principal.superAdmin || ids.length === 0) return;
+  const identifiers = await tx.select({ identifier: sysPermission.identifier }).from(sysPermission).where(inArray(sysPermission.id, ids));
+  for (const { identifier } of identifiers) if (!(await caller.covers(identifier))) throw new AppError('4003');
+};
+
+/** On create every permission is added; on update the added and the removed ones count, the kept ones do not. */
+const checkGrantable = async (context: HookContext, input: Values, roleId?: number) => {
+  if (!Array.isArray(input.permissions) || context.caller.principal.superAdmin) return;
+  const wanted = new Set(input.permissions as number[]);
+  const rows = roleId === undefined ? [] : await context.tx.select({ id: sysRolePermission.permissionId }).from(sysRolePermission).where(eq(sysRolePermission.roleId, roleId));
+  const stored = new Set(rows.map((row) => row.id));
+  const added = [...wanted].filter((id) => !stored.has(id));
+  const removed = [...stored].filter((id) => !wanted.has(id));
+  await checkCovered(context, [...added, ...removed]);
 };
 
 /**
@@ -29,7 +41,7 @@ export const checkAssignableRoles = async ({ tx, caller }: Pick<HookContext, 'tx
 
 export const roleHooks: ResourceHooks = {
   beforeCreate: (context, input) => checkGrantable(context, input),
-  beforeUpdate: (context, _id, input) => checkGrantable(context, input),
+  beforeUpdate: (context, id, input) => checkGrantable(context, input, id),
   beforeDelete: async ({ tx }, ids) => {
     const linked = await tx.select({ roleId: sysUserRole.roleId }).from(sysUserRole).where(inArray(sysUserRole.roleId, ids)).limit(1);
     if (linked.length) throw new AppError('5002');

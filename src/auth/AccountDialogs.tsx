@@ -1,6 +1,6 @@
 // Opens the change-password and switch-account dialogs from anywhere in the layout, and keeps the
 // change-password dialog forced open while the session says the password must change.
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ForcedPasswordChange } from '../providers/session';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
@@ -9,7 +9,7 @@ import { SwitchAccountDialog } from './SwitchAccountDialog';
 interface AccountDialogsApi {
   openChangePassword: () => void;
   openSwitchAccount: () => void;
-  /** Forces the change-password dialog (login answer or `GET /login/current` said so). */
+  /** Forces the change-password dialog (login answer or `GET /login/current` said so; a 4007 answer does it through the session). */
   forcePasswordChange: (reason: ForcedPasswordChange) => void;
 }
 
@@ -22,6 +22,8 @@ export const AccountDialogsProvider = ({ children }: { children: ReactNode }) =>
   const [switchAccountOpen, setSwitchAccountOpen] = useState(false);
 
   const forcePasswordChange = useCallback((reason: ForcedPasswordChange) => setForced(reason), []);
+  // Any call the server refused with 4007 (password change required) forces the dialog too.
+  useEffect(() => session.onForcedPasswordChange(forcePasswordChange), [session, forcePasswordChange]);
   const api = useMemo<AccountDialogsApi>(
     () => ({
       openChangePassword: () => setChangePasswordOpen(true),

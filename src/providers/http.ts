@@ -17,6 +17,9 @@ export const API_BASE_URL = '/test-api';
 export const REQUEST_TIMEOUT_MS = 60_000;
 const SUCCESS_CODES = new Set(['0', '00000']);
 
+/** The server refuses every call but the password change until it is done (first login, reset or expired password). */
+export const PASSWORD_CHANGE_REQUIRED = '4007';
+
 export const isForcedLogoutCode = (code: string): boolean => {
   const value = Number(code);
   return /^\d+$/.test(code) && value >= 11011 && value <= 11016;
@@ -25,7 +28,7 @@ export const isForcedLogoutCode = (code: string): boolean => {
 export interface HttpClientOptions {
   fetch?: typeof fetch;
   baseUrl?: string;
-  session: Pick<Session, 'getToken' | 'getLang' | 'clear'>;
+  session: Pick<Session, 'getToken' | 'getLang' | 'clear'> & Partial<Pick<Session, 'setForcedPasswordChange'>>;
   notify: Notify;
   translate: Translate;
   /** Called after the session was cleared by a forced-logout code; the app reloads the page. */
@@ -222,6 +225,12 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
       session.clear();
       onForcedLogout();
       throw new ApiError(envelope.code, envelope.message, envelope.data, status);
+    }
+    if (envelope.code === PASSWORD_CHANGE_REQUIRED) {
+      // No toast: the session's forced change opens the change-password dialog (AccountDialogs).
+      const reason = (envelope.data as { reason?: unknown } | null)?.reason === 'passwordExpired' ? 'passwordExpired' : 'firstLogin';
+      session.setForcedPasswordChange?.(reason);
+      throw new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status);
     }
     return fail(new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status), silent);
   };

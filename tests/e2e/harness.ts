@@ -225,5 +225,28 @@ export const api = async <T = unknown>(
   return envelope.resData;
 };
 
+/** The seeded administrator (server/seed/seed.ts) and the password they must change at the first sign-in. */
+export const SEEDED_ADMIN = { username: 'admin', password: 'Admin@123' } as const;
+
+/**
+ * Arranges state through the API as the seeded admin while leaving admin's forced first sign-in for
+ * the test to walk. The server refuses every call of a user who must change their password (4007)
+ * but the change itself, so admin changes the initial password to a temporary one, `arrange` runs with
+ * a token of that, and an administrator reset puts the initial password back, to be changed at the
+ * next sign-in again (the reset revokes every admin token, the one handed to `arrange` included).
+ */
+export const arrangeAsSeededAdmin = async <T>(server: RunningServer, arrange: (token: string) => Promise<T>): Promise<T> => {
+  type Answer = { userId: number; tokenInfo: { tokenValue: string } };
+  const temporary = 'Arrange#2026';
+  const first = await api<Answer>(server, 'POST', '/login/login', { body: SEEDED_ADMIN });
+  await api(server, 'PUT', `/user/password?password=${encodeURIComponent(temporary)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: SEEDED_ADMIN.password } });
+  const { tokenValue } = (await api<Answer>(server, 'POST', '/login/login', { body: { username: SEEDED_ADMIN.username, password: temporary } })).tokenInfo;
+  try {
+    return await arrange(tokenValue);
+  } finally {
+    await api(server, 'PUT', '/user/resetPassword', { token: tokenValue, body: { id: first.userId, password: SEEDED_ADMIN.password } });
+  }
+};
+
 export const cleanup = (path: string) => rmSync(path, { recursive: true, force: true });
 export { existsSync };

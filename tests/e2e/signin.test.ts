@@ -8,6 +8,7 @@ import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import {
   api,
+  arrangeAsSeededAdmin,
   browserAvailable,
   eventually,
   expectLoginPage,
@@ -46,14 +47,14 @@ describe.skipIf(!browserAvailable())('sign-in end to end', () => {
     // No demo fleet: nothing here looks at machines, and the server starts faster on a busy machine.
     server = await startServer({ DEMO_FLEET: '0' });
     browser = await launchBrowser();
-    // The server does not refuse calls before the forced first change (the console does), so the
-    // initial admin password can arrange tess without touching the walk below.
-    const first = await api<{ tokenInfo: { tokenValue: string } }>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
-    const initial = 'Tess#2025';
-    await api(server, 'POST', '/user', { token: first.tokenInfo.tokenValue, body: { name: TESS.username, realname: 'Tess Token', password: initial, confirmPassword: initial } });
-    const tess = await api<{ tokenInfo: { tokenValue: string } }>(server, 'POST', '/login/login', { body: { username: TESS.username, password: initial } });
-    await api(server, 'PUT', `/user/password?password=${encodeURIComponent(TESS.password)}`, { token: tess.tokenInfo.tokenValue, body: { oldPassword: initial } });
-    await api(server, 'GET', '/login/logout', { token: first.tokenInfo.tokenValue });
+    // The server refuses every call before the forced first change (4007), so tess is arranged with
+    // admin's password changed for a moment and set back to the initial one (forced again) afterwards.
+    await arrangeAsSeededAdmin(server, async (token) => {
+      const initial = 'Tess#2025';
+      await api(server, 'POST', '/user', { token, body: { name: TESS.username, realname: 'Tess Token', password: initial, confirmPassword: initial } });
+      const tess = await api<{ tokenInfo: { tokenValue: string } }>(server, 'POST', '/login/login', { body: { username: TESS.username, password: initial } });
+      await api(server, 'PUT', `/user/password?password=${encodeURIComponent(TESS.password)}`, { token: tess.tokenInfo.tokenValue, body: { oldPassword: initial } });
+    });
   });
 
   afterEach(async ({ task }) => {

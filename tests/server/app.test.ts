@@ -67,8 +67,8 @@ describeBackends('app', (server) => {
       logger: { level: 'info', stream: log },
       hooks: { role: { beforeCreate: async () => { throw new Error('boom in a hook'); } } },
     });
-    const login = await app.inject({ method: 'POST', url: '/test-api/login/login', payload: { username: 'admin', password: 'Admin@123' } });
-    const token = login.json().resData.tokenInfo.tokenValue as string;
+    // Signed in through the helper (the forced first change done): tokens live in the shared database.
+    const token = await server.login();
     const response = await app.inject({ method: 'POST', url: '/test-api/role', headers: { 'rvm-token': token }, payload: { name: 'x' } });
     expect(response.statusCode).toBe(500);
     const body = response.json();
