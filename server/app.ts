@@ -17,12 +17,14 @@ import { registerEventRoutes } from './events/routes';
 import { seedDemoFleetIfEmpty } from './seed/demoFleet';
 import { openDatabase, type Database } from './db/client';
 import { TABLES } from './db/registry';
-import { validatorCompiler } from './lib/ajv';
-import { registerErrorHandler } from './lib/errorHandler';
+import { registerInputGuards, validatorCompiler } from './lib/ajv';
+import { registerErrorHandler, sendFailure } from './lib/errorHandler';
+import { invalidField } from './lib/errors';
 import { loggerOptions } from './lib/logger';
 import { createMailer } from './lib/mailer';
 import { registerOpenApi, registerOpenApiUi } from './lib/openapi';
 import { registerConsole } from './lib/console';
+import { registerApiProtections, registerSecurityHeaders } from './lib/httpSecurity';
 import { resourceHooks } from './resources';
 import { registerLicenseAccountRoutes } from './routes/licenseAccount';
 import { registerLoginRoutes } from './routes/login';
@@ -42,6 +44,8 @@ declare module 'fastify' {
 }
 
 export const API_PREFIX = '/test-api';
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 export interface BuildAppOptions {
   /** An open database shared with other app instances; the app does not close it. */
@@ -79,11 +83,20 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     // A living console from the first minute: a small demo fleet, only on a database that never had one.
     if (options.demoFleet) await database.migrateLocked((db) => seedDemoFleetIfEmpty(db));
     const logger = options.logger ? loggerOptions(options.logger === true ? 'info' : options.logger.level, options.logger === true ? undefined : options.logger.stream) : false;
-    const app = Fastify({ logger, bodyLimit: 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+    const app = Fastify({
+      logger,
+      bodyLimit: 1024 * 1024,
+      // A hop count becomes proxy-addr's function (Fastify's typings take no number).
+      trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+      routerOptions: { ignoreTrailingSlash: true },
+      // A malformed or over-long address answers the envelope (1004), never Fastify's own JSON.
+      frameworkErrors: (_error, request, reply) => sendFailure(request, reply, invalidField('(url)', 'validation.invalid')),
+    });
     const jobs = createJobRunner(app.log, { autoStart: options.backgroundJobs ?? false });
     const services: Services = { database, db: database.db, config, hasher, mailer: createMailer(config), models, jobs, gateway: NO_GATEWAY };
     app.decorate('services', services);
     app.setValidatorCompiler(validatorCompiler);
+    registerInputGuards(app);
     registerErrorHandler(app);
     app.addHook('onClose', closeOwnDatabase);
     // onClose hooks run last-added first: background work stops before the database closes.
@@ -93,9 +106,11 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
       app.addHook('onClose', () => services.gateway.close());
     }
 
+    await registerSecurityHeaders(app);
     await registerOpenApi(app, config.version);
     await app.register(
       async (api) => {
+        await registerApiProtections(api, config);
         registerGuard(api, services.db, config);
         registerLoginRoutes(api, services);
         registerPasswordRoutes(api, services);
@@ -106,6 +121,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerCommandRoutes(api, services);
         registerEventRoutes(api, services);
         registerGatewayRoutes(api, services);
+        await import('./dashboard/routes').then((dashboard) => dashboard.registerDashboardRoutes(api, services));
       },
       { prefix: API_PREFIX },
     );

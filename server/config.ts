@@ -7,13 +7,28 @@ export interface ServerConfig {
   tokenIdleMinutes: number;
   tokenMaxHours: number;
   maxSessionsPerUser: number;
+  /** Failed sign-ins of one user name from one address (request.ip) within the window before code 7 for that pair. */
   loginMaxFailures: number;
+  /** Failed sign-ins of one user name from all addresses within the window before code 7 for everyone. */
+  loginAccountMaxFailures: number;
+  /** Failed sign-ins from one address, whatever the user names, within the window before 4029 for that address. */
+  loginAddressMaxFailures: number;
+  /** The window (minutes) of the three sign-in failure limits. */
   loginLockMinutes: number;
+  /** Password hashes/verifications (scrypt, 128 MB each at N=2^17) running at once in one instance. */
+  passwordCheckConcurrency: number;
+  /** Password checks waiting for a slot at most; beyond, 4029 at once. */
+  passwordCheckQueue: number;
   passwordMaxAgeDays: number;
   /** log2 of scrypt's N. 17 is OWASP's recommendation; tests lower it (14) because 2^17 costs ~0.3 s a hash. */
   passwordHashLogN: number;
   adminInitialPassword: string;
   resetTokenMinutes: number;
+  /** Forgot-password calls from one address within the window before 4029. */
+  forgotPasswordPerAddress: number;
+  /** Reset mails to one user within the window; further calls answer success and send nothing. */
+  resetMailsPerAccount: number;
+  forgotPasswordWindowMinutes: number;
   /** Base of links in mails (the console's origin). */
   publicUrl: string;
   smtpUrl?: string;
@@ -25,6 +40,16 @@ export interface ServerConfig {
   version: string;
   /** The same remote command to the same machine again within this many seconds answers 8001. */
   commandRepeatSeconds: number;
+  /**
+   * Coarse flood guard: API requests per minute from one address (per process) before 4029; 0 turns it off.
+   * Generous on purpose (a load benchmark of 1,500 requests/s from one address stays under it).
+   */
+  rateLimitPerMinute: number;
+  /**
+   * Fastify's trustProxy: behind a reverse proxy, which hops' X-Forwarded-For to believe, so request.ip
+   * (and every per-address limit) is the client's. false (default): the socket's address.
+   */
+  trustProxy: boolean | number | string;
 }
 
 const packageVersion = (): string => {
@@ -40,17 +65,26 @@ export const DEFAULT_CONFIG: ServerConfig = {
   tokenMaxHours: 12,
   maxSessionsPerUser: 10,
   loginMaxFailures: 5,
+  loginAccountMaxFailures: 50,
+  loginAddressMaxFailures: 30,
   loginLockMinutes: 15,
+  passwordCheckConcurrency: 2,
+  passwordCheckQueue: 20,
   passwordMaxAgeDays: 90,
   passwordHashLogN: 17,
   adminInitialPassword: 'Admin@123',
   resetTokenMinutes: 30,
+  forgotPasswordPerAddress: 10,
+  resetMailsPerAccount: 3,
+  forgotPasswordWindowMinutes: 60,
   publicUrl: 'http://localhost:8080',
   mailFrom: 'RVM Console <no-reply@localhost>',
   exportMaxRows: 100_000,
   exportBatchRows: 1000,
   version: packageVersion(),
   commandRepeatSeconds: COMMAND_REPEAT_SECONDS_DEFAULT,
+  rateLimitPerMinute: 120_000,
+  trustProxy: false,
 };
 
 type Env = Record<string, string | undefined>;
@@ -66,6 +100,30 @@ const positive = (env: Env, name: string, fallback: number): number => {
   if (raw === undefined) return fallback;
   const parsed = Number(raw);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return parsed;
+};
+
+const nonNegative = (env: Env, name: string, fallback: number): number => {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const parsed = Number(raw);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, 0 or more, got "${raw}"`);
+  return parsed;
+};
+
+/** TRUST_PROXY: `true`, a number of hops, or addresses/CIDRs separated by commas (Fastify's trustProxy). */
+const trustProxyOf = (env: Env): boolean | number | string => {
+  const raw = value(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+};
+
+const whole = (env: Env, name: string, fallback: number, least: number): number => {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const parsed = Number(raw);
+  if (!Number.isInteger(parsed) || parsed < least) throw new Error(`${name} must be a whole number, ${least} or more, got "${raw}"`);
   return parsed;
 };
 
@@ -113,7 +171,14 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
       tokenMaxHours: positive(env, 'TOKEN_MAX_HOURS', DEFAULT_CONFIG.tokenMaxHours),
       maxSessionsPerUser: positive(env, 'MAX_SESSIONS_PER_USER', DEFAULT_CONFIG.maxSessionsPerUser),
       loginMaxFailures: positive(env, 'LOGIN_MAX_FAILURES', DEFAULT_CONFIG.loginMaxFailures),
+      loginAccountMaxFailures: positive(env, 'LOGIN_ACCOUNT_MAX_FAILURES', DEFAULT_CONFIG.loginAccountMaxFailures),
+      loginAddressMaxFailures: positive(env, 'LOGIN_ADDRESS_MAX_FAILURES', DEFAULT_CONFIG.loginAddressMaxFailures),
       loginLockMinutes: positive(env, 'LOGIN_LOCK_MINUTES', DEFAULT_CONFIG.loginLockMinutes),
+      passwordCheckConcurrency: whole(env, 'PASSWORD_CHECK_CONCURRENCY', DEFAULT_CONFIG.passwordCheckConcurrency, 1),
+      passwordCheckQueue: whole(env, 'PASSWORD_CHECK_QUEUE', DEFAULT_CONFIG.passwordCheckQueue, 0),
+      forgotPasswordPerAddress: positive(env, 'FORGOT_PASSWORD_PER_ADDRESS', DEFAULT_CONFIG.forgotPasswordPerAddress),
+      resetMailsPerAccount: positive(env, 'RESET_MAILS_PER_ACCOUNT', DEFAULT_CONFIG.resetMailsPerAccount),
+      forgotPasswordWindowMinutes: positive(env, 'FORGOT_PASSWORD_WINDOW_MINUTES', DEFAULT_CONFIG.forgotPasswordWindowMinutes),
       passwordMaxAgeDays: positive(env, 'PASSWORD_MAX_AGE_DAYS', DEFAULT_CONFIG.passwordMaxAgeDays),
       passwordHashLogN: logN,
       adminInitialPassword: value(env, 'ADMIN_INITIAL_PASSWORD') ?? DEFAULT_CONFIG.adminInitialPassword,
@@ -121,6 +186,8 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
       smtpUrl: value(env, 'SMTP_URL'),
       mailFrom: value(env, 'MAIL_FROM') ?? DEFAULT_CONFIG.mailFrom,
       commandRepeatSeconds: positive(env, 'COMMAND_REPEAT_SECONDS', DEFAULT_CONFIG.commandRepeatSeconds),
+      rateLimitPerMinute: nonNegative(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_CONFIG.rateLimitPerMinute),
+      trustProxy: trustProxyOf(env),
     },
   };
 };

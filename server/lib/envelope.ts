@@ -52,7 +52,7 @@ export const FORCED_LOGOUT_TEXT =
 
 /** Failure answers documented on every route. */
 export const failureResponses = (withToken: boolean): Record<string, JsonSchema> => ({
-  '4xx': failureSchema('Failure: validation 1001 to 1004 (400), business rules (400), 4003 (403), 2003/4004 (404), 2002 (409), 7 (429)'),
+  '4xx': failureSchema('Failure: validation 1001 to 1004 (400), business rules (400), 4003 (403), 2003/4004 (404), 2002 (409), 7 (429), 4029 flood guard (429 with Retry-After)'),
   ...(withToken ? { '401': failureSchema(FORCED_LOGOUT_TEXT) } : {}),
   '5xx': failureSchema('1000: unexpected failure (logged with the request id)'),
 });

@@ -41,6 +41,11 @@ const fromDatabaseError = (error: unknown): AppError | null => {
     case '22007':
     case '22008':
       return new AppError('1003');
+    // NUL in text (22021) or in JSON turned text (22P05): registerInputGuards refuses them first; this
+    // catches any other way in.
+    case '22021':
+    case '22P05':
+      return new AppError('1004');
     default:
       return null;
   }
@@ -59,6 +64,7 @@ export const registerErrorHandler = (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const failure = error instanceof AppError ? error : (fromFastifyError(error) ?? fromDatabaseError(error));
     if (failure) return sendFailure(request, reply, failure);
+    // Logged through logger.ts's `err` serializer: a failed statement's SQL and reason, never its parameters.
     request.log.error({ err: error }, 'unexpected failure');
     return sendFailure(request, reply, new AppError('1000', { resData: { requestId: request.id } }));
   });

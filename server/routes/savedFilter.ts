@@ -57,7 +57,9 @@ export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models }: 
     type: 'object',
     additionalProperties: false,
     required: withId ? ['id'] : ['resource', 'name', 'filter', 'visibility'],
-    properties: withId ? { id: { type: 'integer', minimum: 1 }, ...fields } : fields,
+    properties: withId ? { id: { type: 'integer', minimum: 1, maximum: 2147483647 }, ...fields } : fields,
+    // A change needs something to change besides the id (nothing to set is 1004, not a failed UPDATE).
+    ...(withId ? { minProperties: 2 } : {}),
   });
   const schema = (summary: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
     schema: { tags: ['saved filter'], summary, security: [{ rvmToken: [] }], ...extra, response: { 200: envelopeSchema(data), ...failureResponses(true) } },

@@ -1,6 +1,10 @@
 // Client-side password handling of SPEC sections 5 and 9: the password kept in the session is
 // AES-encrypted with a fixed key (so it is not stored in clear text), and the change-password dialog
 // compares passwords through a SHA-256 hash rather than character by character.
+// The key ships in the bundle, so this hides the password from a casual look, nothing more: whoever
+// can read the browser's storage can decrypt it. What contains it (session.ts, docs/security.md): the
+// cookie exists only for "remember password", is SameSite=Strict and Secure over HTTPS, and the server
+// never takes the ciphertext (or the cookie) as a credential.
 import CryptoJS from 'crypto-js';
 
 // Fixed 16-byte key and ECB mode: the same password always gives the same ciphertext, which keeps the

@@ -62,20 +62,27 @@ export interface CookieJar {
   remove(name: string): void;
 }
 
-/** `document.cookie` as a CookieJar (path `/`, so every route sees the same cookie). */
-export const documentCookieJar = (doc: Document = document): CookieJar => ({
-  get: (name) => {
-    const prefix = `${encodeURIComponent(name)}=`;
-    const entry = doc.cookie.split('; ').find((part) => part.startsWith(prefix));
-    return entry === undefined ? undefined : decodeURIComponent(entry.slice(prefix.length));
-  },
-  set: (name, value, expires) => {
-    doc.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires.toUTCString()}; path=/; SameSite=Strict`;
-  },
-  remove: (name) => {
-    doc.cookie = `${encodeURIComponent(name)}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Strict`;
-  },
-});
+/**
+ * `document.cookie` as a CookieJar (path `/`, so every route sees the same cookie). SameSite=Strict (never
+ * sent with another site's request) and, when the console is served over HTTPS, Secure (never sent in
+ * clear). The server never reads it (docs/security.md): it only rides along with same-site requests.
+ */
+export const documentCookieJar = (doc: Pick<Document, 'cookie'> & { location?: Pick<Location, 'protocol'> } = document): CookieJar => {
+  const attributes = () => `path=/; SameSite=Strict${doc.location?.protocol === 'https:' ? '; Secure' : ''}`;
+  return {
+    get: (name) => {
+      const prefix = `${encodeURIComponent(name)}=`;
+      const entry = doc.cookie.split('; ').find((part) => part.startsWith(prefix));
+      return entry === undefined ? undefined : decodeURIComponent(entry.slice(prefix.length));
+    },
+    set: (name, value, expires) => {
+      doc.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires.toUTCString()}; ${attributes()}`;
+    },
+    remove: (name) => {
+      doc.cookie = `${encodeURIComponent(name)}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; ${attributes()}`;
+    },
+  };
+};
 
 export interface LoginCredentials {
   username: string;
@@ -93,6 +100,7 @@ const parseJson = <T>(text: string | null): T | null => {
 };
 
 export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now: () => Date = () => new Date()) => {
+  const forcedListeners = new Set<(reason: ForcedPasswordChange) => void>();
   const get = (key: keyof typeof SESSION_KEYS) => storage.getItem(SESSION_KEYS[key]);
   const set = (key: keyof typeof SESSION_KEYS, value: string | number | null | undefined) => {
     if (value === null || value === undefined) storage.removeItem(SESSION_KEYS[key]);
@@ -136,7 +144,17 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
       const value = get('forcedPasswordChange');
       return value === 'firstLogin' || value === 'passwordExpired' ? value : null;
     },
-    setForcedPasswordChange: (reason: ForcedPasswordChange | null) => set('forcedPasswordChange', reason),
+    setForcedPasswordChange: (reason: ForcedPasswordChange | null) => {
+      set('forcedPasswordChange', reason);
+      if (reason) for (const listener of forcedListeners) listener(reason);
+    },
+    /** Told when a forced change is set after the page loaded (a call answered 4007); answers the unsubscribe. */
+    onForcedPasswordChange(listener: (reason: ForcedPasswordChange) => void): () => void {
+      forcedListeners.add(listener);
+      return () => {
+        forcedListeners.delete(listener);
+      };
+    },
     /** The password in clear: the cookie first (SPEC 3: "read by the password dialog"), else localStorage. */
     getStoredPassword: () => decryptPassword(cookies.get(PASSWORD_COOKIE)) ?? decryptPassword(get('password')),
     /** The password of the remembered user, to prefill the login form. */
@@ -149,10 +167,17 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
       storeProfile(answer);
       if (!get('lang')) set('lang', 'en');
       set('username', credentials.rememberPassword ? credentials.username : null);
+      // SPEC 3/9: the password AES-encrypted with the fixed key, for the change-password dialog. The
+      // ciphertext is no credential: the server accepts only the token and, at sign-in, the clear password.
       const cipher = encryptPassword(credentials.password);
       set('password', cipher);
-      const expires = new Date(now().getTime() + PASSWORD_COOKIE_DAYS * 24 * 60 * 60 * 1000);
-      cookies.set(PASSWORD_COOKIE, cipher, expires);
+      // The 7-day cookie only for a user who asked to be remembered (it prefills the login form); any
+      // other sign-in drops a cookie left by an earlier remembered user.
+      if (credentials.rememberPassword) {
+        cookies.set(PASSWORD_COOKIE, cipher, new Date(now().getTime() + PASSWORD_COOKIE_DAYS * 24 * 60 * 60 * 1000));
+      } else {
+        cookies.remove(PASSWORD_COOKIE);
+      }
     },
 
     /** Applies a fresh `GET /login/current` answer (permissions may have changed). */
