@@ -6,6 +6,31 @@ const TIME_OF_DAY = { regex: '^([01][0-9]|2[0-3]):[0-5][0-9]$', message: 'fleet.
 const IDENTIFIER = { regex: '^[A-Za-z0-9_-]+$', message: 'fleet.validation.identifier' } as const;
 const binHeight = { type: 'number', integer: true, min: BIN_HEIGHT.min, max: BIN_HEIGHT.max } as const;
 const percent = { type: 'number', integer: true, min: 1, max: 100 } as const;
+/** Health flags of the home dashboard (docs/dashboard.md): computed by the server, filterable, shown nowhere as columns. */
+const flag = { type: 'boolean', readOnly: true, views: [] } as const;
+
+/**
+ * The home dashboard's definitions (SPEC 9), shared by the server (cards, machine-list filters) and the
+ * console (card texts). Times are windows ending now; see docs/dashboard.md for each card.
+ */
+export const HOME_LIMITS = {
+  /** "Down more than 1 hour": status Down since more than this. */
+  downHours: 1,
+  /** "Offline more than 1 week". */
+  offlineDays: 7,
+  /** "Not used in the last 24 hours": no consumer session in this window. */
+  notUsedHours: 24,
+  /** "High reject rate": more than `minItems` items AND more than `rate` of them rejected in `hours`. */
+  highReject: { hours: 24, minItems: 10, rate: 0.4 },
+  /** "Needs clean": no completed service (cleaning) session ended in this window. */
+  cleaningDays: 7,
+  /** Averages per day: over the complete days of the last 4 weeks. */
+  averageDays: 28,
+  /** Reject-rate average: over the complete days of the last 30 days. */
+  rejectRateAverageDays: 30,
+  /** Reject-rate curve: the complete days of the last 7 days. */
+  rejectRateCurveDays: 7,
+} as const;
 
 /**
  * Reverse vending machines ("term", SPEC 3). The list lives on the fleet management screen; the
@@ -55,6 +80,14 @@ export const machine = defineResource({
     lastSessionTime: { type: 'datetime', readOnly: true, sortable: true },
     note: { type: 'textarea', maxLength: 500 },
     createTime: { type: 'datetime', readOnly: true, sortable: true },
+    // Computed by the server (server/resources/machine.ts) with the HOME_LIMITS definitions.
+    full: flag,
+    highRejectRate: flag,
+    needsClean: flag,
+    profileMismatch: flag,
+    quarantined: flag,
+    octopusOffline: flag,
+    alipayOffline: flag,
   },
   list: {
     columns: ['termNo', 'serialNumber', 'termType', 'fleetId', 'currentSts', 'statusSince', 'localAreaId', 'address', 'softwareVersion', 'lastSessionTime'],
@@ -70,6 +103,18 @@ export const machine = defineResource({
       { name: 'softwareVersion', field: 'softwareVersion', operator: 'eq' },
       { name: 'serialNumberLike', field: 'serialNumber', operator: 'like' },
       { name: 'sts', field: 'sts', operator: 'eq' },
+      // The home dashboard's cards open the list with these (docs/dashboard.md). The three time
+      // filters take the window's start: e.g. downSince = now - 1 h means "Down since before then".
+      { name: 'downSince', field: 'statusSince', operator: 'lte' },
+      { name: 'offlineSince', field: 'statusSince', operator: 'lte' },
+      { name: 'notUsedSince', field: 'lastSessionTime', operator: 'lte' },
+      { name: 'full', field: 'full', operator: 'eq' },
+      { name: 'highRejectRate', field: 'highRejectRate', operator: 'eq' },
+      { name: 'needsClean', field: 'needsClean', operator: 'eq' },
+      { name: 'profileMismatch', field: 'profileMismatch', operator: 'eq' },
+      { name: 'quarantined', field: 'quarantined', operator: 'eq' },
+      { name: 'octopusOffline', field: 'octopusOffline', operator: 'eq' },
+      { name: 'alipayOffline', field: 'alipayOffline', operator: 'eq' },
     ],
   },
   permissions: {

@@ -14,6 +14,7 @@ import { registerCrudRoutes } from './crud/routes';
 import { registerFleetRoutes } from './fleet/routes';
 import { registerCommandRoutes } from './commands/routes';
 import { registerEventRoutes } from './events/routes';
+import { registerDashboardRoutes } from './dashboard/routes';
 import { seedDemoFleetIfEmpty } from './seed/demoFleet';
 import { openDatabase, type Database } from './db/client';
 import { TABLES } from './db/registry';
@@ -121,7 +122,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerCommandRoutes(api, services);
         registerEventRoutes(api, services);
         registerGatewayRoutes(api, services);
-        await import('./dashboard/routes').then((dashboard) => dashboard.registerDashboardRoutes(api, services));
+        registerDashboardRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

@@ -9,7 +9,8 @@ import { fleet, fleetResources } from './fleet';
 import { installation } from './installation';
 import { remote } from './remote';
 import { events, eventResources } from './events';
+import { dashboard } from './dashboard';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
-export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote } as const;
+export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote, dashboard } as const;
 export type AppMessages = typeof en;

@@ -10,5 +10,6 @@ import { fleet, fleetResources } from './fleet';
 import { installation } from './installation';
 import { remote } from './remote';
 import { events, eventResources } from './events';
+import { dashboard } from './dashboard';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote };
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote, dashboard };

@@ -3,13 +3,14 @@
 // reason, always BEFORE its first write (ingest.ts relies on it to skip a savepoint per message).
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { findAlarm, type QuarantineReason } from '../../resources/fleetCatalogue';
-import type { Db } from '../db/client';
+import { rowsOf, type Db } from '../db/client';
 import { rvm, rvmBin } from '../db/schema/fleet';
 import { rvmEvent, serviceSession } from '../db/schema/fleetActivity';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
 import { applyAck, applyResult } from '../commands/store';
 import { MAX_CLOCK_SKEW_MS, MAX_FILE_BYTES, type MessageBodies, type MessageKind } from './protocol';
 import { setOffline, setOnline, setStatus } from './liveState';
+import type { AccountUsageBatch } from '../dashboard/rollup';
 
 export class Refusal extends Error {
   constructor(readonly reason: QuarantineReason, readonly value: string | null = null) {
@@ -35,6 +36,8 @@ export interface HandlerContext {
   receivedAt: Date;
   /** Re-processing a quarantined message: it says nothing about the machine's connection now. */
   replay: boolean;
+  /** The batch's account roll-up (dashboard): a new consumer session is added to it, written at the batch's end. */
+  usage?: AccountUsageBatch;
 }
 
 type Handler<K extends MessageKind> = (context: HandlerContext, message: MessageBodies[K]) => Promise<void>;
@@ -115,7 +118,7 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     if (at < event.raisedTime) throw new Refusal('outOfOrder', message.ts);
     await tx.update(rvmEvent).set({ clearedTime: at }).where(eq(rvmEvent.id, event.id));
   },
-  session: async ({ tx, machine, receivedAt }, message) => {
+  session: async ({ tx, machine, receivedAt, usage }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');
     if (Date.parse(message.endTime) > receivedAt.getTime() + 10 * 60_000) throw new Refusal('invalidTimestamp', message.endTime);
     const accepted = message.items.filter((item) => item.rejectReason === undefined).length;
@@ -125,9 +128,9 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
       refund: item.refund, reject_reason: item.rejectReason ?? null, picture: item.picture ?? null,
     }));
     // One statement (one round trip): the session (stored once per machine and sessionId), its items,
-    // the (UTC) day roll-up the fleet-wide figures read, and the machine's last session time. The later
-    // parts read the inserted row, so a session sent again changes nothing at all.
-    await tx.execute(sql`
+    // the (UTC) day and hour roll-ups the fleet-wide figures read, and the machine's last session time.
+    // The later parts read the inserted row, so a session sent again changes nothing at all.
+    const written = await tx.execute(sql`
       with s as (
         insert into consumer_session (license_account_id, rvm_id, external_id, start_time, end_time, payout_method, total_refund,
           item_count, accepted_count, rejected_count, user_id, voucher_code, donation_institute_id)
@@ -148,20 +151,43 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
         on conflict (rvm_id, day) do update set sessions = rvm_daily_usage.sessions + 1, items = rvm_daily_usage.items + excluded.items,
           accepted = rvm_daily_usage.accepted + excluded.accepted, rejected = rvm_daily_usage.rejected + excluded.rejected,
           refund = rvm_daily_usage.refund + excluded.refund
+      ), h as (
+        insert into rvm_hourly_usage (rvm_id, hour, license_account_id, sessions, items, accepted, rejected, refund)
+        select ${machine.id}, to_timestamp(floor(extract(epoch from ${message.startTime}::timestamptz) / 3600) * 3600), ${machine.licenseAccountId}, 1,
+          ${message.items.length}, ${accepted}, ${rejected}, ${message.totalRefund} from s
+        on conflict (rvm_id, hour) do update set sessions = rvm_hourly_usage.sessions + 1, items = rvm_hourly_usage.items + excluded.items,
+          accepted = rvm_hourly_usage.accepted + excluded.accepted, rejected = rvm_hourly_usage.rejected + excluded.rejected,
+          refund = rvm_hourly_usage.refund + excluded.refund
+      ), u as (
+        update rvm set last_session_time = greatest(last_session_time, ${message.endTime}::timestamptz)
+        where id = ${machine.id} and exists (select 1 from s)
       )
-      update rvm set last_session_time = greatest(last_session_time, ${message.endTime}::timestamptz)
-      where id = ${machine.id} and exists (select 1 from s)`);
+      select count(*)::int as inserted from s`);
+    if (usage && Number(rowsOf<{ inserted: number }>(written)[0]?.inserted ?? 0) > 0) {
+      usage.add({
+        licenseAccountId: machine.licenseAccountId, startTime: new Date(message.startTime), items: message.items.length, accepted, rejected,
+        refund: message.totalRefund,
+      });
+    }
   },
   service: async ({ tx, machine }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');
-    await tx
+    const inserted = await tx
       .insert(serviceSession)
       .values({
         licenseAccountId: machine.licenseAccountId, rvmId: machine.id, externalId: message.serviceId, technician: message.technician,
         startTime: new Date(message.startTime), endTime: new Date(message.endTime), cleaningOutcome: message.cleaningOutcome,
         binsEmptied: message.binsEmptied, note: message.note ?? null,
       })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: serviceSession.id });
+    // The dashboard's "needs clean" reads the latest completed cleaning per machine.
+    if (inserted.length && message.cleaningOutcome === 'completed') {
+      await tx.execute(sql`
+        insert into rvm_cleaning_state (rvm_id, license_account_id, last_completed_time)
+        values (${machine.id}, ${machine.licenseAccountId}, ${message.startTime}::timestamptz)
+        on conflict (rvm_id) do update set last_completed_time = greatest(rvm_cleaning_state.last_completed_time, excluded.last_completed_time)`);
+    }
   },
   commandAck: async ({ tx, machine, at }, message) => {
     await applyAck(tx, machine.id, { commandId: message.commandId, accepted: message.accepted, reason: message.reason }, at);

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { machineMessage } from '../db/schema/liveFleet';
 import { quarantineMessage } from '../db/schema/quarantine';
+import { AccountUsageBatch } from '../dashboard/rollup';
 import { machineIdBySerial, type MachineIdentity } from './credentials';
 import { handle, Refusal, type Machine } from './handlers';
 import { isMessageKind, MAX_CLOCK_SKEW_MS, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
@@ -143,6 +144,8 @@ const runBatch = async (
   const machines = new Map([...loaded].map(([key, machine]) => [key, { ...machine }]));
   await db.transaction(async (tx) => {
     const heartbeats: number[] = [];
+    // The dashboard's account roll-up of this batch's new sessions, written last (dashboard/rollup.ts).
+    const usage = new AccountUsageBatch();
     for (const [index, item] of checked.entries()) {
       const message = messages[index];
       const refuse = async (refusal: Refusal) => {
@@ -181,7 +184,7 @@ const runBatch = async (
           if (!fresh.length) return true;
         }
         try {
-          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay }, item.body);
+          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay, usage }, item.body);
         } catch (error) {
           // Refused before any write: only the message id row must go, so a corrected re-send is accepted.
           if (error instanceof Refusal && !SELF_IDEMPOTENT.has(item.kind)) {
@@ -209,6 +212,7 @@ const runBatch = async (
         .set({ lastSeenTime: sql`greatest(${rvm.lastSeenTime}, now())` })
         .where(and(inArray(rvm.id, heartbeats), eq(rvm.online, true)));
     }
+    await usage.flush(tx);
   });
   return outcomes;
 };

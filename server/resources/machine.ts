@@ -1,11 +1,15 @@
 // Machine rules the declaration cannot say: live-state defaults and bins on create, bins following
-// binCount, and the fleet filter that includes sub-fleets. (SPEC 5 profile rules are declaration
+// binCount, the fleet filter that includes sub-fleets, and the home dashboard's health flags
+// (computed fields) and time filters (server/dashboard/definitions.ts, docs/dashboard.md). (SPEC 5 profile rules are declaration
 // rules, checked by the engine on the stored record merged with each change.)
 import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { ITEM_TYPES } from '../../resources/fleetCatalogue';
 import type { FilterDeclaration } from '../../resources/types';
 import type { ResourceHooks, Values } from '../crud/hooks';
+import { dbNow, FACTS, isSinceFilter, MACHINE_FACTS, sinceCondition } from '../dashboard/definitions';
+import { forgetMachinesUsage } from '../dashboard/rollup';
 import type { Db } from '../db/client';
+import { invalidField } from '../lib/errors';
 import { fleet, rvm, rvmBin } from '../db/schema/fleet';
 import { rvmOnlineHistory, rvmStatusHistory } from '../db/schema/fleetActivity';
 
@@ -32,6 +36,11 @@ const syncBins = async (tx: Db, row: Values) => {
  * it the generic `in` still answers the listed fleets exactly.
  */
 export const machineFilter = (filter: FilterDeclaration, value: unknown): SQL | undefined => {
+  if (isSinceFilter(filter.name)) {
+    const since = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    if (Number.isNaN(since)) throw invalidField(filter.name, 'validation.date', '1003');
+    return sinceCondition(filter.name, new Date(since));
+  }
   if (filter.name !== 'fleetId') return undefined;
   const ids = (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number');
   if (ids.length === 0) return undefined;
@@ -46,6 +55,9 @@ export const machineFilter = (filter: FilterDeclaration, value: unknown): SQL | 
 export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
   filter: machineFilter,
 
+  // Health flags: per-machine index probes, cheap for a page of rows (the dashboard counts whole accounts its own way).
+  computed: () => Object.fromEntries(MACHINE_FACTS.map((fact) => [fact, FACTS[fact].perMachine(dbNow)])),
+
   beforeCreate: async (_context, _input, values) => {
     // Live state is the machine's to report: a new machine has not been seen yet.
     values.lastSessionTime = null;
@@ -59,6 +71,11 @@ export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
     const since = row.statusSince as Date;
     await tx.insert(rvmStatusHistory).values({ licenseAccountId: row.licenseAccountId as number, rvmId: id, status: 'Offline', startTime: since });
     await tx.insert(rvmOnlineHistory).values({ licenseAccountId: row.licenseAccountId as number, rvmId: id, online: false, startTime: since });
+  },
+
+  // Deleted machines take their consumer sessions with them: the dashboard's account roll-up forgets them too.
+  beforeDelete: async ({ tx }, ids) => {
+    await forgetMachinesUsage(tx, ids);
   },
 
   afterUpdate: async ({ tx }, id, input) => {

@@ -10,6 +10,7 @@ import { consumerSession } from '../db/schema/fleetActivity';
 import { simulateMachine } from './activity';
 import { BulkWriter, dropSecondaryStructures, restoreSecondaryStructures, type DeferredStructures } from './bulk';
 import { createFleetTree, nextId, planMachine, timeOfDay, type MachinePlan } from './machines';
+import { fillRollups } from '../dashboard/rollup';
 import { seedQuarantine } from './quarantine';
 import { ACTIVITY_TABLES, createSeedTables, tablesInOrder, type SeedTables } from './tables';
 import { buildTimeline, type Timeline } from './timeline';
@@ -92,7 +93,7 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
 
   const summary = await db.transaction(async (tx) => {
     // Other writers wait (readers do not): the preallocated ids below stay free.
-    await tx.execute(sql.raw(`lock table fleet, rvm, rvm_bin, donation_institute, quarantine_message, ${ACTIVITY_TABLES.join(', ')} in share row exclusive mode`));
+    await tx.execute(sql.raw(`lock table fleet, rvm, rvm_bin, donation_institute, quarantine_message, ${ACTIVITY_TABLES.join(', ')}, account_usage_15m, rvm_hourly_usage, rvm_cleaning_state in share row exclusive mode`));
     const bulkMode = options.machines * options.days >= BULK_MODE_MACHINE_DAYS && (await isEmpty(tx));
     let deferred: DeferredStructures | null = null;
     if (bulkMode) {
@@ -133,6 +134,8 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
       await tx.execute(sql.raw(`select setval(pg_get_serial_sequence('${table}', 'id'), greatest((select max(id) from "${table}"), 1))`));
     }
     const quarantined = await seedQuarantine(tx, { seed: options.seed, licenseAccountId: account, serialNumbers, end });
+    // The dashboard's roll-ups of what was just written (the gateway keeps them current from now on).
+    await fillRollups(tx, account);
     if (deferred) {
       report('indexes', options.machines);
       await restoreSecondaryStructures(tx, deferred);
@@ -150,7 +153,7 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
     };
   });
   // Fresh statistics, so the planner knows the tables just grew by millions of rows.
-  await db.execute(sql.raw(`analyze fleet, rvm, rvm_bin, ${ACTIVITY_TABLES.join(', ')}`));
+  await db.execute(sql.raw(`analyze fleet, rvm, rvm_bin, ${ACTIVITY_TABLES.join(', ')}, account_usage_15m, rvm_hourly_usage, rvm_cleaning_state`));
   report('done', options.machines);
   return { ...summary, elapsedMs: Date.now() - started };
 };

@@ -18,6 +18,7 @@ import { RemoteCommandBulkButton } from '../remote/RemoteCommandBulkButton';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { FleetTreePanel } from './fleet/FleetTreePanel';
 import { searchWithFleet, selectedFleetOf } from './fleet/fleetTree';
+import { MachineFilterChips } from '../dashboard/MachineFilterChips';
 
 /**
  * The list as this screen shows it: a row opens the machine page (the generic list opens the edit
@@ -31,7 +32,9 @@ const MACHINE_LIST: ResourceDeclaration = { ...machine, permissions: { ...machin
  * bar (which then has the whole width), and cells stay on one line with the table scrolling sideways.
  */
 const LIST_LAYOUT_SX = {
-  '& .RaList-actions': { flexDirection: 'column-reverse', alignItems: 'stretch' },
+  // nowrap: with the theme's wrapping list toolbar, a column would wrap the actions into a second
+  // column beside the filters, past the window's right edge (Export out of sight at 1440 px)
+  '& .RaList-actions': { flexDirection: 'column-reverse', alignItems: 'stretch', flexWrap: 'nowrap' },
   '& .RaDataTable-rowCell': { whiteSpace: 'nowrap' },
   // room for the fleet filter's label and chip
   '& .RaList-actions form .MuiAutocomplete-root': { minWidth: 260 },
@@ -57,6 +60,8 @@ const FleetManagementPage = ({ node }: ScreenProps) => {
         </Paper>
         <Box sx={{ minWidth: 0, ...LIST_LAYOUT_SX }} data-testid="machine-list">
           <Permission identifiers={[machine.permissions.page]} fallback={<Alert severity="info">{translate('app.noPermission.message')}</Alert>}>
+            {/* the applied filters as removable chips (what a dashboard card opened the list with) */}
+            <MachineFilterChips declaration={MACHINE_LIST} registry={RESOURCES} />
             <ResourceContextProvider value={resourceNameOf(machine)}>
               <DeclarationProvider declaration={MACHINE_LIST} registry={RESOURCES}>
                 <GenericList title={false} bulkActions={canCommand ? <RemoteCommandBulkButton /> : undefined} />

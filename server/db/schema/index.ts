@@ -6,3 +6,4 @@ export * from './fleet';
 export * from './fleetActivity';
 export * from './quarantine';
 export * from './liveFleet';
+export * from './dashboard';

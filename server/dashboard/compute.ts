@@ -1,0 +1,220 @@
+// GET /dashboard's answer: every home card of SPEC 2 with the SPEC 9 definitions (docs/dashboard.md).
+// Machine cards count the machines of the scope (the active saved filter of the machine list, else
+// every machine of the license account) in ONE pass over the account's machines; each carries the
+// exact POST /rvm/page body listing those machines. Consumer figures come from usage.ts.
+import { and, sql, type SQL } from 'drizzle-orm';
+import { RVM_STATUSES } from '../../resources/fleetCatalogue';
+import { HOME_LIMITS } from '../../resources/machine';
+import type { Caller } from '../auth/principal';
+import type { ResourceModel } from '../crud/model';
+import { filterConditions, scopeCondition } from '../crud/query';
+import { rowsOf, type Db } from '../db/client';
+import { rvm } from '../db/schema/fleet';
+import { FACTS, isMachineFact } from './definitions';
+import { dayLabel, periodsOf, type Periods } from './periods';
+import type { DayUsage, UsageFigures } from './usage';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A list filter body of POST /rvm/page (without paging). */
+export type MachineFilter = Record<string, unknown>;
+
+export const MACHINE_CARDS = [
+  'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined',
+  'notUsed', 'needsClean', 'octopusOffline', 'alipayOffline',
+] as const;
+export const USAGE_CARDS = [
+  'consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth', 'todayReport', 'monthlyReport', 'rejectRate',
+] as const;
+export type CardKey = (typeof MACHINE_CARDS)[number] | (typeof USAGE_CARDS)[number];
+
+export interface Report {
+  sessions: number;
+  items: number;
+  accepted: number;
+  rejected: number;
+  /** rejected / items; null without items. */
+  rejectRate: number | null;
+  refund: number;
+}
+
+export interface Card {
+  key: CardKey;
+  /** A count, a money amount (refundValue), a ratio 0..1 (rejectRate), or null when there is nothing to divide. */
+  value: number | null;
+  /** Machine cards: the POST /rvm/page body whose total is `value`. */
+  filter?: MachineFilter;
+  /** Average per day over the complete days of the last 4 weeks. */
+  average?: number;
+  /** Reports: the figures of the period. */
+  report?: Report;
+}
+
+export interface Segment {
+  key: string;
+  value: number;
+  filter: MachineFilter;
+}
+
+export interface Dashboard {
+  now: string;
+  utcOffsetMinutes: number;
+  currency: string;
+  machineCount: number;
+  cards: Card[];
+  charts: {
+    statusOverview: Segment[];
+    typesOverview: Segment[];
+    /** The complete local days of the last 7 days, oldest first. */
+    rejectRate: Array<{ day: string; items: number; rejected: number; rate: number | null }>;
+    /** The complete local days of the last 4 weeks, oldest first. */
+    volumePerDay: Array<{ day: string; sessions: number; accepted: number; rejected: number; refund: number }>;
+  };
+}
+
+/** The machine conditions of a list body, as POST /rvm/page applies them; facts in their whole-account form. */
+export const machineConditions = (model: ResourceModel, body: MachineFilter, account: number, now: Date): SQL[] =>
+  Object.entries(body).flatMap(([name, value]) => {
+    if (value === undefined || value === null || value === '') return [];
+    if (isMachineFact(name) && typeof value === 'boolean') {
+      const fact = FACTS[name].inAccount(account, now);
+      return [value ? fact : sql`not ${fact}`];
+    }
+    return filterConditions(model, { [name]: value });
+  });
+
+/** Cards counted in passes of their own (their sets are the dearest to compute); the rest share pass 0. */
+const PASSES: ReadonlyArray<readonly string[]> = [['highRejectRate'], ['profileMismatch', 'full', 'needsClean']];
+
+const cardConditions = (now: Date): Record<(typeof MACHINE_CARDS)[number], MachineFilter> => ({
+  machines: {},
+  downOverHour: { downSince: new Date(now.getTime() - HOME_LIMITS.downHours * HOUR).toISOString() },
+  full: { full: true },
+  offlineOverWeek: { offlineSince: new Date(now.getTime() - HOME_LIMITS.offlineDays * DAY).toISOString() },
+  profileMismatch: { profileMismatch: true },
+  offline: { currentSts: 'Offline' },
+  highRejectRate: { highRejectRate: true },
+  quarantined: { quarantined: true },
+  notUsed: { notUsedSince: new Date(now.getTime() - HOME_LIMITS.notUsedHours * HOUR).toISOString() },
+  needsClean: { needsClean: true },
+  octopusOffline: { octopusOffline: true },
+  alipayOffline: { alipayOffline: true },
+});
+
+const money = (value: number) => Math.round(value * 100) / 100;
+const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
+
+const sumDays = (days: readonly DayUsage[]): Report => {
+  const total = days.reduce(
+    (sum, day) => ({
+      sessions: sum.sessions + day.sessions,
+      items: sum.items + day.items,
+      accepted: sum.accepted + day.accepted,
+      rejected: sum.rejected + day.rejected,
+      refund: sum.refund + day.refund,
+    }),
+    { sessions: 0, items: 0, accepted: 0, rejected: 0, refund: 0 },
+  );
+  return { ...total, refund: money(total.refund), rejectRate: ratio(total.rejected, total.items) };
+};
+
+export interface DashboardInput {
+  db: Db;
+  model: ResourceModel;
+  caller: Caller;
+  account: number;
+  /** The active saved filter's body (machine list filters), {} for the whole account. */
+  base: MachineFilter;
+  periods: Periods;
+  currency: string;
+  usage: (machines: SQL | undefined) => Promise<UsageFigures>;
+}
+
+export const computeDashboard = async ({ db, model, caller, account, base, periods, currency, usage }: DashboardInput): Promise<Dashboard> => {
+  const now = periods.now;
+  const scope = scopeCondition(model, caller);
+  const baseConditions = machineConditions(model, base, account, now);
+  const where = (body: MachineFilter) => and(scope, ...machineConditions(model, body, account, now)) ?? sql`true`;
+  const composed = (extra: MachineFilter): MachineFilter => ({ ...base, ...extra });
+
+  const cardFilters = Object.entries(cardConditions(periods.now)).map(([key, extra]) => ({ key: key as (typeof MACHINE_CARDS)[number], filter: composed(extra) }));
+  const statusFilters = RVM_STATUSES.map((status) => ({ key: status, filter: composed({ currentSts: status }) }));
+  const counted = [...cardFilters, ...statusFilters];
+
+  // Passes over the account's machines, per model: the card and status counts of each model (their
+  // sums are the cards) and each model's count in the scope (the types overview). The cards whose
+  // sets cost the most are counted in passes of their own, run side by side on other connections.
+  const passOf = (item: { key: string }) => PASSES.findIndex((keys) => keys.includes(item.key)) + 1;
+  const passes = [0, ...PASSES.map((_, index) => index + 1)].map((pass) => counted.map((item, index) => ({ item, index })).filter(({ item }) => passOf(item) === pass));
+  const [figures, ...passRows] = await Promise.all([
+    // Without a saved filter (no condition) the whole account's roll-up answers.
+    usage(baseConditions.length ? and(scope, ...baseConditions) : undefined),
+    ...passes.map((items, pass) =>
+      db.execute(sql`select ${rvm.termType} as term_type${pass === 0 ? sql`, count(*) filter (where ${and(...baseConditions) ?? sql`true`}) as scoped` : sql``},
+          ${sql.join(items.map(({ item, index }) => sql`count(*) filter (where ${where(item.filter)}) as ${sql.identifier(`c${index}`)}`), sql`, `)}
+        from ${rvm} where ${scope ?? sql`true`} group by 1`),
+    ),
+  ]);
+  const rows = passRows.map((result) => rowsOf<Record<string, number | string>>(result));
+  const countOf = (index: number) => rows[passOf(counted[index])].reduce((sum, row) => sum + Number(row[`c${index}`] ?? 0), 0);
+  const perType = rows[0];
+  const typeRows = perType
+    .map((row) => ({ termType: String(row.term_type), value: Number(row.scoped) }))
+    .filter((row) => row.value > 0)
+    .sort((a, b) => b.value - a.value || a.termType.localeCompare(b.termType));
+
+  const byDay = new Map(figures.days.map((day) => [day.day, day]));
+  const daysBetween = (from: number, to: number) => {
+    const list: DayUsage[] = [];
+    for (let day = from; day < to; day++) list.push(byDay.get(day) ?? { day, sessions: 0, items: 0, accepted: 0, rejected: 0, refund: 0 });
+    return list;
+  };
+  const { today } = periods;
+  const todayReport = sumDays(daysBetween(today, today + 1));
+  const month = sumDays(daysBetween(periods.monthFirstDay, today + 1));
+  const lastMonth = sumDays(daysBetween(periods.lastMonthFirstDay, periods.monthFirstDay));
+  const averageDays = daysBetween(today - HOME_LIMITS.averageDays, today);
+  const average = sumDays(averageDays);
+  const rejectWindow = sumDays(daysBetween(today - HOME_LIMITS.rejectRateAverageDays, today));
+  const perDay = (value: number) => value / HOME_LIMITS.averageDays;
+
+  const machineCards: Card[] = cardFilters.map((item, index) => ({ key: item.key, value: countOf(index), filter: item.filter }));
+  const usageCards: Card[] = [
+    { key: 'consumerSessions', value: todayReport.sessions, average: perDay(average.sessions) },
+    { key: 'refundValue', value: todayReport.refund, average: money(perDay(average.refund)) },
+    { key: 'totalVolume', value: figures.allTimeAccepted },
+    { key: 'volumeThisMonth', value: month.accepted },
+    { key: 'volumeLastMonth', value: lastMonth.accepted },
+    { key: 'todayReport', value: todayReport.accepted, average: perDay(average.accepted), report: todayReport },
+    { key: 'monthlyReport', value: month.accepted, report: month },
+    { key: 'rejectRate', value: rejectWindow.rejectRate },
+  ];
+  const order: readonly CardKey[] = [
+    'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed',
+    'consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth', 'todayReport', 'monthlyReport', 'needsClean',
+    'octopusOffline', 'alipayOffline', 'rejectRate',
+  ];
+  const cards = [...machineCards, ...usageCards].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+
+  return {
+    now: periods.now.toISOString(),
+    utcOffsetMinutes: periods.offsetMinutes,
+    currency,
+    machineCount: countOf(0),
+    cards,
+    charts: {
+      statusOverview: statusFilters.map((item, index) => ({ key: item.key, value: countOf(cardFilters.length + index), filter: item.filter })),
+      typesOverview: typeRows.map((row) => ({ key: row.termType, value: row.value, filter: composed({ termType: row.termType }) })),
+      rejectRate: daysBetween(today - HOME_LIMITS.rejectRateCurveDays, today).map((day) => ({
+        day: dayLabel(day.day),
+        items: day.items,
+        rejected: day.rejected,
+        rate: ratio(day.rejected, day.items),
+      })),
+      volumePerDay: averageDays.map((day) => ({ day: dayLabel(day.day), sessions: day.sessions, accepted: day.accepted, rejected: day.rejected, refund: money(day.refund) })),
+    },
+  };
+};
+
+export { periodsOf };

@@ -1,0 +1,131 @@
+// The home cards (SPEC 2): one MUI card per figure. A machine card opens the machine list with the
+// card's filter (its total is the card's number); a card with problems to look at is tinted.
+import type { ReactNode } from 'react';
+import { useTranslate } from 'ra-core';
+import { useNavigate } from 'react-router-dom';
+import { Box, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
+import type { Locale } from '../../i18n';
+import { formatCount, formatCurrency, formatPercent } from './format';
+import { machineListUrl } from './machineList';
+import type { CardKey, DashboardCard, Report } from './types';
+
+/** Cards counting machines that need someone's attention. */
+const ATTENTION: ReadonlySet<CardKey> = new Set([
+  'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed', 'needsClean',
+  'octopusOffline', 'alipayOffline',
+]);
+
+/** Machine cards: 12 in rows of 4 (3 rows) on a desktop. */
+export const CARD_GRID_SX = {
+  display: 'grid',
+  gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+  gap: 1.5,
+} as const;
+/** Consumer figures: 6 in rows of 3. */
+export const USAGE_GRID_SX = { ...CARD_GRID_SX, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' } } as const;
+
+export interface CardFormat {
+  locale: Locale;
+  currency: string;
+}
+
+export const cardValueText = (card: DashboardCard, { locale, currency }: CardFormat): string => {
+  if (card.key === 'refundValue') return formatCurrency(card.value, currency, locale);
+  if (card.key === 'rejectRate') return formatPercent(card.value, locale);
+  return formatCount(card.value, locale);
+};
+
+const averageText = (card: DashboardCard, { locale, currency }: CardFormat): string =>
+  card.key === 'refundValue' ? formatCurrency(card.average, currency, locale) : formatCount(card.average, locale, 1);
+
+const CardBody = ({ card, format, children }: { card: DashboardCard; format: CardFormat; children?: ReactNode }) => {
+  const translate = useTranslate();
+  const attention = ATTENTION.has(card.key) && (card.value ?? 0) > 0;
+  return (
+    <CardContent sx={{ height: '100%', display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+      <Typography component="h3" variant="subtitle2" color="text.secondary" sx={{ lineHeight: 1.3 }}>
+        {translate(`dashboard.cards.${card.key}.title`)}
+      </Typography>
+      <Typography variant="h4" component="p" sx={{ fontWeight: 600, color: attention ? 'warning.main' : 'text.primary' }} data-testid="card-value">
+        {cardValueText(card, format)}
+      </Typography>
+      <Typography variant="caption" color="text.secondary">
+        {translate(`dashboard.cards.${card.key}.hint`)}
+      </Typography>
+      {card.average !== undefined && (
+        <Typography variant="caption" color="text.secondary" data-testid="card-average">
+          {translate('dashboard.average', { value: averageText(card, format) })}
+        </Typography>
+      )}
+      {children}
+    </CardContent>
+  );
+};
+
+export const StatCard = ({ card, format }: { card: DashboardCard; format: CardFormat }) => {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const attention = ATTENTION.has(card.key) && (card.value ?? 0) > 0;
+  const sx = { height: '100%', borderLeft: 4, borderLeftColor: attention ? 'warning.main' : 'transparent' } as const;
+  if (!card.filter) {
+    return (
+      <Card variant="outlined" sx={sx} data-testid={`card-${card.key}`}>
+        <CardBody card={card} format={format} />
+      </Card>
+    );
+  }
+  const filter = card.filter;
+  const label = translate('dashboard.openList', { title: translate(`dashboard.cards.${card.key}.title`), value: cardValueText(card, format) });
+  return (
+    <Card variant="outlined" sx={sx} data-testid={`card-${card.key}`}>
+      <CardActionArea sx={{ height: '100%', alignItems: 'stretch' }} onClick={() => navigate(machineListUrl(filter))} aria-label={label}>
+        <CardBody card={card} format={format} />
+      </CardActionArea>
+    </Card>
+  );
+};
+
+const REPORT_ROWS: ReadonlyArray<keyof Report> = ['sessions', 'items', 'accepted', 'rejected', 'rejectRate', 'refund'];
+
+export const ReportCard = ({ card, format }: { card: DashboardCard; format: CardFormat }) => {
+  const translate = useTranslate();
+  const report = card.report;
+  const text = (name: keyof Report) => {
+    if (!report) return '–';
+    if (name === 'refund') return formatCurrency(report.refund, format.currency, format.locale);
+    if (name === 'rejectRate') return formatPercent(report.rejectRate, format.locale);
+    return formatCount(report[name], format.locale);
+  };
+  return (
+    <Card variant="outlined" sx={{ height: '100%' }} data-testid={`card-${card.key}`}>
+      <CardBody card={card} format={format}>
+        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: '1fr auto', columnGap: 2, rowGap: 0.25, m: 0, mt: 1 }}>
+          {REPORT_ROWS.map((name) => (
+            <Box key={name} sx={{ display: 'contents' }}>
+              <Typography component="dt" variant="body2" color="text.secondary">
+                {translate(`dashboard.report.${name}`)}
+              </Typography>
+              <Typography component="dd" variant="body2" sx={{ m: 0, textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>
+                {text(name)}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      </CardBody>
+    </Card>
+  );
+};
+
+export const CardSkeletons = ({ count }: { count: number }) => (
+  <Box sx={CARD_GRID_SX} aria-hidden>
+    {Array.from({ length: count }, (_, index) => (
+      <Card key={index} variant="outlined">
+        <CardContent>
+          <Skeleton width="70%" />
+          <Skeleton variant="text" sx={{ fontSize: '2.2rem' }} width="40%" />
+          <Skeleton width="90%" />
+        </CardContent>
+      </Card>
+    ))}
+  </Box>
+);
