@@ -48,6 +48,19 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // `npm run test:robust` only (npm test names its projects): the full authorization matrix and
+        // fuzz, and fault injection with child-process servers, on PGlite and PostgreSQL (DATABASE_URL).
+        extends: true,
+        test: {
+          name: 'robust',
+          include: ['tests/robust/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30 * 60_000,
+          hookTimeout: 30 * 60_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -19,6 +19,7 @@ import { seedDemoFleetIfEmpty } from './seed/demoFleet';
 import { openDatabase, type Database } from './db/client';
 import { TABLES } from './db/registry';
 import { registerInputGuards, validatorCompiler } from './lib/ajv';
+import { clientErrorHandler } from './lib/clientErrors';
 import { registerErrorHandler, sendFailure } from './lib/errorHandler';
 import { invalidField } from './lib/errors';
 import { loggerOptions } from './lib/logger';
@@ -91,6 +92,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
       trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
       routerOptions: { ignoreTrailingSlash: true },
       // A malformed or over-long address answers the envelope (1004), never Fastify's own JSON.
+      clientErrorHandler,
       frameworkErrors: (_error, request, reply) => sendFailure(request, reply, invalidField('(url)', 'validation.invalid')),
     });
     const jobs = createJobRunner(app.log, { autoStart: options.backgroundJobs ?? false });

@@ -34,6 +34,9 @@ const fromDatabaseError = (error: unknown): AppError | null => {
       return new AppError('2002');
     case '23503':
       return new AppError('5002');
+    // null sent for a value the record cannot be without
+    case '23502':
+      return new AppError('1001');
     case '22001':
       return new AppError('1002');
     case '22P02':

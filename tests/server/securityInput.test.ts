@@ -316,4 +316,23 @@ describeBackends('addresses Fastify refuses before routing', (server) => {
       expect(raw.body).not.toContain('FST_ERR');
     }
   });
+
+  it('answers a request head Node refuses (over 16 KB) with the envelope, on a real socket', async () => {
+    const app = await server.anotherInstance();
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await fetch(`${address}/test-api/login/current?pad=${'x'.repeat(20_000)}`);
+      expect(response.status).toBe(431);
+      expect(await response.json()).toMatchObject({ resCode: '1004' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers null for a value a record cannot be without with 1001, not 1000', async () => {
+    const token = await server.login();
+    const [permission] = (await server.call('POST', '/permission/page', { token, body: { pageNum: 1, pageSize: 1 } })).body.resData.list;
+    const answer = await server.call('PUT', '/permission', { token, body: { id: permission.id, sort: null } });
+    expect([answer.status, answer.body.resCode]).toEqual([400, '1001']);
+  });
 });
