@@ -56,7 +56,7 @@ export const dashboard = {
     rejectSummary: 'Reject rate per day: %{summary}',
     volumeSummary: 'Accepted containers per day: %{summary}',
   },
-  openList: 'Open the RVM list: %{title} (%{value})',
+  openList: '%{title} (%{value}): open the RVM list',
   empty: {
     title: 'No RVMs yet',
     message: 'This license account has no RVMs yet. Add them on the fleet management screen; their figures appear here.',

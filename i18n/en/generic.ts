@@ -23,6 +23,7 @@ export const generic = {
     deleted: 'Filter deleted',
     deleteTitle: 'Delete saved filter',
     deleteConfirm: 'Delete the saved filter "%{name}"?',
+    deleteHint: 'Press Delete to delete this saved filter',
     // names of the built-in filters (server/seed), by their stored name
     builtInNames: { 'Enabled users': 'Enabled users' },
   },

@@ -24,6 +24,7 @@ export const installation = {
     all: 'All fleets',
     empty: 'No fleets yet.',
     machineCount: '%{count} RVMs',
+    downCount: '%{count} down',
     create: 'New fleet',
     createTitle: 'New fleet',
     createChildTitle: 'New sub-fleet of %{name}',

@@ -25,6 +25,7 @@ export const generic: Catalogue<typeof en> = {
     deleted: '筛选已删除',
     deleteTitle: '删除已存筛选',
     deleteConfirm: '确定删除已存筛选"%{name}"吗？',
+    deleteHint: '按 Delete 键删除此筛选',
     // names of the built-in filters (server/seed), by their stored name
     builtInNames: { 'Enabled users': '已启用的用户' },
   },

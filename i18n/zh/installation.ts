@@ -26,6 +26,7 @@ export const installation: Catalogue<typeof en> = {
     all: '全部机群',
     empty: '还没有机群。',
     machineCount: '%{count}台回收机',
+    downCount: '%{count}台停止服务',
     create: '新建机群',
     createTitle: '新建机群',
     createChildTitle: '新建 %{name} 的子机群',

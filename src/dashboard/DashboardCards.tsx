@@ -43,7 +43,7 @@ const CardBody = ({ card, format, children }: { card: DashboardCard; format: Car
   const attention = ATTENTION.has(card.key) && (card.value ?? 0) > 0;
   return (
     <CardContent sx={{ height: '100%', display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-      <Typography component="h3" variant="subtitle2" color="text.secondary" sx={{ lineHeight: 1.3 }}>
+      <Typography component="h2" variant="subtitle2" color="text.secondary" sx={{ lineHeight: 1.3 }}>
         {translate(`dashboard.cards.${card.key}.title`)}
       </Typography>
       <Typography variant="h4" component="p" sx={{ fontWeight: 600, color: attention ? 'warning.main' : 'text.primary' }} data-testid="card-value">

@@ -24,7 +24,7 @@ const useLocale = (): { locale: Locale } => ({ locale: useConsoleServices().loca
 export const ChartCard = ({ title, children, testId }: { title: string; children: ReactNode; testId: string }) => (
   <Card variant="outlined" sx={{ minWidth: 0, height: '100%' }} data-testid={testId}>
     <CardContent>
-      <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+      <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
         {title}
       </Typography>
       {children}

@@ -59,8 +59,9 @@ export const ExportButton = () => {
           </MenuItem>
         ))}
       </Menu>
-      <Dialog open={Boolean(progress)} maxWidth="xs" fullWidth>
-        <DialogTitle>{translate('generic.export.title')}</DialogTitle>
+      {/* Escape (or a click outside) cancels, as its Cancel button does */}
+      <Dialog open={Boolean(progress)} onClose={() => abort.current?.abort()} maxWidth="xs" fullWidth aria-labelledby="export-progress-title">
+        <DialogTitle id="export-progress-title">{translate('generic.export.title')}</DialogTitle>
         <DialogContent>
           <LinearProgress variant={percent === null ? 'indeterminate' : 'determinate'} value={percent ?? 0} />
           <Typography variant="body2" sx={{ mt: 1 }}>

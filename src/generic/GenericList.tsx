@@ -17,6 +17,7 @@ import { ExportButton } from './ExportButton';
 import { FieldDisplay } from './FieldDisplay';
 import { buildFilterInputs } from './filterInputs';
 import { GenericEmpty } from './GenericEmpty';
+import { KeyboardRowsBody, ROW_FOCUS_SX } from './KeyboardRows';
 import { fieldLabel } from './registry';
 import { SavedFiltersButton } from './SavedFiltersButton';
 import { treeParentFieldOf } from './TreeChecklistInput';
@@ -28,6 +29,7 @@ const DEFAULT_PAGE_SIZE = 20;
 const TABLE_SX = {
   '& .RaDataTable-headerCell': { whiteSpace: 'nowrap' },
   '& .RaDataTable-tableWrapper': { overflowX: 'auto' },
+  ...ROW_FOCUS_SX,
 } as const;
 const LIST_SX = { '& .RaList-main, & .RaList-content': { minWidth: 0 } } as const;
 
@@ -96,11 +98,11 @@ export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps
       queryOptions={treeParent ? { meta: { all: true } } : undefined}
     >
       {treeParent ? (
-        <TreeDataTable parentField={treeParent} rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={TABLE_SX}>
+        <TreeDataTable parentField={treeParent} rowClick={rowClick} bulkActionButtons={bulkActionButtons} body={KeyboardRowsBody} sx={TABLE_SX}>
           {columns}
         </TreeDataTable>
       ) : (
-        <DataTable rowClick={rowClick} bulkActionButtons={bulkActionButtons} sx={TABLE_SX}>
+        <DataTable rowClick={rowClick} bulkActionButtons={bulkActionButtons} body={KeyboardRowsBody} sx={TABLE_SX}>
           {columns}
         </DataTable>
       )}

@@ -1,7 +1,10 @@
 // Saved filters (SPEC section 2): apply a personal or public one, save the current filter, delete
 // own ones. Built-in filters are marked and offer no delete (the server answers 5001 anyway).
-import { useCallback, useEffect, useState } from 'react';
+// Keyboard: the menu's arrow keys move between filters, Enter applies one, Delete deletes one of
+// the user's own (the bin icon is the pointer's way to the same thing).
+import { useCallback, useEffect, useId, useState, type KeyboardEvent } from 'react';
 import {
+  Box,
   Chip,
   Dialog,
   DialogActions,
@@ -21,6 +24,7 @@ import BookmarkIcon from '@mui/icons-material/BookmarkBorder';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { Button, Confirm, useDataProvider, useListContext, useNotify, useResourceContext, useTranslate } from 'react-admin';
 import type { FilterVisibility, RvmDataProvider, SavedFilter } from '../providers/dataProvider';
+import { visuallyHidden } from '../layout/visuallyHidden';
 import { isEmptyValue } from './wire';
 
 /** Filters worth saving: the non-empty values of the current filter. */
@@ -44,6 +48,7 @@ export const SavedFiltersButton = () => {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [saving, setSaving] = useState(false);
   const [doomed, setDoomed] = useState<SavedFilter | null>(null);
+  const deleteHintId = useId();
 
   const load = useCallback(() => {
     dataProvider.savedFilters(resource).then(setSaved, () => setSaved([]));
@@ -54,6 +59,15 @@ export const SavedFiltersButton = () => {
   const apply = (filter: SavedFilter) => {
     setAnchor(null);
     setFilters(filter.filter, displayedFiltersOf(filter.filter));
+  };
+  const askToDelete = (filter: SavedFilter) => {
+    setAnchor(null);
+    setDoomed(filter);
+  };
+  const deleteOnKey = (filter: SavedFilter) => (event: KeyboardEvent) => {
+    if (event.key !== 'Delete') return;
+    event.preventDefault();
+    askToDelete(filter);
   };
   const remove = async () => {
     if (!doomed) return;
@@ -71,28 +85,44 @@ export const SavedFiltersButton = () => {
       <Button label="generic.savedFilters.button" onClick={(event) => setAnchor(event.currentTarget)}>
         <BookmarkIcon />
       </Button>
+      {/* the description of deletable filters (outside the menu: referenced, never shown) */}
+      <Box component="span" id={deleteHintId} sx={visuallyHidden}>
+        {translate('generic.savedFilters.deleteHint')}
+      </Box>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
         {saved.length === 0 ? <MenuItem disabled>{translate('generic.savedFilters.empty')}</MenuItem> : null}
-        {saved.map((filter) => (
-          <MenuItem key={filter.id} onClick={() => apply(filter)} sx={{ gap: 1 }}>
-            <ListItemText primary={filterName(translate, filter)} />
-            {filter.builtIn ? <Chip size="small" label={translate('generic.savedFilters.builtIn')} /> : null}
-            {filter.visibility === 'public' ? <Chip size="small" variant="outlined" label={translate('generic.savedFilters.public')} /> : null}
-            {filter.mine && !filter.builtIn ? (
-              <IconButton
-                size="small"
-                aria-label={translate('ra.action.delete')}
-                onClick={(event) => {
-                  event.stopPropagation();
-                  setAnchor(null);
-                  setDoomed(filter);
-                }}
-              >
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            ) : null}
-          </MenuItem>
-        ))}
+        {saved.map((filter) => {
+          const deletable = filter.mine && !filter.builtIn;
+          return (
+            <MenuItem
+              key={filter.id}
+              onClick={() => apply(filter)}
+              onKeyDown={deletable ? deleteOnKey(filter) : undefined}
+              aria-keyshortcuts={deletable ? 'Delete' : undefined}
+              aria-describedby={deletable ? deleteHintId : undefined}
+              sx={{ gap: 1 }}
+            >
+              <ListItemText primary={filterName(translate, filter)} />
+              {filter.builtIn ? <Chip size="small" label={translate('generic.savedFilters.builtIn')} /> : null}
+              {filter.visibility === 'public' ? <Chip size="small" variant="outlined" label={translate('generic.savedFilters.public')} /> : null}
+              {deletable ? (
+                // for the pointer; the keyboard deletes with the Delete key (announced by the hint)
+                <IconButton
+                  size="small"
+                  tabIndex={-1}
+                  aria-hidden
+                  title={translate('generic.savedFilters.deleteTitle')}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    askToDelete(filter);
+                  }}
+                >
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              ) : null}
+            </MenuItem>
+          );
+        })}
         <Divider />
         <MenuItem
           disabled={Object.keys(current).length === 0}

@@ -7,6 +7,7 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Button, FieldTitle, InputHelperText, useGetList, useInput, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import type { ResourceDeclaration } from '../../resources/types';
+import { nativeIndeterminate } from '../layout/theme';
 import { recordLabel } from './recordLabels';
 import { enumLabel, resourceNameOf } from './registry';
 import { buildTree, checkState, parentIds, selectAll, toggleNode, visibleRows, type TreeNode } from './tree';
@@ -81,7 +82,7 @@ export const TreeChecklistInput = ({ source, label, reference }: TreeChecklistIn
                 checked={state === 'checked'}
                 indeterminate={state === 'indeterminate'}
                 onChange={() => field.onChange(toggleNode(roots, node, selectedIds))}
-                slotProps={{ input: { 'aria-label': name } }}
+                slotProps={{ input: { 'aria-label': name, ref: nativeIndeterminate(state === 'indeterminate') } }}
               />
               <span>{name}</span>
               {qualifier !== undefined && qualifier !== null ? (

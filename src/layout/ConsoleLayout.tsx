@@ -27,6 +27,8 @@ const Shell = ({ children }: { children: ReactNode }) => {
           id="main-content"
           tabIndex={-1}
           data-testid="content"
+          // the route the content shows (committed with it), for tests waiting for a screen after a navigation
+          data-path={pathname}
           sx={{
             width: `calc(100vw - ${sidebar.width}px - ${CONTENT_GAP}px)`,
             p: 2,

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { usePermissions, useTranslate } from 'ra-core';
-import { Box, Collapse, List, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
+import { Box, Collapse, List, ListItem, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { MenuNode } from '../../resources/menu';
@@ -153,15 +153,14 @@ const ParentEntry = ({ node, depth, collapsed, pathname }: EntryProps) => {
   );
 };
 
+/** Each entry is a list item (`<li>`) of its `<ul>`: a parent's item also holds its sub-list. */
 const MenuEntries = ({ nodes, ...rest }: Omit<EntryProps, 'node'> & { nodes: MenuNode[] }) => (
   <>
-    {nodes.map((node) =>
-      node.children.length > 0 ? (
-        <ParentEntry key={node.identifier} node={node} {...rest} />
-      ) : (
-        <LeafEntry key={node.identifier} node={node} {...rest} />
-      ),
-    )}
+    {nodes.map((node) => (
+      <ListItem key={node.identifier} disablePadding sx={{ display: 'block' }}>
+        {node.children.length > 0 ? <ParentEntry node={node} {...rest} /> : <LeafEntry node={node} {...rest} />}
+      </ListItem>
+    ))}
   </>
 );
 

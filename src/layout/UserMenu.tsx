@@ -1,8 +1,10 @@
 // Header greeting with the user's drop-down: Edit Password, the current license account (opens the
-// switch dialog) and Exit (logout, then a reload on the login page).
+// switch dialog) and Exit (logout, then a reload on the login page). The greeting is text and the
+// drop-down's button is the chevron beside it, named "User menu": a button showing the greeting but
+// named otherwise would contradict what a speech-input user sees (WCAG 2.5.3, label in name).
 import { useId, useState } from 'react';
 import { useAuthProvider, useTranslate } from 'ra-core';
-import { Button, Divider, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
+import { Box, Divider, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Typography } from '@mui/material';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import PasswordIcon from '@mui/icons-material/Password';
 import SwapIcon from '@mui/icons-material/SwapHoriz';
@@ -33,19 +35,23 @@ export const UserMenu = () => {
 
   return (
     <>
-      <Button
-        color="inherit"
-        endIcon={<ExpandMore />}
-        aria-haspopup="menu"
-        aria-controls={anchor ? menuId : undefined}
-        aria-expanded={Boolean(anchor)}
-        aria-label={translate('app.header.userMenu')}
-        data-testid="user-menu"
-        onClick={(event) => setAnchor(event.currentTarget)}
-        sx={{ textTransform: 'none' }}
-      >
-        {translate('app.header.greeting', { name: session.getRealName() })}
-      </Button>
+      <Box sx={{ display: 'flex', alignItems: 'center' }}>
+        <Typography component="span" sx={{ fontSize: 14, fontWeight: 500, whiteSpace: 'nowrap', pl: 1 }}>
+          {translate('app.header.greeting', { name: session.getRealName() })}
+        </Typography>
+        <IconButton
+          color="inherit"
+          size="small"
+          aria-haspopup="menu"
+          aria-controls={anchor ? menuId : undefined}
+          aria-expanded={Boolean(anchor)}
+          aria-label={translate('app.header.userMenu')}
+          data-testid="user-menu"
+          onClick={(event) => setAnchor(event.currentTarget)}
+        >
+          <ExpandMore />
+        </IconButton>
+      </Box>
       <Menu
         id={menuId}
         anchorEl={anchor}

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { usePermissions, useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
-import { List, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
+import { List, ListItem, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
 import type { MenuNode } from '../../resources/menu';
 import { visibleMenu } from '../permissions/menuVisibility';
 import type { UserInfo } from '../providers/session';
@@ -33,12 +33,14 @@ export const AreaIndexPage = ({ node }: ScreenProps) => {
       <Typography sx={{ mb: 1 }}>{translate(children.length > 0 ? 'app.area.intro' : 'app.area.empty')}</Typography>
       <List dense sx={{ maxWidth: 480 }}>
         {children.map((child) => (
-          <ListItemButton key={child.identifier} component={RouterLink} to={child.route ?? '#'}>
-            <ListItemIcon sx={{ minWidth: 32 }}>
-              <MenuIcon node={child} />
-            </ListItemIcon>
-            <ListItemText primary={translate(`menu.${child.key}`)} />
-          </ListItemButton>
+          <ListItem key={child.identifier} disablePadding>
+            <ListItemButton component={RouterLink} to={child.route ?? '#'}>
+              <ListItemIcon sx={{ minWidth: 32 }}>
+                <MenuIcon node={child} />
+              </ListItemIcon>
+              <ListItemText primary={translate(`menu.${child.key}`)} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
     </Paper>

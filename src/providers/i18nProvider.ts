@@ -32,11 +32,31 @@ export const messagesFor = (locale: Locale): TranslationMessages => {
   } as unknown as TranslationMessages;
 };
 
-export const createI18nProvider = (locale: Locale): I18nProvider =>
-  polyglotI18nProvider((requested) => messagesFor(requested === 'zh' ? 'zh' : 'en'), locale, AVAILABLE_LOCALES, {
+/** The `<html lang>` of a console language (BCP 47): screen readers pick their voice and rules by it. */
+export const htmlLangOf = (locale: Locale): string => (locale === 'zh' ? 'zh-CN' : 'en');
+
+/**
+ * Says the page's language on the document (index.html starts as `en`): on load, for the stored
+ * language, and again when the language is switched (before the reload that follows).
+ */
+export const applyDocumentLanguage = (locale: Locale, root: { lang: string } | undefined = globalThis.document?.documentElement) => {
+  if (root) root.lang = htmlLangOf(locale);
+};
+
+export const createI18nProvider = (locale: Locale): I18nProvider => {
+  const provider = polyglotI18nProvider((requested) => messagesFor(requested === 'zh' ? 'zh' : 'en'), locale, AVAILABLE_LOCALES, {
     // A missing key renders as the key (or its `_` default) without a console warning per render.
     allowMissing: true,
   });
+  applyDocumentLanguage(locale);
+  return {
+    ...provider,
+    changeLocale: async (next, options) => {
+      await provider.changeLocale(next, options);
+      applyDocumentLanguage(next === 'zh' ? 'zh' : 'en');
+    },
+  };
+};
 
 /** The catalogue translator for code outside React (http client): answers the key when missing. */
 export const catalogueTranslator =

@@ -119,7 +119,7 @@ const QuarantineList = () => {
     { key: 'retryCount', label: 'fleet.quarantine.retryCount', render: (row) => row.retryCount, align: 'right' },
   ];
 
-  const running = retrying || Boolean(data?.retry.running);
+  const running = retrying || Boolean(data?.retry?.running);
   return (
     <>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 2 }}>

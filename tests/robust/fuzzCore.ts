@@ -152,7 +152,7 @@ const wellFormed = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\ud
 
 const pathSegment = (text: string, overLong: boolean) => {
   let raw = wellFormed(text);
-  if (!overLong) while (encodeURIComponent(raw).length > MAX_PATH_VALUE) raw = raw.slice(0, Math.max(0, Math.floor(raw.length * 0.8)));
+  if (!overLong) while (encodeURIComponent(raw).length > MAX_PATH_VALUE) raw = wellFormed(raw.slice(0, Math.max(0, Math.floor(raw.length * 0.8)))); // a cut may split a surrogate pair
   return encodeURIComponent(raw);
 };
 

@@ -255,7 +255,9 @@ describeBackends('logs', (server) => {
             await original.beforeCreate?.(context, input, values);
             hashes.push(String(values.password));
             if (input.name === 'failrw') {
-              await context.tx.execute(sql`insert into saved_filter (resource, name, filter, visibility, built_in) values ('user', null, to_jsonb(${values.password}::text), 'personal', false)`);
+              // a check no rule maps (a null for a required column answers 1001): its detail is "Failing row contains (<hash>)"
+              await context.tx.execute(sql`create temp table failing_row (secret text check (secret = ''))`);
+              await context.tx.execute(sql`insert into failing_row values (${values.password})`);
             }
             await context.tx.execute(sql`select length(${values.password}) / 0`);
           },
@@ -276,7 +278,7 @@ describeBackends('logs', (server) => {
     // the failures are logged (with the statement and the database's reason) ...
     expect(log.text).toContain('unexpected failure');
     expect(log.text).toContain('division by zero');
-    expect(log.text).toMatch(/null value in column \\"name\\"/);
+    expect(log.text).toContain('violates check constraint');
     expect(log.text).toContain('select length($1) / 0');
     // ... but neither the parameters nor the failing row
     for (const hash of hashes) expect(log.text).not.toContain(hash);

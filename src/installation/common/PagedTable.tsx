@@ -42,6 +42,12 @@ export interface PagedTableProps<T> {
 
 export const PAGE_SIZES = [10, 20, 50, 100];
 
+/** A row that opens: the pointer says so, and a keyboard focus shows a ring. */
+const ROW_OPENS_SX = {
+  cursor: 'pointer',
+  '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
+} as const;
+
 /** The paging and loading props of a table fed by usePagedRange and useApiData (the tabs' common case). */
 export const pagedTableState = <T,>(
   paging: { page: number; pageSize: number; setPage: (page: number) => void; setPageSize: (pageSize: number) => void },
@@ -94,7 +100,7 @@ export const PagedTable = <T,>(props: PagedTableProps<T>) => {
                 tabIndex={onRowClick ? 0 : undefined}
                 onClick={onRowClick ? () => onRowClick(row) : undefined}
                 onKeyDown={onRowClick ? openOnKey(row) : undefined}
-                sx={{ ...(onRowClick ? { cursor: 'pointer' } : {}), ...((rowSx?.(row) as object) ?? {}) }}
+                sx={{ ...(onRowClick ? ROW_OPENS_SX : {}), ...((rowSx?.(row) as object) ?? {}) }}
               >
                 {columns.map((column) => (
                   <TableCell key={column.key} align={column.align} sx={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}>

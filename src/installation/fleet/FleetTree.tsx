@@ -1,8 +1,12 @@
 // The fleet tree as an ARIA tree: one focusable row at a time (roving tab index), arrows move and
 // open/close, Enter or Space selects, Home/End jump. "All fleets" on top clears the selection.
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+// A row (treeitem) is named by its label and machine count; its action button follows it in the Tab
+// order while it is the focusable row.
+import { useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
-import { Box, IconButton, ListItemButton, ListItemText, Typography } from '@mui/material';
+import { Box, IconButton, Typography } from '@mui/material';
+import { alpha } from '@mui/material/styles';
+import { visuallyHidden } from '../../layout/visuallyHidden';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { visibleFleetRows, type FleetNode, type FleetRow } from './fleetTree';
@@ -15,8 +19,11 @@ export interface FleetTreeProps {
   onSelect: (id: number | null) => void;
   /** Total machines of the license account ("All fleets" row). */
   totalMachines: number;
-  /** Per-row actions (e.g. a menu button), rendered at the row's end. */
-  rowActions?: (node: FleetNode) => ReactNode;
+  /**
+   * Per-row actions (e.g. a menu button), rendered at the row's end. `tabbable`: the row is the
+   * tree's focusable one, so its actions are the next Tab stop (the other rows' stay out of the order).
+   */
+  rowActions?: (node: FleetNode, tabbable: boolean) => ReactNode;
 }
 
 const ROW_HEIGHT = 36;
@@ -28,6 +35,7 @@ export const FleetTree = ({ nodes, expanded, onToggle, selected, onSelect, total
   const selectedIndex = selected === null ? 0 : rows.findIndex((row) => row.node.id === selected) + 1;
   const [focusIndex, setFocusIndex] = useState<number | null>(null);
   const refs = useRef<Array<HTMLDivElement | null>>([]);
+  const baseId = useId();
   const activeIndex = Math.min(focusIndex ?? Math.max(0, selectedIndex), rows.length);
 
   const focus = (index: number) => {
@@ -61,26 +69,14 @@ export const FleetTree = ({ nodes, expanded, onToggle, selected, onSelect, total
 
   const item = (index: number, row: FleetRow | null, label: string, count: number) => {
     const isSelected = index === selectedIndex;
+    const isActive = index === activeIndex;
+    const labelId = `${baseId}-label-${index}`;
+    const countId = `${baseId}-count-${index}`;
+    const down = row ? (row.node.statusCounts.Down ?? 0) : 0;
     return (
-      <Box
-        key={row ? row.node.id : 'all'}
-        role="none"
-        sx={{ display: 'flex', alignItems: 'center', pl: row ? row.depth * 2 : 0 }}
-        data-testid={row ? `fleet-node-${row.node.id}` : 'fleet-node-all'}
-      >
-        {row?.hasChildren ? (
-          <IconButton
-            size="small"
-            tabIndex={-1}
-            onClick={() => onToggle(row.node.id)}
-            aria-label={translate(row.expanded ? 'generic.tree.collapse' : 'generic.tree.expand')}
-          >
-            {row.expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-          </IconButton>
-        ) : (
-          <Box sx={{ width: 30, flexShrink: 0 }} />
-        )}
-        <ListItemButton
+      // The wrapper carries the test id (tests find a node's treeitem inside it); it is no part of the tree.
+      <Box key={row ? row.node.id : 'all'} role="none" data-testid={row ? `fleet-node-${row.node.id}` : 'fleet-node-all'}>
+        <Box
           ref={(element: HTMLDivElement | null) => {
             refs.current[index] = element;
           }}
@@ -88,26 +84,66 @@ export const FleetTree = ({ nodes, expanded, onToggle, selected, onSelect, total
           aria-selected={isSelected}
           aria-expanded={row?.hasChildren ? row.expanded : undefined}
           aria-level={(row?.depth ?? -1) + 2}
-          selected={isSelected}
-          tabIndex={index === activeIndex ? 0 : -1}
-          onClick={() => {
+          // named by its label and machine count, not by the buttons inside it
+          aria-labelledby={down > 0 ? `${labelId} ${countId} ${labelId}-down` : `${labelId} ${countId}`}
+          tabIndex={isActive ? 0 : -1}
+          onClick={(event: MouseEvent<HTMLElement>) => {
+            // clicks in the row's action menu (portalled, but bubbling through React) are not a selection
+            if (!event.currentTarget.contains(event.target as Node)) return;
             setFocusIndex(index);
             onSelect(row ? row.node.id : null);
           }}
           onKeyDown={onKeyDown(index, row)}
-          sx={{ minHeight: ROW_HEIGHT, py: 0, pl: 0.5, pr: 1, borderRadius: 1 }}
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            minHeight: ROW_HEIGHT,
+            pl: row ? row.depth * 2 : 0,
+            pr: 0.5,
+            borderRadius: 1,
+            cursor: 'pointer',
+            outline: 'none',
+            '&:hover': { bgcolor: 'action.hover' },
+            '&[aria-selected="true"]': { bgcolor: (theme) => alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity) },
+            '&:focus-visible': { boxShadow: (theme) => `inset 0 0 0 2px ${theme.palette.primary.main}` },
+          }}
         >
-          <ListItemText primary={label} slotProps={{ primary: { noWrap: true, variant: 'body2', fontWeight: isSelected ? 600 : 400 } }} />
-          <Typography variant="caption" color="text.secondary" sx={{ ml: 1 }} aria-label={translate('installation.fleet.machineCount', { count })}>
-            {count}
+          {row?.hasChildren ? (
+            // A pointer shortcut only: keyboard users open and close with the arrow keys (ARIA tree
+            // pattern) and assistive technology reads aria-expanded, so it is hidden from both.
+            <IconButton
+              size="small"
+              tabIndex={-1}
+              aria-hidden
+              onClick={(event) => {
+                event.stopPropagation(); // not a selection
+                onToggle(row.node.id);
+              }}
+            >
+              {row.expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+            </IconButton>
+          ) : (
+            <Box sx={{ width: 30, flexShrink: 0 }} />
+          )}
+          <Typography id={labelId} variant="body2" noWrap sx={{ flex: 1, minWidth: 0, pl: 0.5, fontWeight: isSelected ? 600 : 400 }}>
+            {label}
           </Typography>
-          {row && (row.node.statusCounts.Down ?? 0) > 0 ? (
+          <Typography variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+            <span aria-hidden>{count}</span>
+            <Box component="span" id={countId} sx={visuallyHidden}>
+              {translate('installation.fleet.machineCount', { count })}
+            </Box>
+          </Typography>
+          {down > 0 ? (
             <Typography variant="caption" color="error" sx={{ ml: 0.75 }} title={translate('fleet.statuses.Down')}>
-              ▼{row.node.statusCounts.Down}
+              <span aria-hidden>▼{down}</span>
+              <Box component="span" id={`${labelId}-down`} sx={visuallyHidden}>
+                {translate('installation.fleet.downCount', { count: down })}
+              </Box>
             </Typography>
           ) : null}
-        </ListItemButton>
-        {row && rowActions ? rowActions(row.node) : null}
+          {row && rowActions ? rowActions(row.node, isActive) : null}
+        </Box>
       </Box>
     );
   };

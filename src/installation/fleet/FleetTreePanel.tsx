@@ -18,7 +18,8 @@ export interface FleetTreePanelProps {
   onSelect: (id: number | null) => void;
 }
 
-const NodeMenu = ({ node, onAction }: { node: FleetNode; onAction: (action: FleetAction) => void }) => {
+/** A fleet's action menu; `tabbable` while its row is the tree's focusable one (roving tab index). */
+const NodeMenu = ({ node, tabbable, onAction }: { node: FleetNode; tabbable: boolean; onAction: (action: FleetAction) => void }) => {
   const translate = useTranslate();
   const can = useHasPermission();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -31,7 +32,18 @@ const NodeMenu = ({ node, onAction }: { node: FleetNode; onAction: (action: Flee
   if (items.length === 0) return null;
   return (
     <>
-      <IconButton size="small" aria-label={translate('installation.fleet.actions', { name: node.name })} onClick={(event) => setAnchor(event.currentTarget)} data-testid={`fleet-actions-${node.id}`}>
+      <IconButton
+        size="small"
+        tabIndex={tabbable ? 0 : -1}
+        aria-label={translate('installation.fleet.actions', { name: node.name })}
+        aria-haspopup="menu"
+        aria-expanded={Boolean(anchor)}
+        onClick={(event) => {
+          event.stopPropagation(); // opening the menu does not select the fleet
+          setAnchor(event.currentTarget);
+        }}
+        data-testid={`fleet-actions-${node.id}`}
+      >
         <MoreVertIcon fontSize="small" />
       </IconButton>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
@@ -117,7 +129,7 @@ export const FleetTreePanel = ({ selected, onSelect }: FleetTreePanelProps) => {
           selected={selected}
           onSelect={onSelect}
           totalMachines={total}
-          rowActions={(node) => <NodeMenu node={node} onAction={setAction} />}
+          rowActions={(node, tabbable) => <NodeMenu node={node} tabbable={tabbable} onAction={setAction} />}
         />
       </LoadState>
       {action ? <FleetDialog action={action} tree={tree ?? []} onClose={() => setAction(null)} onDone={done} /> : null}
