@@ -182,7 +182,7 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
     await changeForcedPassword(rita, 'en', 'Rita#2026', 'Rita#2027');
     await signIn(rita, server, 'rita', 'Rita#2027');
     await rita.waitForURL('**/index/index');
-    const topLevel = () => rita.locator('[data-testid="sidebar"] > ul > [data-menu-key]').evaluateAll((items) => items.map((item) => item.getAttribute('data-menu-key')));
+    const topLevel = () => rita.locator('[data-testid="sidebar"] > ul > li > [data-menu-key]').evaluateAll((items) => items.map((item) => item.getAttribute('data-menu-key')));
     await eventually(topLevel).toEqual(['home', 'reports']);
     await rita.locator('[data-menu-key="reports"]').click();
     await rita.locator('[data-menu-key="notifications"]').waitFor();
