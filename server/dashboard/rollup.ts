@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
 import type { Periods } from './periods';
-import { usageFromSessions, type DayUsage, type UsageFigures } from './usage';
+import { localDay, toDays, usageFromSessions, type UsageFigures, type UsageRow } from './usage';
 
 const QUARTER = 900_000;
 
@@ -96,26 +96,6 @@ export const forgetMachinesUsage = async (tx: Db, ids: readonly number[]): Promi
     from gone where a.license_account_id = gone.license_account_id and a.bucket = gone.bucket`);
 };
 
-interface Row {
-  day: number | string;
-  sessions: number | string;
-  items: number | string;
-  accepted: number | string;
-  rejected: number | string;
-  refund: number | string | null;
-}
-
-const toDays = (rows: Row[]): DayUsage[] =>
-  rows.map((row) => ({
-    day: Number(row.day),
-    sessions: Number(row.sessions),
-    items: Number(row.items),
-    accepted: Number(row.accepted),
-    rejected: Number(row.rejected),
-    refund: Number(row.refund ?? 0),
-  }));
-
-const localDay = (time: SQL, periods: Periods) => sql`floor((extract(epoch from ${time}) + ${periods.offsetMinutes * 60}) / 86400)::int`;
 const sums = sql`sum(sessions) as sessions, sum(items) as items, sum(accepted) as accepted, sum(rejected) as rejected, sum(refund) as refund`;
 
 /** The whole account from its 15-minute roll-up: exact for any offset in whole quarter hours. */
@@ -128,7 +108,7 @@ const usageOfAccount = async (db: Db, account: number, periods: Periods): Promis
       group by 1`),
     db.execute(sql`select coalesce(sum(accepted), 0) as accepted from account_usage_15m where license_account_id = ${account}`),
   ]);
-  return { days: toDays(rowsOf<Row>(days)), allTimeAccepted: Number(rowsOf<{ accepted: number | string }>(total)[0]?.accepted ?? 0) };
+  return { days: toDays(rowsOf<UsageRow>(days)), allTimeAccepted: Number(rowsOf<{ accepted: number | string }>(total)[0]?.accepted ?? 0) };
 };
 
 /** Some machines from their hourly roll-up: exact for offsets in whole hours. */
@@ -142,7 +122,7 @@ const usageOfMachines = async (db: Db, account: number, periods: Periods, machin
     db.execute(sql`select coalesce(sum(d.accepted), 0) as accepted from rvm_daily_usage d
       where d.license_account_id = ${account} and d.rvm_id in (select rvm.id from rvm where ${machines})`),
   ]);
-  return { days: toDays(rowsOf<Row>(days)), allTimeAccepted: Number(rowsOf<{ accepted: number | string }>(total)[0]?.accepted ?? 0) };
+  return { days: toDays(rowsOf<UsageRow>(days)), allTimeAccepted: Number(rowsOf<{ accepted: number | string }>(total)[0]?.accepted ?? 0) };
 };
 
 /**

@@ -24,7 +24,8 @@ export interface UsageFigures {
   allTimeAccepted: number;
 }
 
-interface Row {
+/** A day's sums as the database answers them (numbers may come back as strings). */
+export interface UsageRow {
   day: number | string;
   sessions: number | string;
   items: number | string;
@@ -33,7 +34,7 @@ interface Row {
   refund: number | string | null;
 }
 
-const toDays = (rows: Row[]): DayUsage[] =>
+export const toDays = (rows: UsageRow[]): DayUsage[] =>
   rows.map((row) => ({
     day: Number(row.day),
     sessions: Number(row.sessions),
@@ -43,7 +44,8 @@ const toDays = (rows: Row[]): DayUsage[] =>
     refund: Number(row.refund ?? 0),
   }));
 
-const localDay = (time: SQL, periods: Periods) => sql`floor((extract(epoch from ${time}) + ${periods.offsetMinutes * 60}) / 86400)::int`;
+/** The local day number (days since 1970-01-01 in the caller's UTC offset) of a timestamp. */
+export const localDay = (time: SQL, periods: Periods) => sql`floor((extract(epoch from ${time}) + ${periods.offsetMinutes * 60}) / 86400)::int`;
 
 /** The sessions of the account's machines matching `machines` (a condition on table rvm), or of every machine. */
 export const usageFromSessions = async (db: Db, account: number, periods: Periods, machines?: SQL): Promise<UsageFigures> => {
@@ -59,5 +61,5 @@ export const usageFromSessions = async (db: Db, account: number, periods: Period
       group by 1`),
     db.execute(sql`select coalesce(sum(d.accepted), 0) as accepted from rvm_daily_usage d where d.license_account_id = ${account} ${dailyScope}`),
   ]);
-  return { days: toDays(rowsOf<Row>(days)), allTimeAccepted: Number(rowsOf<{ accepted: number | string }>(total)[0]?.accepted ?? 0) };
+  return { days: toDays(rowsOf<UsageRow>(days)), allTimeAccepted: Number(rowsOf<{ accepted: number | string }>(total)[0]?.accepted ?? 0) };
 };
