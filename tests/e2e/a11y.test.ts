@@ -26,6 +26,7 @@ import {
   summarize,
   watchRequests,
   type Violation,
+  adminPastForcedChange,
 } from './a11ySteps';
 
 const ADMIN_PASSWORD = 'Access#2026';
@@ -40,9 +41,6 @@ const HTML_LANG: Record<Lang, string> = { en: 'en', zh: 'zh-CN' };
 /** react-admin's own close label (the change-password dialog's close button). */
 const CLOSE: Record<Lang, string> = { en: englishMessages.ra.action.close, zh: raChinese.ra.action.close };
 
-interface LoginAnswer {
-  tokenInfo: { tokenValue: string };
-}
 interface Listed {
   list: Array<{ id: number }>;
 }
@@ -58,10 +56,7 @@ describe.skipIf(!browserAvailable())('accessibility: axe-core on every screen an
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    // The seeded admin's forced first change, through the API (the console's walk is signin.test.ts').
-    const first = await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
-    await api(server, 'PUT', `/user/password?password=${encodeURIComponent(ADMIN_PASSWORD)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
-    const token = (await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).tokenInfo.tokenValue;
+    const token = await adminPastForcedChange(server, ADMIN_PASSWORD);
     machineId = (await api<Listed>(server, 'POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 1 } })).list[0].id;
     // A role to edit, holding a few permissions (so its tree shows checked and half-checked boxes).
     const permissions = (await api<Listed>(server, 'POST', '/permission/page', { token, body: { pageNum: 1, pageSize: 500 } })).list.slice(0, 5).map((permission) => permission.id);

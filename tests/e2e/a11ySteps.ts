@@ -7,7 +7,7 @@ import { walkMenu, type MenuNode } from '../../resources/menu';
 import type { PermissionHolder } from '../../resources/permissions';
 import { permittedTabs, machinePagePath } from '../../src/installation/machine/tabs';
 import { visibleMenu } from '../../src/permissions/menuVisibility';
-import { eventually, readStored } from './harness';
+import { api, eventually, readStored, type RunningServer } from './harness';
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] as const;
 /** Impacts that fail the suite; moderate and minor ones are reported only. */
@@ -180,3 +180,17 @@ export const focusIsVisible = (page: Page) =>
     const field = element.matches('input, textarea') && Boolean(element.closest('.MuiInputBase-root.Mui-focused'));
     return outline || style.boxShadow !== 'none' || element.classList.contains('Mui-focusVisible') || field;
   });
+
+interface LoginAnswer {
+  tokenInfo: { tokenValue: string };
+}
+
+/**
+ * The seeded admin's forced first change done through the API (the console's walk is signin.test.ts'),
+ * then a token signed in with `password`.
+ */
+export const adminPastForcedChange = async (server: RunningServer, password: string): Promise<string> => {
+  const first = await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
+  await api(server, 'PUT', `/user/password?password=${encodeURIComponent(password)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
+  return (await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password } })).tokenInfo.tokenValue;
+};

@@ -7,13 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
-import { describeFocus, focusIsOn, focusIsVisible, pressUntilFocused, settle, watchRequests } from './a11ySteps';
+import { adminPastForcedChange, describeFocus, focusIsOn, focusIsVisible, pressUntilFocused, settle, watchRequests } from './a11ySteps';
 
 const ADMIN_PASSWORD = 'Keys#2026';
 
-interface LoginAnswer {
-  tokenInfo: { tokenValue: string };
-}
 interface FleetNode {
   id: number;
   name: string;
@@ -31,10 +28,7 @@ describe.skipIf(!browserAvailable())('keyboard only', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    // the seeded admin's forced first change, through the API
-    const first = await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
-    await api(server, 'PUT', `/user/password?password=${encodeURIComponent(ADMIN_PASSWORD)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
-    token = (await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).tokenInfo.tokenValue;
+    token = await adminPastForcedChange(server, ADMIN_PASSWORD);
     // a top-level fleet with machines (the list of a fleet includes its sub-fleets' machines)
     const tree = await api<FleetNode[]>(server, 'GET', '/fleet/tree', { token });
     fleet = tree.find((node) => node.totalMachineCount > 0)!;
