@@ -13,65 +13,12 @@ import { rvm } from '../db/schema/fleet';
 import { FACTS, isMachineFact } from './definitions';
 import { dayLabel, periodsOf, type Periods } from './periods';
 import type { DayUsage, UsageFigures } from './usage';
+import { MACHINE_CARDS, type Card, type CardKey, type Dashboard, type MachineFilter, type Report } from '../../resources/dashboard';
+
+export type { Card, MachineFilter };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** A list filter body of POST /rvm/page (without paging). */
-export type MachineFilter = Record<string, unknown>;
-
-export const MACHINE_CARDS = [
-  'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined',
-  'notUsed', 'needsClean', 'octopusOffline', 'alipayOffline',
-] as const;
-export const USAGE_CARDS = [
-  'consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth', 'todayReport', 'monthlyReport', 'rejectRate',
-] as const;
-export type CardKey = (typeof MACHINE_CARDS)[number] | (typeof USAGE_CARDS)[number];
-
-export interface Report {
-  sessions: number;
-  items: number;
-  accepted: number;
-  rejected: number;
-  /** rejected / items; null without items. */
-  rejectRate: number | null;
-  refund: number;
-}
-
-export interface Card {
-  key: CardKey;
-  /** A count, a money amount (refundValue), a ratio 0..1 (rejectRate), or null when there is nothing to divide. */
-  value: number | null;
-  /** Machine cards: the POST /rvm/page body whose total is `value`. */
-  filter?: MachineFilter;
-  /** Average per day over the complete days of the last 4 weeks. */
-  average?: number;
-  /** Reports: the figures of the period. */
-  report?: Report;
-}
-
-export interface Segment {
-  key: string;
-  value: number;
-  filter: MachineFilter;
-}
-
-export interface Dashboard {
-  now: string;
-  utcOffsetMinutes: number;
-  currency: string;
-  machineCount: number;
-  cards: Card[];
-  charts: {
-    statusOverview: Segment[];
-    typesOverview: Segment[];
-    /** The complete local days of the last 7 days, oldest first. */
-    rejectRate: Array<{ day: string; items: number; rejected: number; rate: number | null }>;
-    /** The complete local days of the last 4 weeks, oldest first. */
-    volumePerDay: Array<{ day: string; sessions: number; accepted: number; rejected: number; refund: number }>;
-  };
-}
 
 /** The machine conditions of a list body, as POST /rvm/page applies them; facts in their whole-account form. */
 export const machineConditions = (model: ResourceModel, body: MachineFilter, account: number, now: Date): SQL[] =>

@@ -7,7 +7,7 @@ import { Box, Card, CardActionArea, CardContent, Skeleton, Typography } from '@m
 import type { Locale } from '../../i18n';
 import { formatCount, formatCurrency, formatPercent } from './format';
 import { machineListUrl } from './machineList';
-import type { CardKey, DashboardCard, Report } from './types';
+import type { Card as DashboardCard, CardKey, Report } from '../../resources/dashboard';
 
 /** Cards counting machines that need someone's attention. */
 const ATTENTION: ReadonlySet<CardKey> = new Set([

@@ -12,7 +12,7 @@ import { Box, Button, Card, CardContent, Skeleton, Typography, useTheme } from '
 import { statusColor } from '../generic/statusColors';
 import { formatCount, formatDay, formatPercent } from './format';
 import { machineListUrl } from './machineList';
-import type { DashboardAnswer, Segment } from './types';
+import type { DashboardAnswer, Segment } from '../../resources/dashboard';
 import type { Locale } from '../../i18n';
 import { useConsoleServices } from '../layout/ConsoleServices';
 

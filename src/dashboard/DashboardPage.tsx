@@ -16,7 +16,7 @@ import { ChartSkeleton, RejectRateChart, StatusOverviewChart, TypesOverviewChart
 import { formatTime } from './format';
 import { MACHINE_LIST_ROUTE } from './machineList';
 import { ScopePicker } from './ScopePicker';
-import { MACHINE_CARD_KEYS, type CardKey, type DashboardAnswer, type DashboardCard } from './types';
+import { MACHINE_CARDS, type Card as DashboardCard, type CardKey, type DashboardAnswer } from '../../resources/dashboard';
 
 const SCOPE_PARAM = 'savedFilterId';
 const SCOPE_STORAGE_KEY = 'homeDashboardSavedFilter';
@@ -99,7 +99,7 @@ const Content = ({ data }: { data: DashboardAnswer }) => {
     <>
       <Section title={translate('dashboard.scope.label')}>
         <Box sx={CARD_GRID_SX} data-testid="machine-cards">
-          {pick(MACHINE_CARD_KEYS).map((card) => (
+          {pick(MACHINE_CARDS).map((card) => (
             <StatCard key={card.key} card={card} format={format} />
           ))}
         </Box>

@@ -1,7 +1,7 @@
 // The machine list (fleet management screen) as the dashboard opens it: its URL with a filter in
 // react-admin's `?filter=` parameter, and a chip per filter that URL applies (what the list shows).
 import type { FilterDeclaration } from '../../resources/types';
-import type { MachineFilter } from './types';
+import type { MachineFilter } from '../../resources/dashboard';
 
 export const MACHINE_LIST_ROUTE = '/installation/fleetManagement';
 
