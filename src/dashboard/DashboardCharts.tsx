@@ -2,35 +2,24 @@
 // opening the machine list of a segment on click (and through the buttons below them, for keyboards);
 // the reject rate over the last 7 days with its 30-day average, and the volume per day over 4 weeks
 // with the average per day. Each chart has a text summary for screen readers.
-import type { ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { useNavigate } from 'react-router-dom';
 import {
   Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
-import { Box, Button, Card, CardContent, Skeleton, Typography, useTheme } from '@mui/material';
+import { Box, Button, Skeleton, Typography, useTheme } from '@mui/material';
 import { statusColor } from '../generic/statusColors';
 import { formatCount, formatDay, formatPercent } from './format';
 import { machineListUrl } from './machineList';
 import type { DashboardAnswer, Segment } from '../../resources/dashboard';
 import type { Locale } from '../../i18n';
 import { useConsoleServices } from '../layout/ConsoleServices';
+import { TitledCard } from '../layout/TitledCard';
 
 const CHART_HEIGHT = 240;
 
 /** The console's language, for Intl. */
 const useLocale = (): { locale: Locale } => ({ locale: useConsoleServices().locale });
-
-export const ChartCard = ({ title, children, testId }: { title: string; children: ReactNode; testId: string }) => (
-  <Card variant="outlined" sx={{ minWidth: 0, height: '100%' }} data-testid={testId}>
-    <CardContent>
-      <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {title}
-      </Typography>
-      {children}
-    </CardContent>
-  </Card>
-);
 
 export const ChartSkeleton = () => <Skeleton variant="rounded" height={CHART_HEIGHT} />;
 
@@ -74,7 +63,7 @@ export const StatusOverviewChart = ({ segments }: { segments: readonly Segment[]
   const summary = segments.map((segment) => `${label(segment.key)} ${formatCount(segment.value, locale)}`).join(', ');
   const total = segments.reduce((sum, segment) => sum + segment.value, 0);
   return (
-    <ChartCard title={translate('dashboard.charts.statusOverview')} testId="chart-status">
+    <TitledCard title={translate('dashboard.charts.statusOverview')} testId="chart-status">
       <Box role="img" aria-label={translate('dashboard.charts.statusSummary', { summary })} sx={{ position: 'relative' }}>
         <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
           <PieChart>
@@ -109,7 +98,7 @@ export const StatusOverviewChart = ({ segments }: { segments: readonly Segment[]
         </Box>
       </Box>
       <SegmentButtons segments={segments} label={label} color={colorOf} />
-    </ChartCard>
+    </TitledCard>
   );
 };
 
@@ -123,7 +112,7 @@ export const TypesOverviewChart = ({ segments }: { segments: readonly Segment[] 
   const summary = segments.map((segment) => `${segment.key} ${formatCount(segment.value, locale)}`).join(', ');
   const height = Math.max(120, Math.min(CHART_HEIGHT, segments.length * 44 + 30));
   return (
-    <ChartCard title={translate('dashboard.charts.typesOverview')} testId="chart-types">
+    <TitledCard title={translate('dashboard.charts.typesOverview')} testId="chart-types">
       <Box role="img" aria-label={translate('dashboard.charts.typesSummary', { summary })}>
         <ResponsiveContainer width="100%" height={height}>
           <BarChart data={[...segments]} layout="vertical" margin={{ top: 4, right: 24, bottom: 4, left: 8 }}>
@@ -148,7 +137,7 @@ export const TypesOverviewChart = ({ segments }: { segments: readonly Segment[] 
         </ResponsiveContainer>
       </Box>
       <SegmentButtons segments={segments} label={(key) => key} color={colorOf} />
-    </ChartCard>
+    </TitledCard>
   );
 };
 
@@ -159,7 +148,7 @@ export const RejectRateChart = ({ points, average }: { points: DashboardAnswer['
   const data = points.map((point) => ({ ...point, label: formatDay(point.day, locale) }));
   const summary = data.map((point) => `${point.label} ${formatPercent(point.rate, locale)}`).join(', ');
   return (
-    <ChartCard title={translate('dashboard.charts.rejectRate')} testId="chart-reject-rate">
+    <TitledCard title={translate('dashboard.charts.rejectRate')} testId="chart-reject-rate">
       <Box role="img" aria-label={translate('dashboard.charts.rejectSummary', { summary })}>
         <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
           <LineChart data={data} margin={{ top: 8, right: 24, bottom: 4, left: 0 }}>
@@ -180,7 +169,7 @@ export const RejectRateChart = ({ points, average }: { points: DashboardAnswer['
           </LineChart>
         </ResponsiveContainer>
       </Box>
-    </ChartCard>
+    </TitledCard>
   );
 };
 
@@ -191,7 +180,7 @@ export const VolumeChart = ({ points, average }: { points: DashboardAnswer['char
   const data = points.map((point) => ({ ...point, label: formatDay(point.day, locale) }));
   const summary = data.map((point) => `${point.label} ${formatCount(point.accepted, locale)}`).join(', ');
   return (
-    <ChartCard title={translate('dashboard.charts.volumePerDay')} testId="chart-volume">
+    <TitledCard title={translate('dashboard.charts.volumePerDay')} testId="chart-volume">
       {average !== undefined && (
         <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: -0.5, mb: 1 }}>
           ┄ {translate('dashboard.charts.averagePerDay')}: {formatCount(average, locale, 1)}
@@ -211,6 +200,6 @@ export const VolumeChart = ({ points, average }: { points: DashboardAnswer['char
           </BarChart>
         </ResponsiveContainer>
       </Box>
-    </ChartCard>
+    </TitledCard>
   );
 };

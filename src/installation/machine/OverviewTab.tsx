@@ -2,8 +2,9 @@
 // the last events, from one call (GET /rvmpage/overview).
 import type { ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
-import { Box, Card, CardContent, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { Box, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useConsoleServices } from '../../layout/ConsoleServices';
+import { TitledCard } from '../../layout/TitledCard';
 import { formatMoney, formatRatio } from '../common/format';
 import { LoadState } from '../common/LoadState';
 import { StatusChip } from '../common/StatusChip';
@@ -17,16 +18,6 @@ const startOfToday = () => {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
 };
 
-const Section = ({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) => (
-  <Card variant="outlined" data-testid={testId} sx={{ minWidth: 0 }}>
-    <CardContent>
-      <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {title}
-      </Typography>
-      {children}
-    </CardContent>
-  </Card>
-);
 
 const Fact = ({ label, children }: { label: string; children: ReactNode }) => (
   <Box sx={{ display: 'grid', gridTemplateColumns: '40% 60%', gap: 1, py: 0.5 }}>
@@ -81,7 +72,7 @@ export const OverviewTab = () => {
     <LoadState isPending={isPending} error={error} onRetry={reload} hasData={Boolean(data)}>
       {data ? (
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, gap: 2, alignItems: 'start' }} data-testid="overview">
-          <Section title={translate('fleet.overview.identity')} testId="overview-identity">
+          <TitledCard title={translate('fleet.overview.identity')} testId="overview-identity">
             <Box component="dl" sx={{ m: 0 }}>
               <Fact label={field('termNo')}>{data.machine.termNo}</Fact>
               <Fact label={field('serialNumber')}>{data.machine.serialNumber}</Fact>
@@ -95,8 +86,8 @@ export const OverviewTab = () => {
               </Fact>
               <Fact label={field('lastSessionTime')}>{data.machine.lastSessionTime}</Fact>
             </Box>
-          </Section>
-          <Section title={translate('fleet.overview.currentStatus')} testId="overview-status">
+          </TitledCard>
+          <TitledCard title={translate('fleet.overview.currentStatus')} testId="overview-status">
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
               <StatusChip value={data.machine.currentSts} />
               <StatusChip value={data.machine.online} labels="fleet.online" tone={data.machine.online ? 'online' : 'offline'} />
@@ -131,8 +122,8 @@ export const OverviewTab = () => {
                 </Box>
               );
             })}
-          </Section>
-          <Section title={translate('fleet.overview.today')} testId="overview-today">
+          </TitledCard>
+          <TitledCard title={translate('fleet.overview.today')} testId="overview-today">
             <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-around' }}>
               <Figure label={translate('fleet.overview.sessions')} value={data.today.sessions} />
               <Figure label={translate('fleet.overview.items')} value={data.today.items} />
@@ -141,14 +132,14 @@ export const OverviewTab = () => {
               <Figure label={translate('fleet.overview.refund')} value={formatMoney(data.today.refund, locale)} />
               <Figure label={translate('fleet.overview.rejectRate')} value={formatRatio(data.today.rejectRate, locale)} />
             </Box>
-          </Section>
-          <Section title={translate('fleet.overview.openAlarms')} testId="overview-alarms">
+          </TitledCard>
+          <TitledCard title={translate('fleet.overview.openAlarms')} testId="overview-alarms">
             <EventList events={data.openAlarms} empty="installation.overview.noOpenAlarms" />
             <Typography component="h3" variant="subtitle2" sx={{ mt: 2 }}>
               {translate('fleet.overview.lastEvents')}
             </Typography>
             <EventList events={data.lastEvents} empty="installation.overview.noEvents" />
-          </Section>
+          </TitledCard>
         </Box>
       ) : null}
     </LoadState>
