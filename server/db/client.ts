@@ -1,6 +1,7 @@
 // One Drizzle API over two drivers: embedded PGlite (a data folder, or memory) or PostgreSQL
 // through a node-postgres Pool. Everything above this file is driver-agnostic.
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -61,7 +62,9 @@ export const openDatabase = async ({ databaseUrl, dataDir }: DatabaseOptions): P
       close: () => pool.end(),
     };
   }
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  // pg_trgm: trigram indexes keep contains-search fast (migrations create the extension).
+  // (options-object form: `new PGlite(undefined, options)` silently drops the extensions)
+  const client = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzlePglite(client);
   return {
