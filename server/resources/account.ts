@@ -1,10 +1,11 @@
 // License accounts: a superAdmin sees all, anyone else the accounts they belong to; counts are
-// computed in SQL (machines and fleets: 0 until their tables exist); an account in use is kept.
+// computed in SQL (users, machines, fleets); an account in use is kept.
 import { inArray, sql } from 'drizzle-orm';
-import { licenseAccount, licenseAccountUserRelation as relation, sysRole } from '../db/schema';
+import { fleet, licenseAccount, licenseAccountUserRelation as relation, rvm, sysRole } from '../db/schema';
 import type { ResourceHooks } from '../crud/hooks';
 import { AppError } from '../lib/errors';
 import { linkUserToAccount } from './accounts';
+import { outerColumn } from './outerColumn';
 
 export const accountHooks: ResourceHooks = {
   scope: (caller) =>
@@ -13,10 +14,9 @@ export const accountHooks: ResourceHooks = {
       : sql`exists (select 1 from ${relation} r where r.license_account_id = ${licenseAccount.id} and r.user_id = ${caller.userId})`,
 
   computed: () => ({
-    userCount: sql<number>`(select count(*) from ${relation} r where r.license_account_id = ${licenseAccount.id})`.mapWith(Number),
-    // Cast: a bare `0` in ORDER BY (sorting by these columns) would be read as a column position (500).
-    machineCount: sql<number>`0::integer`.mapWith(Number),
-    fleetCount: sql<number>`0::integer`.mapWith(Number),
+    userCount: sql<number>`(select count(*) from ${relation} r where r.license_account_id = ${outerColumn(licenseAccount.id)})`.mapWith(Number),
+    machineCount: sql<number>`(select count(*) from ${rvm} m where m.license_account_id = ${outerColumn(licenseAccount.id)})`.mapWith(Number),
+    fleetCount: sql<number>`(select count(*) from ${fleet} f where f.license_account_id = ${outerColumn(licenseAccount.id)})`.mapWith(Number),
   }),
 
   // The creator can see and switch to the account they created.

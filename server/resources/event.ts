@@ -9,6 +9,7 @@ import type { ResourceHooks } from '../crud/hooks';
 import { rvm } from '../db/schema/fleet';
 import { rvmEvent } from '../db/schema/fleetActivity';
 import { machineFilter } from './machine';
+import { outerColumn } from './outerColumn';
 
 const MACHINE_FLEET_FILTER = machine.list.filters.find((filter) => filter.name === 'fleetId') as FilterDeclaration;
 
@@ -26,8 +27,8 @@ export const eventHooks: ResourceHooks = {
   computed: (table: PgTable) => {
     const events = table as typeof rvmEvent;
     return {
-      termNo: sql<string>`(select ${rvm.termNo} from ${rvm} where ${rvm.id} = ${events.rvmId})`,
-      fleetId: sql<number>`(select ${rvm.fleetId} from ${rvm} where ${rvm.id} = ${events.rvmId})`,
+      termNo: sql<string>`(select ${rvm.termNo} from ${rvm} where ${rvm.id} = ${outerColumn(events.rvmId)})`,
+      fleetId: sql<number>`(select ${rvm.fleetId} from ${rvm} where ${rvm.id} = ${outerColumn(events.rvmId)})`,
       duration: sql<number>`extract(epoch from coalesce(${events.clearedTime}, now()) - ${events.raisedTime})::int`,
       open: sql<boolean>`(${events.clearedTime} is null)`,
     };

@@ -6,6 +6,7 @@ import type { HookContext, ResourceHooks, Values } from '../crud/hooks';
 import type { Db } from '../db/client';
 import { fleet, rvm } from '../db/schema/fleet';
 import { AppError } from '../lib/errors';
+import { outerColumn } from './outerColumn';
 
 /** Level under `parentId` (1 for a root); undefined when the parent is not the caller's (the engine then answers 1004). */
 const levelUnder = async ({ tx, caller }: HookContext, parentId: unknown): Promise<number | undefined> => {
@@ -30,7 +31,7 @@ const relevelDescendants = (tx: Db, id: number) =>
 
 export const fleetHooks: ResourceHooks = {
   computed: (table: PgTable) => ({
-    machineCount: sql<number>`(select count(*)::int from ${rvm} where ${rvm.fleetId} = ${(table as typeof fleet).id})`,
+    machineCount: sql<number>`(select count(*)::int from ${rvm} where ${rvm.fleetId} = ${outerColumn((table as typeof fleet).id)})`,
   }),
 
   beforeCreate: async (context, input: Values, values: Values) => {

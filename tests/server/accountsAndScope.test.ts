@@ -2,7 +2,7 @@
 // caller's current license account (read on every request).
 import { count } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { licenseAccount, sysUserRole } from '../../server/db/schema';
+import { fleet, licenseAccount, rvm, sysUserRole } from '../../server/db/schema';
 import { describeBackends } from './helpers';
 
 describeBackends('license accounts and scoping', (server) => {
@@ -31,6 +31,18 @@ describeBackends('license accounts and scoping', (server) => {
   it('computes the counts of an account', async () => {
     const { body } = await server.call('GET', `/license-account/${otherId}`, { token: admin });
     expect(body.resData).toMatchObject({ licenseAccountName: 'Kowloon', businessUnit: 'HK', userCount: 2, machineCount: 0, fleetCount: 0 });
+    // Real figures: two fleets and three machines of this account, one machine of another that must not count.
+    const [east, west] = await server.db.insert(fleet).values([{ licenseAccountId: otherId, name: 'East' }, { licenseAccountId: otherId, name: 'West' }]).returning({ id: fleet.id });
+    const [home] = await server.db.insert(fleet).values({ licenseAccountId: defaultId, name: 'Home' }).returning({ id: fleet.id });
+    const machine = (account: number, fleetId: number, termNo: string) => ({ licenseAccountId: account, fleetId, termNo, serialNumber: `SN-${termNo}`, termType: 'H30' });
+    await server.db.insert(rvm).values([machine(otherId, east.id, 'K1'), machine(otherId, east.id, 'K2'), machine(otherId, west.id, 'K3'), machine(defaultId, home.id, 'D1')]);
+    const counted = (await server.call('GET', `/license-account/${otherId}`, { token: admin })).body.resData;
+    expect(counted).toMatchObject({ machineCount: 3, fleetCount: 2 });
+    const byMachines = await server.call('POST', '/license-account/page', { token: admin, body: { sort: 'machineCount', order: 'DESC' } });
+    expect(byMachines.body.resData.list.map((account: { id: number; machineCount: number; fleetCount: number }) => [account.id, account.machineCount, account.fleetCount])).toEqual([
+      [otherId, 3, 2],
+      [defaultId, 1, 1],
+    ]);
     const sorted = await server.call('POST', '/license-account/page', { token: admin, body: { sort: 'userCount', order: 'DESC' } });
     expect(sorted.body.resData.list.map((account: { userCount: number }) => account.userCount)).toEqual([2, 1]);
   });

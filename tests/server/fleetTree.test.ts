@@ -45,6 +45,16 @@ describeFleet('fleet tree and machine list', (context) => {
     }
   });
 
+  it('lists fleets with their own machine counts (the generic list agrees with the tree)', async () => {
+    const tree = (await call('GET', '/fleet/tree')).body.resData as Array<{ id: number; machineCount: number; children: Array<{ id: number; machineCount: number }> }>;
+    const expected = new Map(tree.flatMap((root) => [[root.id, root.machineCount] as const, ...root.children.map((child) => [child.id, child.machineCount] as const)]));
+    const page = await call('POST', '/fleet/page', { pageSize: 100 });
+    const listed = page.body.resData.list as Array<{ id: number; machineCount: number }>;
+    expect(listed.length).toBe(expected.size);
+    expect(new Map(listed.map((row) => [row.id, row.machineCount]))).toEqual(expected);
+    expect(new Set(listed.map((row) => row.machineCount)).size).toBeGreaterThan(1);
+  });
+
   it('creates, renames and moves fleets, keeping levels right', async () => {
     const created = async (body: Record<string, unknown>) => {
       const answer = await call('POST', '/fleet', body);
