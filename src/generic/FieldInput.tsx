@@ -4,8 +4,6 @@ import {
   AutocompleteArrayInput,
   AutocompleteInput,
   BooleanInput,
-  DateInput,
-  DateTimeInput,
   Labeled,
   NumberInput,
   PasswordInput,
@@ -20,6 +18,7 @@ import { useDeclaration } from './DeclarationContext';
 import { FieldDisplay, LABELS_META } from './FieldDisplay';
 import { inputKindFor } from './fieldKinds';
 import { enumChoices, fieldLabel, requireDeclaration, resourceNameOf } from './registry';
+import { LocalDateInput, LocalDateTimeInput } from './pickers';
 import { TreeChecklistInput } from './TreeChecklistInput';
 
 /** A validator that never fails, flagged so react-admin marks the label as required. */
@@ -60,9 +59,9 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
     case 'select':
       return <SelectInput {...common} defaultValue={defaultValue} choices={enumChoices(declaration, source)} />;
     case 'date':
-      return <DateInput {...common} defaultValue={defaultValue} />;
+      return <LocalDateInput {...common} defaultValue={defaultValue} />;
     case 'datetime':
-      return <DateTimeInput {...common} defaultValue={defaultValue} />;
+      return <LocalDateTimeInput {...common} defaultValue={defaultValue} />;
     case 'reference':
       return (
         <ReferenceInput source={source} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>

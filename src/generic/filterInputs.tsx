@@ -4,7 +4,6 @@ import type { ReactElement } from 'react';
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
-  DateInput,
   NullableBooleanInput,
   NumberInput,
   ReferenceArrayInput,
@@ -19,6 +18,7 @@ import { valueWithLabel } from '../../resources/display';
 import type { FieldDeclaration, ResourceDeclaration } from '../../resources/types';
 import { LABELS_META } from './FieldDisplay';
 import { nameLikeQuery } from './FieldInput';
+import { LocalDateInput } from './pickers';
 import { filterKindFor } from './fieldKinds';
 import { enumChoices, filterLabel, requireDeclaration, resourceNameOf, type Registry } from './registry';
 
@@ -47,7 +47,7 @@ export const buildFilterInputs = (declaration: ResourceDeclaration, registry: Re
       case 'selectMany':
         return <SelectArrayInput key={key} {...common} choices={enumChoices(declaration, filter.field)} {...choiceText(field?.display)} />;
       case 'date':
-        return <DateInput key={key} {...common} />;
+        return <LocalDateInput key={key} {...common} filter />;
       case 'reference':
         return (
           <ReferenceInput key={key} source={filter.name} alwaysOn={filter.alwaysOn} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>

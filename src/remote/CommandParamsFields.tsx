@@ -1,10 +1,15 @@
 // The parameter inputs of one command (resources/commands.ts COMMAND_PARAMS): on/off times as 24-hour
 // HH:mm text (a time input would follow the browser's 12/24-hour habit), the maintenance switch as
-// an explicit On/Off choice, the log range as local date-times, bin heights as whole numbers.
+// an explicit On/Off choice, the log range as local date-times (the console's 24-hour picker), bin
+// heights as whole numbers.
 import { useTranslate } from 'ra-core';
 import { Box, FormControl, FormHelperText, FormLabel, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { COMMAND_PARAMS, type RemoteCommand } from '../../resources/commands';
 import type { ParamValues } from './commandUi';
+import { isValid } from 'date-fns';
+import { DateTimeField } from '../generic/pickers';
+import { fromLocalInput, toLocalInput } from '../installation/common/timeRange';
+import { useState } from 'react';
 
 export interface CommandParamsFieldsProps {
   command: RemoteCommand;
@@ -19,6 +24,41 @@ const HINTS: Partial<Record<RemoteCommand, string>> = {
   setOnOffTime: 'remote.hints.time',
   downloadLogs: 'remote.hints.logRange',
   binHeight: 'remote.hints.binHeights',
+};
+
+interface DateTimeParamProps {
+  name: string;
+  label: string;
+  /** Local wall-clock `yyyy-MM-ddTHH:mm`, '' when empty, 'unreadable' while half typed. */
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  required: boolean;
+  disabled?: boolean;
+  autoFocus: boolean;
+}
+
+/** A date-time param: a half-typed date stays in the field and fails validation (it is not "empty"). */
+const DateTimeParam = ({ name, label, value, onChange, error, required, disabled, autoFocus }: DateTimeParamProps) => {
+  const [draft, setDraft] = useState<Date | null>(null);
+  return (
+    <DateTimeField
+      name={name}
+      label={label}
+      value={draft && !isValid(draft) ? draft : fromLocalInput(value)}
+      onChange={(next) => {
+        setDraft(next);
+        onChange(next === null ? '' : isValid(next) ? toLocalInput(next) : 'unreadable');
+      }}
+      error={error || null}
+      helperText=" "
+      required={required}
+      disabled={disabled}
+      autoFocus={autoFocus}
+      margin="dense"
+      testId={`param-${name}`}
+    />
+  );
 };
 
 export const CommandParamsFields = ({ command, values, errors, onChange, disabled }: CommandParamsFieldsProps) => {
@@ -66,13 +106,26 @@ export const CommandParamsFields = ({ command, values, errors, onChange, disable
               </FormControl>
             );
           }
-          const kind = field.type === 'datetime' ? 'datetime-local' : 'text';
+          if (field.type === 'datetime') {
+            return (
+              <DateTimeParam
+                key={name}
+                name={name}
+                label={label}
+                value={(values[name] as string | undefined) ?? ''}
+                onChange={(next) => onChange(name, next)}
+                error={error}
+                required={Boolean(field.required)}
+                disabled={disabled}
+                autoFocus={autoFocus()}
+              />
+            );
+          }
           return (
             <TextField
               key={name}
               name={name}
               label={label}
-              type={kind}
               value={(values[name] as string | undefined) ?? ''}
               onChange={(event) => onChange(name, event.target.value)}
               error={Boolean(error)}
@@ -84,7 +137,6 @@ export const CommandParamsFields = ({ command, values, errors, onChange, disable
               margin="dense"
               placeholder={name === 'onTime' || name === 'offTime' ? 'HH:mm' : undefined}
               slotProps={{
-                inputLabel: kind === 'datetime-local' ? { shrink: true } : undefined,
                 htmlInput: {
                   'data-testid': `param-${name}`,
                   inputMode: field.type === 'number' ? 'numeric' : undefined,

@@ -78,15 +78,15 @@ describe('StatusHistory and OnlineOfflineHistory tabs', () => {
     }, WAIT);
 
     const calls = callsTo(h.calls, 'POST', '/rvmpage/statusHistory').length;
-    const from = screen.getByLabelText(t('installation.range.from'));
-    const to = screen.getByLabelText(t('installation.range.to'));
-    fireEvent.change(from, { target: { value: '2025-03-02T10:00' } });
-    fireEvent.change(to, { target: { value: '2025-03-01T10:00' } });
+    const from = screen.getByTestId('range-from');
+    const to = screen.getByTestId('range-to');
+    fireEvent.change(from, { target: { value: '2025-03-02 10:00' } });
+    fireEvent.change(to, { target: { value: '2025-03-01 10:00' } });
     await user.click(screen.getByRole('button', { name: t('installation.range.apply') }));
     expect(await screen.findByText(t('validation.endAfterStart'), {}, WAIT)).toBeTruthy();
     expect(callsTo(h.calls, 'POST', '/rvmpage/statusHistory')).toHaveLength(calls);
 
-    fireEvent.change(to, { target: { value: '2025-03-03T10:00' } });
+    fireEvent.change(to, { target: { value: '2025-03-03 10:00' } });
     await user.click(screen.getByRole('button', { name: t('installation.range.apply') }));
     await waitFor(() => expect(lastBody(h, '/rvmpage/statusHistory')).toMatchObject({
       from: new Date(2025, 2, 2, 10, 0).toISOString(),

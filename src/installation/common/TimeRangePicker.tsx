@@ -2,8 +2,9 @@
 // applied with a button or Enter; "end after start" checked before anything is loaded.
 import { useState, type FormEvent } from 'react';
 import { useTranslate } from 'ra-core';
-import { Box, Button, ToggleButton, ToggleButtonGroup, TextField } from '@mui/material';
-import { fromLocalInput, lastDays, RANGE_PRESETS, toLocalInput, type TimeRange } from './timeRange';
+import { Box, Button, ToggleButton, ToggleButtonGroup } from '@mui/material';
+import { DateTimeField, validDate } from '../../generic/pickers';
+import { lastDays, RANGE_PRESETS, type TimeRange } from './timeRange';
 
 export interface TimeRangePickerProps {
   value: TimeRange;
@@ -14,8 +15,8 @@ export interface TimeRangePickerProps {
 
 export const TimeRangePicker = ({ value, onChange, initialPreset }: TimeRangePickerProps) => {
   const translate = useTranslate();
-  const [from, setFrom] = useState(toLocalInput(value.from));
-  const [to, setTo] = useState(toLocalInput(value.to));
+  const [from, setFrom] = useState<Date | null>(value.from);
+  const [to, setTo] = useState<Date | null>(value.to);
   const [preset, setPreset] = useState<number | null>(initialPreset ?? null);
   const [error, setError] = useState<string | null>(null);
 
@@ -23,16 +24,16 @@ export const TimeRangePicker = ({ value, onChange, initialPreset }: TimeRangePic
     if (days === null) return;
     const range = lastDays(days);
     setPreset(days);
-    setFrom(toLocalInput(range.from));
-    setTo(toLocalInput(range.to));
+    setFrom(range.from);
+    setTo(range.to);
     setError(null);
     onChange(range);
   };
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    const start = fromLocalInput(from);
-    const end = fromLocalInput(to);
+    const start = validDate(from);
+    const end = validDate(to);
     if (!start || !end) return setError(translate('validation.date'));
     if (end <= start) return setError(translate('validation.endAfterStart'));
     setError(null);
@@ -41,7 +42,7 @@ export const TimeRangePicker = ({ value, onChange, initialPreset }: TimeRangePic
   };
 
   return (
-    <Box component="form" onSubmit={apply} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 1 }} data-testid="time-range">
+    <Box component="form" noValidate onSubmit={apply} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 1 }} data-testid="time-range">
       <ToggleButtonGroup
         size="small"
         exclusive
@@ -55,28 +56,8 @@ export const TimeRangePicker = ({ value, onChange, initialPreset }: TimeRangePic
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
-      <TextField
-        size="small"
-        fullWidth={false}
-        sx={{ width: 240 }}
-        type="datetime-local"
-        label={translate('installation.range.from')}
-        value={from}
-        onChange={(event) => setFrom(event.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'range-from' } }}
-      />
-      <TextField
-        size="small"
-        fullWidth={false}
-        sx={{ width: 240 }}
-        type="datetime-local"
-        label={translate('installation.range.to')}
-        value={to}
-        onChange={(event) => setTo(event.target.value)}
-        error={Boolean(error)}
-        helperText={error ?? undefined}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'range-to' } }}
-      />
+      <DateTimeField width={220} label={translate('installation.range.from')} value={from} onChange={setFrom} testId="range-from" />
+      <DateTimeField width={220} label={translate('installation.range.to')} value={to} onChange={setTo} error={error} testId="range-to" />
       <Button type="submit" variant="outlined">
         {translate('installation.range.apply')}
       </Button>

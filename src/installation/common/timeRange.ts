@@ -1,5 +1,5 @@
-// Time ranges of the history tabs (pure): presets counted back from now, and the browser's
-// datetime-local input format (local wall-clock, minutes).
+// Time ranges of the history tabs (pure): presets counted back from now, and the
+// local wall-clock text form of a command's date-time params (`yyyy-MM-ddTHH:mm`).
 import { format } from 'date-fns';
 
 export interface TimeRange {
@@ -16,10 +16,10 @@ export const lastDays = (days: number, now: Date = new Date()): TimeRange => ({
   to: now,
 });
 
-/** A Date as the value of `<input type="datetime-local">`. */
+/** A Date as local wall-clock text (minutes). */
 export const toLocalInput = (date: Date): string => format(date, "yyyy-MM-dd'T'HH:mm");
 
-/** The value of a datetime-local input as a Date; null when empty or unreadable. */
+/** Local wall-clock text as a Date; null when empty or unreadable. */
 export const fromLocalInput = (value: string): Date | null => {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
   if (!match) return null;
