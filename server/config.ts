@@ -1,5 +1,6 @@
 // Server settings with their defaults; server.ts reads them from the environment, tests pass them to buildApp.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { COMMAND_REPEAT_SECONDS_DEFAULT } from '../resources/commands';
 import { GATEWAY_DEFAULTS, type GatewayOptions } from './gateway';
 
@@ -15,12 +16,12 @@ export interface ServerConfig {
   loginAddressMaxFailures: number;
   /** The window (minutes) of the three sign-in failure limits. */
   loginLockMinutes: number;
-  /** Password hashes/verifications (scrypt, 128 MB each at N=2^17) running at once in one instance. */
+  /** Password hashes/verifications (scrypt, 32 MiB each at N=2^15; 128 MiB for a not yet upgraded 2^17 hash) running at once in one instance. */
   passwordCheckConcurrency: number;
   /** Password checks waiting for a slot at most; beyond, 4029 at once. */
   passwordCheckQueue: number;
   passwordMaxAgeDays: number;
-  /** log2 of scrypt's N. 17 is OWASP's recommendation; tests lower it (14) because 2^17 costs ~0.3 s a hash. */
+  /** log2 of scrypt's N; p follows OWASP's equivalent sets (server/auth/passwords.ts): 15 = N=2^15 r=8 p=3, 32 MiB. Tests lower it. */
   passwordHashLogN: number;
   adminInitialPassword: string;
   resetTokenMinutes: number;
@@ -52,7 +53,11 @@ export interface ServerConfig {
   trustProxy: boolean | number | string;
 }
 
+/** Set by the server bundle (scripts/build.mjs); from source the version is read from package.json. */
+declare const __PACKAGE_VERSION__: string | undefined;
+
 const packageVersion = (): string => {
+  if (typeof __PACKAGE_VERSION__ === 'string') return __PACKAGE_VERSION__;
   try {
     return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   } catch {
@@ -71,7 +76,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   passwordCheckConcurrency: 2,
   passwordCheckQueue: 20,
   passwordMaxAgeDays: 90,
-  passwordHashLogN: 17,
+  passwordHashLogN: 15,
   adminInitialPassword: 'Admin@123',
   resetTokenMinutes: 30,
   forgotPasswordPerAddress: 10,
@@ -140,6 +145,12 @@ export interface StartupSettings {
   simulate: { machines: number; speed: number; reopenAfterSeconds: number };
 }
 
+/**
+ * The built console beside the package's server code, whatever the working directory: `dist/` is the
+ * sibling of both `server/` (tsx from source) and `dist-server/` (the bundle).
+ */
+export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+
 /** `--simulate` alone runs this many virtual machines. */
 const DEFAULT_SIMULATED_MACHINES = 20;
 
@@ -152,7 +163,7 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
     host: value(env, 'HOST') ?? '0.0.0.0',
     dataDir: value(env, 'DATA_DIR') ?? './data',
     databaseUrl: value(env, 'DATABASE_URL'),
-    staticDir: value(env, 'STATIC_DIR') ?? './dist',
+    staticDir: value(env, 'STATIC_DIR') ?? DEFAULT_STATIC_DIR,
     gateway: {
       mqttUrl: value(env, 'MQTT_URL'),
       host: value(env, 'MQTT_HOST') ?? value(env, 'HOST') ?? '0.0.0.0',

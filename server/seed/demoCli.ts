@@ -2,16 +2,17 @@
 // seed (like the server start), then fills a license account (default: the oldest one; created when
 // --account names a new one) with the deterministic demo fleet. Uses DATABASE_URL, else PGlite in
 // DATA_DIR (default ./data), exactly like the server (stop a PGlite server first: one process per folder).
-import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import { RESOURCES } from '../../resources';
 import { createPasswordHasher } from '../auth/passwords';
 import { settingsFromEnv } from '../config';
 import { openDatabase, type Db } from '../db/client';
+import { prepareDataFolder } from '../dataFolder';
 import { licenseAccount } from '../db/schema/system';
 import { seedDemoFleet, STARTER_FLEET, type SeedProgress } from './demoFleet';
 import { seed } from './seed';
+import { compactAfterBulkLoad } from './storage';
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +53,7 @@ const onProgress = (p: SeedProgress) => {
 };
 
 const settings = settingsFromEnv();
-if (!settings.databaseUrl) mkdirSync(settings.dataDir, { recursive: true });
+if (!settings.databaseUrl) prepareDataFolder(settings.dataDir);
 const database = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.databaseUrl ? undefined : settings.dataDir });
 try {
   await database.migrateLocked((db) => seed(db, settings.config, createPasswordHasher(settings.config.passwordHashLogN), RESOURCES));
@@ -60,6 +61,8 @@ try {
   const licenseAccountId = await accountId(database.db, values.account);
   const summary = await seedDemoFleet(database.db, { machines, days, seed: values.seed, licenseAccountId, onProgress });
   console.log(`[seed] done in ${seconds(summary.elapsedMs)}:`, JSON.stringify({ ...summary, licenseAccountId }));
+  // PGlite: drop the write-ahead log of the load (server/seed/storage.ts)
+  await compactAfterBulkLoad(database);
 } catch (error) {
   // Expected refusals (an account that already has a fleet) read better without a stack trace.
   console.error(`[seed] ${error instanceof Error ? error.message : String(error)} (use --account NAME for another license account)`);
