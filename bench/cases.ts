@@ -5,6 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../server/db/client';
 import { rowsOf } from '../server/db/client';
 import { dashboardCases } from './dashboard';
+import { performanceCases } from './performance';
+import { reportCases } from './reports';
 
 export interface BenchRequest {
   method: 'GET' | 'POST';
@@ -79,5 +81,9 @@ export const benchCases = async (db: Db): Promise<BenchCase[]> => {
     { name: 'Quarantine list', call: 'POST /quarantine/page', request: () => ({ method: 'POST', url: '/quarantine/page', body: { pageNum: 1, pageSize: 20 } }) },
     // checked against a raw scan of the same numbers before any is measured (bench/dashboard.ts)
     ...(await dashboardCases(db)),
+    // checked against a raw scan of the same numbers too (bench/performance.ts)
+    ...(await performanceCases(db)),
+    // the four reports, each checked against a raw scan first (bench/reports.ts)
+    ...(await reportCases(db)),
   ];
 };

@@ -112,7 +112,7 @@ try {
   mkdirSync('docs', { recursive: true });
   // Keep the sections bench/gateway.ts and bench/load.ts write.
   const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '';
-  const kept = ['gateway', 'load'].map((name) => new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(previous)?.[0]).filter(Boolean);
+  const kept = ['gateway', 'load', 'reports', 'performance', 'search', 'hash'].map((name) => new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(previous)?.[0]).filter(Boolean);
   writeFileSync('docs/benchmarks.md', kept.length ? `${[report.trimEnd(), ...kept].join('\n\n')}\n` : report);
   console.log(`\n${report}`);
 } finally {

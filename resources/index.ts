@@ -9,8 +9,9 @@ import { fleet } from './fleet';
 import { machine } from './machine';
 import { event } from './event';
 import { eventNotification } from './eventNotification';
+import { reportNotification } from './reportNotification';
 
-export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification];
+export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification, reportNotification];
 
 export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) =>
   registry.find((declaration) => declaration.name === name);

@@ -15,9 +15,11 @@ import { registerFleetRoutes } from './fleet/routes';
 import { registerCommandRoutes } from './commands/routes';
 import { registerEventRoutes } from './events/routes';
 import { registerDashboardRoutes } from './dashboard/routes';
+import { registerPerformanceRoutes } from './performance/routes';
 import { seedDemoFleetIfEmpty } from './seed/demoFleet';
 import { openDatabase, type Database } from './db/client';
 import { TABLES } from './db/registry';
+import { createTrigramIndexes } from './db/trigramIndexes';
 import { registerInputGuards, validatorCompiler } from './lib/ajv';
 import { clientErrorHandler } from './lib/clientErrors';
 import { registerErrorHandler, sendFailure } from './lib/errorHandler';
@@ -38,6 +40,8 @@ import { NO_GATEWAY } from './gateway/types';
 import { startGateway, type GatewayOptions } from './gateway';
 import { registerGatewayRoutes } from './gateway/routes';
 import { createJobRunner } from './jobs/periodic';
+import { registerReportNotificationJob } from './reports/scheduler';
+import { registerReportRoutes } from './reports/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,6 +86,8 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     const hasher = createPasswordHasher(config.passwordHashLogN);
     const models = buildModels(declarations, { ...TABLES, ...options.tables }, { ...resourceHooks(hasher), ...options.hooks });
     await database.migrateLocked((db) => seed(db, config, hasher, declarations));
+    // A trigram index for every contains filter the declarations offer (server/db/trigramIndexes.ts).
+    await database.migrateLocked((db) => createTrigramIndexes(db, models));
     // A living console from the first minute: a small demo fleet, only on a database that never had one.
     if (options.demoFleet) await database.migrateLocked((db) => seedDemoFleetIfEmpty(db));
     const logger = options.logger ? loggerOptions(options.logger === true ? 'info' : options.logger.level, options.logger === true ? undefined : options.logger.stream) : false;
@@ -125,6 +131,9 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerEventRoutes(api, services);
         registerGatewayRoutes(api, services);
         registerDashboardRoutes(api, services);
+        registerPerformanceRoutes(api, services);
+        registerReportNotificationJob(api, services);
+        registerReportRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

@@ -29,6 +29,9 @@ export const errors = {
   '9250': 'A task is in progress',
   '9280': 'AI training resources are being restored',
   '9290': 'There is a task that is being cancelled',
+  '9300': 'The report range must end after it starts and cover at most 366 days',
+  '9301': 'Report ranges start and end at whole hours, in a time zone of whole hours',
+  '9302': 'Too many rows for one file (at most 100,000): choose a shorter range or fewer machines',
   '9500': 'Quarantined messages are being retried',
   B0001: 'System execution error',
   // Added by this product (README, "Error codes"):
@@ -40,6 +43,7 @@ export const errors = {
   '4029': 'Too many requests, please try again later',
   '5002': 'Please unlink it first: it is still in use',
   '5003': 'Please remove its subordinates first',
+  '9340': 'Only the last three months of performance data are available: choose a later start date',
   // Forced logout (SPEC section 8): the console clears the session without a message.
   '11011': 'Please sign in',
   '11012': 'Invalid token',

@@ -10,7 +10,10 @@ import { installation } from './installation';
 import { remote } from './remote';
 import { events, eventResources } from './events';
 import { dashboard } from './dashboard';
+import { performance } from './performance';
+import { reports } from './reports';
+import { notifications, notificationResources } from './notifications';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
-export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote, dashboard } as const;
+export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance } as const;
 export type AppMessages = typeof en;

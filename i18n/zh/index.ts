@@ -11,5 +11,8 @@ import { installation } from './installation';
 import { remote } from './remote';
 import { events, eventResources } from './events';
 import { dashboard } from './dashboard';
+import { performance } from './performance';
+import { reports } from './reports';
+import { notifications, notificationResources } from './notifications';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources }, fleet, installation, events, remote, dashboard };
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance };

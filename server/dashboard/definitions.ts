@@ -30,7 +30,10 @@ export const instant = (time: Date): Now => sql`${time.toISOString()}::timestamp
 const minus = (now: Now, ms: number) => sql`(${now} - ${`${ms / 1000} seconds`}::interval)`;
 
 const id = sql`${rvm.id}`;
-const rate = sql.raw(String(HOME_LIMITS.highReject.rate));
+// "More than 40 % rejected" in whole numbers (rejected × 1000 > items × 400): exact, and integer
+// comparisons instead of numeric ones over the tens of thousands of hourly rows of a whole account.
+const PER_MILLE = sql.raw(String(Math.round(HOME_LIMITS.highReject.rate * 1000)));
+const overRate = (rejected: SQL, items: SQL) => sql`${rejected} * 1000 > ${items} * ${PER_MILLE}`;
 const minItems = sql.raw(String(HOME_LIMITS.highReject.minItems));
 
 /** The software version most machines of the model run in the account (ties: the greatest version text). */
@@ -75,7 +78,7 @@ export const FACTS: Record<MachineFact, FactForms> = {
   // Sessions started in the last 24 hours: more than 10 items AND more than 40 % of them rejected.
   highRejectRate: {
     perMachine: (now) => sql`exists (select 1 from consumer_session cs where cs.rvm_id = ${id} and cs.start_time >= ${minus(now, HOME_LIMITS.highReject.hours * HOUR)}
-      having sum(cs.item_count) > ${minItems} and sum(cs.rejected_count) > sum(cs.item_count) * ${rate})`,
+      having sum(cs.item_count) > ${minItems} and ${overRate(sql`sum(cs.rejected_count)`, sql`sum(cs.item_count)`)})`,
     // Whole hours from the hourly roll-up, the part hour at the window's start from the sessions.
     inAccount: (account, now) => {
       const from = new Date(now.getTime() - HOME_LIMITS.highReject.hours * HOUR);
@@ -86,7 +89,7 @@ export const FACTS: Record<MachineFact, FactForms> = {
           union all
           select cs.rvm_id, cs.item_count, cs.rejected_count from consumer_session cs
           where cs.license_account_id = ${account} and cs.start_time >= ${from.toISOString()}::timestamptz and cs.start_time < ${firstHour.toISOString()}::timestamptz
-        ) w group by w.rvm_id having sum(w.items) > ${minItems} and sum(w.rejected) > sum(w.items) * ${rate})`;
+        ) w group by w.rvm_id having sum(w.items) > ${minItems} and ${overRate(sql`sum(w.rejected)`, sql`sum(w.items)`)})`;
     },
   },
   // No service session with cleaning outcome "completed" started in the last 7 days.

@@ -4,12 +4,14 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
 import type { Periods } from './periods';
 import { localDay, toDays, usageFromSessions, type UsageFigures, type UsageRow } from './usage';
+import { fillPerformanceRollups, PerformanceBatch } from '../performance/rollup';
 
 const QUARTER = 900_000;
 
 /** One new consumer session, as the account roll-up counts it. */
 export interface SessionUsage {
   licenseAccountId: number;
+  rvmId: number;
   startTime: Date;
   items: number;
   accepted: number;
@@ -24,8 +26,11 @@ export interface SessionUsage {
  */
 export class AccountUsageBatch {
   private readonly rows = new Map<string, { account: number; bucket: number; sessions: number; items: number; accepted: number; rejected: number; cents: number }>();
+  /** The performance screen's fleet roll-ups of the same batch (sessions here, error events from the alarm handler). */
+  readonly performance = new PerformanceBatch();
 
   add(session: SessionUsage): void {
+    this.performance.session(session.rvmId, session.startTime, session);
     const bucket = Math.floor(session.startTime.getTime() / QUARTER) * QUARTER;
     const key = `${session.licenseAccountId}/${bucket}`;
     const row = this.rows.get(key) ?? { account: session.licenseAccountId, bucket, sessions: 0, items: 0, accepted: 0, rejected: 0, cents: 0 };
@@ -38,6 +43,11 @@ export class AccountUsageBatch {
   }
 
   async flush(tx: Db): Promise<void> {
+    await this.flushAccounts(tx);
+    await this.performance.flush(tx);
+  }
+
+  private async flushAccounts(tx: Db): Promise<void> {
     if (this.rows.size === 0) return;
     const rows = [...this.rows.values()].sort((a, b) => a.account - b.account || a.bucket - b.bucket);
     this.rows.clear();
@@ -77,6 +87,8 @@ export const fillRollups = async (db: Db, licenseAccountId: number): Promise<voi
     select rvm_id, ${licenseAccountId}, max(start_time) from service_session
     where license_account_id = ${licenseAccountId} and cleaning_outcome = 'completed' group by 1
     on conflict (rvm_id) do update set last_completed_time = greatest(rvm_cleaning_state.last_completed_time, excluded.last_completed_time)`);
+  // After rvm_hourly_usage: the fleet roll-ups are summed from it.
+  await fillPerformanceRollups(db, licenseAccountId);
 };
 
 /**
@@ -126,12 +138,49 @@ const usageOfMachines = async (db: Db, account: number, periods: Periods, machin
 };
 
 /**
- * The consumer figures of the scope: the whole account (`machines` undefined) from its 15-minute
- * roll-up, the machines of a saved filter from their hourly roll-up, or — for an offset that is not
- * whole hours (e.g. UTC+5:30) — from their sessions.
+ * Some fleets (each with its sub-fleets, listed) from the performance screen's fleet roll-up
+ * (fleet_hourly_usage, kept current by the gateway like the others): a few thousand rows for two
+ * months, where the machines' hourly roll-up reads a row per machine and hour. Exact for offsets in whole hours.
  */
-export const usageOf = (db: Db, account: number, periods: Periods, machines: SQL | undefined): Promise<UsageFigures> => {
+const usageOfFleets = async (db: Db, account: number, periods: Periods, fleetIds: readonly number[]): Promise<UsageFigures> => {
+  const fleets = sql`license_account_id = ${account} and fleet_id = any(${sql.param([...fleetIds])}::int4[])`;
+  const [days, total] = await Promise.all([
+    db.execute(sql`
+      select ${localDay(sql`hour`, periods)} as day, ${sums} from fleet_hourly_usage
+      where ${fleets} and hour >= ${periods.earliest.toISOString()}::timestamptz and hour <= ${periods.now.toISOString()}::timestamptz
+      group by 1`),
+    db.execute(sql`select coalesce(sum(accepted), 0) as accepted from fleet_hourly_usage where ${fleets}`),
+  ]);
+  return { days: toDays(rowsOf<UsageRow>(days)), allTimeAccepted: Number(rowsOf<{ accepted: number | string }>(total)[0]?.accepted ?? 0) };
+};
+
+/** A saved filter that only names fleets (`{ fleetId: [...] }`): its fleet ids, else undefined. */
+export const fleetsOnly = (base: Record<string, unknown>): number[] | undefined => {
+  const used = Object.entries(base).filter(([, value]) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0));
+  if (used.length !== 1 || used[0][0] !== 'fleetId') return undefined;
+  const ids = (Array.isArray(used[0][1]) ? used[0][1] : [used[0][1]]).filter((id): id is number => typeof id === 'number');
+  return ids.length ? ids : undefined;
+};
+
+/** The fleets and all their sub-fleets, of the account only. */
+const fleetSubtree = async (db: Db, account: number, ids: readonly number[]): Promise<number[]> =>
+  rowsOf<{ id: number }>(await db.execute(sql`
+    with recursive subtree(id) as (
+      select id from fleet where license_account_id = ${account} and id = any(${sql.param([...ids])}::int4[])
+      union
+      select child.id from fleet child join subtree on child.parent_id = subtree.id
+    ) select id from subtree`)).map((row) => Number(row.id));
+
+/**
+ * The consumer figures of the scope: the whole account (`machines` undefined) from its 15-minute
+ * roll-up; a saved filter of fleets only from the fleets' hourly roll-up; the machines of any other
+ * saved filter from their hourly roll-up; or — for an offset that is not whole hours (e.g. UTC+5:30)
+ * — from their sessions.
+ */
+export const usageOf = async (db: Db, account: number, periods: Periods, machines: SQL | undefined, base: Record<string, unknown> = {}): Promise<UsageFigures> => {
   if (!machines) return usageOfAccount(db, account, periods);
-  if (periods.offsetMinutes % 60 === 0) return usageOfMachines(db, account, periods, machines);
-  return usageFromSessions(db, account, periods, machines);
+  if (periods.offsetMinutes % 60 !== 0) return usageFromSessions(db, account, periods, machines);
+  const fleets = fleetsOnly(base);
+  if (fleets) return usageOfFleets(db, account, periods, await fleetSubtree(db, account, fleets));
+  return usageOfMachines(db, account, periods, machines);
 };

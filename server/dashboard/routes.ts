@@ -148,7 +148,7 @@ export const registerDashboardRoutes = (app: FastifyInstance, { db, models }: Se
       const account = caller.principal.licenseAccountId ?? -1;
       const answer = await computeDashboard({
         db, model, caller, account, base, periods, currency: DEFAULT_CURRENCY,
-        usage: (machines) => usageOf(db, account, periods, machines),
+        usage: (machines) => usageOf(db, account, periods, machines, base),
       });
       return ok(request, { ...answer, savedFilter: chosen });
     },

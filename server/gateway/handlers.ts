@@ -11,6 +11,7 @@ import { applyAck, applyResult } from '../commands/store';
 import { MAX_CLOCK_SKEW_MS, MAX_FILE_BYTES, type MessageBodies, type MessageKind } from './protocol';
 import { setOffline, setOnline, setStatus } from './liveState';
 import type { AccountUsageBatch } from '../dashboard/rollup';
+import { sessionRollupCtes, type ReportItemsBatch } from '../reports/rollup';
 
 export class Refusal extends Error {
   constructor(readonly reason: QuarantineReason, readonly value: string | null = null) {
@@ -38,6 +39,8 @@ export interface HandlerContext {
   replay: boolean;
   /** The batch's account roll-up (dashboard): a new consumer session is added to it, written at the batch's end. */
   usage?: AccountUsageBatch;
+  /** The batch's account roll-up of the reports (server/reports/rollup.ts), written at the batch's end. */
+  reportItems?: ReportItemsBatch;
 }
 
 type Handler<K extends MessageKind> = (context: HandlerContext, message: MessageBodies[K]) => Promise<void>;
@@ -100,7 +103,7 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
         .onConflictDoUpdate({ target: [rvmBin.rvmId, rvmBin.binNo], set: values });
     }
   },
-  alarm: async ({ tx, machine, at }, message) => {
+  alarm: async ({ tx, machine, at, usage }, message) => {
     const alarm = findAlarm(message.code);
     if (!alarm) throw new Refusal('unknownAlarmCode', message.code);
     const open = and(eq(rvmEvent.rvmId, machine.id), eq(rvmEvent.code, message.code), isNull(rvmEvent.clearedTime));
@@ -111,14 +114,17 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
         licenseAccountId: machine.licenseAccountId, rvmId: machine.id, code: alarm.code, category: alarm.category,
         severity: alarm.severity, raisedTime: at, detail: message.detail ?? null,
       });
+      // The performance screen's fleet roll-ups count error events (docs/performance.md).
+      if (alarm.severity === 'error') usage?.performance.errorRaised(machine.id, alarm.code, at);
       return;
     }
     const [event] = await tx.select({ id: rvmEvent.id, raisedTime: rvmEvent.raisedTime }).from(rvmEvent).where(open).orderBy(rvmEvent.raisedTime).limit(1);
     if (!event) return; // nothing open: a repeated clear
     if (at < event.raisedTime) throw new Refusal('outOfOrder', message.ts);
     await tx.update(rvmEvent).set({ clearedTime: at }).where(eq(rvmEvent.id, event.id));
+    if (alarm.severity === 'error') usage?.performance.errorCleared(machine.id, alarm.code, event.raisedTime, at);
   },
-  session: async ({ tx, machine, receivedAt, usage }, message) => {
+  session: async ({ tx, machine, receivedAt, usage, reportItems }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');
     if (Date.parse(message.endTime) > receivedAt.getTime() + 10 * 60_000) throw new Refusal('invalidTimestamp', message.endTime);
     const accepted = message.items.filter((item) => item.rejectReason === undefined).length;
@@ -158,16 +164,19 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
         on conflict (rvm_id, hour) do update set sessions = rvm_hourly_usage.sessions + 1, items = rvm_hourly_usage.items + excluded.items,
           accepted = rvm_hourly_usage.accepted + excluded.accepted, rejected = rvm_hourly_usage.rejected + excluded.rejected,
           refund = rvm_hourly_usage.refund + excluded.refund
-      ), u as (
+      )${sessionRollupCtes(machine.id, machine.licenseAccountId, message.startTime, message.items)}, u as (
         update rvm set last_session_time = greatest(last_session_time, ${message.endTime}::timestamptz)
         where id = ${machine.id} and exists (select 1 from s)
       )
       select count(*)::int as inserted from s`);
     if (usage && Number(rowsOf<{ inserted: number }>(written)[0]?.inserted ?? 0) > 0) {
       usage.add({
-        licenseAccountId: machine.licenseAccountId, startTime: new Date(message.startTime), items: message.items.length, accepted, rejected,
+        licenseAccountId: machine.licenseAccountId, rvmId: machine.id, startTime: new Date(message.startTime), items: message.items.length, accepted, rejected,
         refund: message.totalRefund,
       });
+    }
+    if (reportItems && Number(rowsOf<{ inserted: number }>(written)[0]?.inserted ?? 0) > 0) {
+      reportItems.add(machine.licenseAccountId, new Date(message.startTime), message.items);
     }
   },
   service: async ({ tx, machine }, message) => {

@@ -10,6 +10,7 @@ import { rvm } from '../db/schema/fleet';
 import { machineMessage } from '../db/schema/liveFleet';
 import { quarantineMessage } from '../db/schema/quarantine';
 import { AccountUsageBatch } from '../dashboard/rollup';
+import { ReportItemsBatch } from '../reports/rollup';
 import { machineIdBySerial, type MachineIdentity } from './credentials';
 import { handle, Refusal, type Machine } from './handlers';
 import { isMessageKind, MAX_CLOCK_SKEW_MS, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
@@ -146,6 +147,7 @@ const runBatch = async (
     const heartbeats: number[] = [];
     // The dashboard's account roll-up of this batch's new sessions, written last (dashboard/rollup.ts).
     const usage = new AccountUsageBatch();
+    const reportItems = new ReportItemsBatch();
     for (const [index, item] of checked.entries()) {
       const message = messages[index];
       const refuse = async (refusal: Refusal) => {
@@ -184,7 +186,7 @@ const runBatch = async (
           if (!fresh.length) return true;
         }
         try {
-          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay, usage }, item.body);
+          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay, usage, reportItems }, item.body);
         } catch (error) {
           // Refused before any write: only the message id row must go, so a corrected re-send is accepted.
           if (error instanceof Refusal && !SELF_IDEMPOTENT.has(item.kind)) {
@@ -213,6 +215,7 @@ const runBatch = async (
         .where(and(inArray(rvm.id, heartbeats), eq(rvm.online, true)));
     }
     await usage.flush(tx);
+    await reportItems.flush(tx);
   });
   return outcomes;
 };

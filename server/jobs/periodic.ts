@@ -8,6 +8,8 @@ export interface PeriodicJob {
   name: string;
   everyMs: number;
   run: (now: Date) => Promise<unknown>;
+  /** Also run once right after it is added (with timers on): catch-up work after a restart. */
+  runAtStart?: boolean;
 }
 
 export interface JobRunner {
@@ -43,6 +45,7 @@ export const createJobRunner = (log: FastifyBaseLogger, { autoStart = true }: { 
           if (!entry.running && !stopped) void execute(job.name);
         }, job.everyMs);
         entry.timer.unref();
+        if (job.runAtStart) setImmediate(() => void (!stopped && execute(job.name)));
       }
     },
     runNow: execute,

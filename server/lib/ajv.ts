@@ -12,6 +12,14 @@ const common: Options = { useDefaults: true, removeAdditional: false, allErrors:
 const bodyAjv = new Ajv({ ...common, coerceTypes: false });
 const textAjv = new Ajv({ ...common, coerceTypes: 'array' });
 
+// ISO 8601 instants (a zone is required: a bare local time would be read in the server's zone) and days.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+for (const ajv of [bodyAjv, textAjv]) {
+  ajv.addFormat('date-time', { type: 'string', validate: (value: string) => ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value)) });
+  ajv.addFormat('date', { type: 'string', validate: (value: string) => ISO_DAY.test(value) && !Number.isNaN(Date.parse(value)) });
+}
+
 export const validatorCompiler: FastifySchemaCompiler<Record<string, unknown>> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
 
@@ -65,6 +73,10 @@ export const issuesFromAjv = (errors: readonly ErrorObject[]): Issue[] =>
         };
       case 'enum':
         return { field: fieldOf(error), message: 'validation.enum', code: '1004' };
+      case 'format':
+        return error.params.format === 'date-time' || error.params.format === 'date'
+          ? { field: fieldOf(error), message: 'validation.date', code: '1003' }
+          : { field: fieldOf(error), message: 'validation.invalid', code: '1004' };
       case 'minimum':
       case 'exclusiveMinimum':
         return { field: fieldOf(error), message: 'validation.min', values: { min: Number(error.params.limit) }, code: '1004' };

@@ -17,6 +17,21 @@ export interface Mail {
   text: string;
   /** Parts of `text` that must not be stored (each is replaced by [redacted] in mail_outbox). */
   secrets?: readonly string[];
+  /** Files sent with the mail (not stored in mail_outbox: the caller keeps a reference, e.g. a generated report). */
+  attachments?: readonly MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/** `delivered`: accepted by SMTP, or (without SMTP_URL) kept in mail_outbox and the log; else `error` says why. */
+export interface MailResult {
+  outboxId: number;
+  delivered: boolean;
+  error?: string;
 }
 
 export const REDACTED = '[redacted]';
@@ -26,32 +41,41 @@ const redact = (text: string, secrets: readonly string[] = []) =>
 
 export interface Mailer {
   send(db: Db, mail: Mail, log: FastifyBaseLogger): Promise<void>;
+  /** `send`, answering whether the mail went out (callers that retry failed mails). */
+  deliver(db: Db, mail: Mail, log: FastifyBaseLogger): Promise<MailResult>;
 }
 
 export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>): Mailer => {
   const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+  const deliver: Mailer['deliver'] = async (db, mail, log) => {
+    const [row] = await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets) }).returning({ id: mailOutbox.id });
+    if (!transport) {
+      // Development only (no SMTP_URL): the server log is the one channel, so the full body goes there.
+      const attachments = mail.attachments?.map((file) => file.filename);
+      log.info({ outboxId: row.id, to: mail.to, subject: mail.subject, body: mail.text, attachments }, 'mail not sent (no SMTP_URL): kept in mail_outbox');
+      return { outboxId: row.id, delivered: true };
+    }
+    if (!mail.to) {
+      // With SMTP configured a body (e.g. a reset link) never goes to the log.
+      log.warn({ outboxId: row.id, subject: mail.subject }, 'mail not sent (no address)');
+      await db.update(mailOutbox).set({ error: 'no address' }).where(eq(mailOutbox.id, row.id));
+      return { outboxId: row.id, delivered: false, error: 'no address' };
+    }
+    try {
+      await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, attachments: mail.attachments?.map((file) => ({ ...file })) });
+      await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
+      return { outboxId: row.id, delivered: true };
+    } catch (error) {
+      // The caller's answer never reveals whether a mail went out (no account enumeration).
+      log.warn({ err: error, outboxId: row.id }, 'sending mail failed');
+      await db.update(mailOutbox).set({ error: String(error) }).where(eq(mailOutbox.id, row.id));
+      return { outboxId: row.id, delivered: false, error: String(error) };
+    }
+  };
   return {
     send: async (db, mail, log) => {
-      const [row] = await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets) }).returning({ id: mailOutbox.id });
-      if (!transport) {
-        // Development only (no SMTP_URL): the server log is the one channel, so the full body goes there.
-        log.info({ outboxId: row.id, to: mail.to, subject: mail.subject, body: mail.text }, 'mail not sent (no SMTP_URL): kept in mail_outbox');
-        return;
-      }
-      if (!mail.to) {
-        // With SMTP configured a body (e.g. a reset link) never goes to the log.
-        log.warn({ outboxId: row.id, subject: mail.subject }, 'mail not sent (no address)');
-        await db.update(mailOutbox).set({ error: 'no address' }).where(eq(mailOutbox.id, row.id));
-        return;
-      }
-      try {
-        await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
-        await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
-      } catch (error) {
-        // The caller's answer never reveals whether a mail went out (no account enumeration).
-        log.warn({ err: error, outboxId: row.id }, 'sending mail failed');
-        await db.update(mailOutbox).set({ error: String(error) }).where(eq(mailOutbox.id, row.id));
-      }
+      await deliver(db, mail, log);
     },
+    deliver,
   };
 };

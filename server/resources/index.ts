@@ -9,6 +9,7 @@ import { fleetHooks } from './fleet';
 import { machineHooks } from './machine';
 import { eventHooks } from './event';
 import { eventNotificationHooks } from './eventNotification';
+import { reportNotificationHooks } from './reportNotification';
 
 export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHooks> => ({
   account: accountHooks,
@@ -19,4 +20,5 @@ export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHo
   machine: machineHooks,
   event: eventHooks,
   eventNotification: eventNotificationHooks,
+  reportNotification: reportNotificationHooks,
 });

@@ -8,6 +8,7 @@ import type { FilterDeclaration } from '../../resources/types';
 import type { ResourceHooks, Values } from '../crud/hooks';
 import { dbNow, FACTS, isSinceFilter, MACHINE_FACTS, sinceCondition } from '../dashboard/definitions';
 import { forgetMachinesUsage } from '../dashboard/rollup';
+import { forgetMachinesReportItems } from '../reports/rollup';
 import type { Db } from '../db/client';
 import { invalidField } from '../lib/errors';
 import { fleet, rvm, rvmBin } from '../db/schema/fleet';
@@ -76,6 +77,7 @@ export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
   // Deleted machines take their consumer sessions with them: the dashboard's account roll-up forgets them too.
   beforeDelete: async ({ tx }, ids) => {
     await forgetMachinesUsage(tx, ids);
+    await forgetMachinesReportItems(tx, ids);
   },
 
   afterUpdate: async ({ tx }, id, input) => {

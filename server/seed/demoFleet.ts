@@ -11,6 +11,7 @@ import { simulateMachine } from './activity';
 import { BulkWriter, dropSecondaryStructures, restoreSecondaryStructures, type DeferredStructures } from './bulk';
 import { createFleetTree, nextId, planMachine, timeOfDay, type MachinePlan } from './machines';
 import { fillRollups } from '../dashboard/rollup';
+import { fillReportRollups } from '../reports/rollup';
 import { seedQuarantine } from './quarantine';
 import { ACTIVITY_TABLES, createSeedTables, tablesInOrder, type SeedTables } from './tables';
 import { buildTimeline, type Timeline } from './timeline';
@@ -136,6 +137,7 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
     const quarantined = await seedQuarantine(tx, { seed: options.seed, licenseAccountId: account, serialNumbers, end });
     // The dashboard's roll-ups of what was just written (the gateway keeps them current from now on).
     await fillRollups(tx, account);
+    await fillReportRollups(tx, account);
     if (deferred) {
       report('indexes', options.machines);
       await restoreSecondaryStructures(tx, deferred);

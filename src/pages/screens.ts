@@ -27,4 +27,6 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/search/search': lazy(() => import('../search/SearchPage')),
   '/installation/fleetManagement': lazy(() => import('../installation/FleetManagementPage')),
   '/installation/rvmpage': lazy(() => import('../installation/machine/MachinePageScreen')),
+  '/service/performance': lazy(() => import('../performance/PerformancePage')),
+  '/reports/report': lazy(() => import('../reports/ReportPage')),
 };

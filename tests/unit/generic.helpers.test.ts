@@ -150,6 +150,7 @@ describe('registry, labels, permissions, formats', () => {
       'installation/rvm',
       'service/events',
       'service/eventNotifications',
+      'reports/notifications',
     ]);
     expect(findDeclaration(RESOURCES, 'systemSettings/role')).toBe(role);
     expect(findDeclaration(RESOURCES, 'role')).toBe(role);

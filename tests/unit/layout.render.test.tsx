@@ -127,11 +127,13 @@ describe('left menu', () => {
     // icons only: the titles are the entries' names, not visible text
     const search = within(sidebar()).getByRole('link', { name: t('menu.search') });
     expect(search.textContent).toBe('');
-    await user.click(within(sidebar()).getByRole('button', { name: t('menu.reports') }));
+    await user.click(within(sidebar()).getByRole('button', { name: t('menu.promotion') }));
     const popup = await screen.findByRole('menu', {}, WAIT);
-    expect(within(popup).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([t('menu.report'), t('menu.notifications')]);
-    await user.click(within(popup).getByRole('menuitem', { name: t('menu.report') }));
-    await waitFor(() => expect(currentLocation()).toBe('/reports/report'), WAIT);
+    expect(within(popup).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(
+      ['promotionResource', 'promotionDeployment', 'createPromotionOption', 'defaultPromotion'].map((key) => t(`menu.${key}`)),
+    );
+    await user.click(within(popup).getByRole('menuitem', { name: t('menu.promotionResource') }));
+    await waitFor(() => expect(currentLocation()).toBe('/promotion/promotionResource'), WAIT);
     expect(await screen.findByText(t('app.notAvailable.message'), {}, WAIT)).toBeTruthy();
     expect(JSON.parse(window.localStorage.getItem('sidebarStatus') ?? '{}')).toMatchObject({ opened: false, width: 40 });
   });

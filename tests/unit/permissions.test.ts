@@ -114,7 +114,10 @@ describe('menu visibility', () => {
     // the role editor's selection for "Reports" plus the one button "User: export"
     const reportsAndButton = holder([3, 'reports'], 'reports:showreport', 'reports:report', 'reports:notifications', [21, 'systemSettings'], 'systemSettings:user', 'user:export');
     expect(keys(visibleMenu(reportsAndButton))).toEqual(['home', 'reports']);
-    expect(keys(find(visibleMenu(reportsAndButton), 'reports')!.children)).toEqual(['report', 'notifications']);
+    // notifications is the report-notification list, guarded by its resource's 'reportNotification:page'
+    expect(keys(find(visibleMenu(reportsAndButton), 'reports')!.children)).toEqual(['report']);
+    const withSubscriptions = holder([3, 'reports'], 'reports:report', 'reports:notifications', 'reportNotification:page');
+    expect(keys(find(visibleMenu(withSubscriptions), 'reports')!.children)).toEqual(['report', 'notifications']);
     const performanceOnly = visibleMenu(holder([6, 'service'], 'service:performance'));
     expect(keys(find(performanceOnly, 'service')!.children)).toEqual(['performance']);
   });

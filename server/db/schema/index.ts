@@ -7,3 +7,6 @@ export * from './fleetActivity';
 export * from './quarantine';
 export * from './liveFleet';
 export * from './dashboard';
+export * from './performance';
+export * from './reports';
+export * from './reportNotifications';

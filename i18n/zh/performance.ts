@@ -1,0 +1,66 @@
+// 中文目录 'performance' 部分：服务 › 性能 页面 (docs/performance.md)。
+import type { Catalogue } from '../types';
+import type { performance as en } from '../en/performance';
+
+export const performance: Catalogue<typeof en> = {
+  intro: '平均故障间隔周期（MCBE）与主要故障。仅提供最近三个月的数据。',
+  range: {
+    from: '开始日期',
+    to: '结束日期',
+    last7: '最近 7 天',
+    last30: '最近 30 天',
+    last3Months: '最近 3 个月',
+    presets: '日期范围预设',
+    apply: '应用',
+    tooOld: '仅提供最近三个月的数据：请选择 %{earliest} 或之后的日期',
+    afterToday: '请选择今天（%{today}）或之前的日期',
+  },
+  scope: {
+    fleet: '车队（含下级车队）',
+    allFleets: '全部车队',
+    machine: 'RVM',
+    allMachines: '全部 RVM',
+    noMachines: '没有匹配的 RVM',
+  },
+  totals: {
+    items: '投递物品数',
+    errors: '故障事件数',
+    mcbe: 'MCBE',
+    mcbeHint: '平均故障间隔周期：投递物品数 ÷ 故障事件数',
+    noErrors: '无故障',
+  },
+  chart: {
+    day: '每日 MCBE',
+    week: '每周 MCBE',
+    mcbe: 'MCBE',
+    errors: '故障事件',
+    items: '投递物品',
+    summary: '%{from} 至 %{to} 的 MCBE：%{mcbe}（%{items} 件物品，%{errors} 次故障事件）',
+    empty: '此范围内没有投递物品或故障',
+    weekOf: '%{day} 所在周',
+  },
+  fleets: {
+    title: '按车队',
+    fleet: '车队',
+    own: '%{name}（直属 RVM）',
+    none: '没有下级车队',
+  },
+  errors: {
+    title: '主要故障',
+    sort: '排序依据',
+    byCount: '次数',
+    byDowntime: '造成的停机时间',
+    rank: '#',
+    code: '代码',
+    text: '告警',
+    count: '次数',
+    downtime: '造成的停机时间',
+    openTime: '持续时间',
+    notBlocking: '不会使 RVM 停机',
+    none: '此范围内没有故障',
+    total: '%{count} 次故障事件，造成停机 %{downtime}',
+  },
+  loadFailed: '无法加载数据',
+  retry: '重试',
+  noPermission: '您没有查看性能数据的权限',
+};

@@ -1,0 +1,68 @@
+import { REPORT_FORMATS, REPORT_KINDS } from './reports';
+import { defineResource } from './types';
+
+export const REPORT_PERIODS = ['weekly', 'monthly'] as const;
+export const REPORT_LANGUAGES = ['en', 'zh'] as const;
+/** What the scheduler did with a subscription's latest period (server/db/schema/reportNotifications.ts). */
+export const REPORT_RUN_STATUSES = ['due', 'produced', 'mailed', 'skipped', 'failed'] as const;
+
+/** Most recipients one subscription mails. */
+export const MAX_REPORT_RECIPIENTS = 20;
+
+/**
+ * Report notification subscriptions (reports › notifications, SPEC 2): "every week (Monday 00:00) or
+ * month (the 1st, 00:00) in the license account's time zone, produce this report of these fleets (none:
+ * all) for the period just over, keep it as a generated report and mail it to these recipients".
+ * SPEC 5: e-mail lists are comma-separated; the server checks each address and names the bad one
+ * (server/resources/reportNotification.ts). The scheduler is server/reports/scheduler.ts.
+ */
+export const reportNotification = defineResource({
+  name: 'reportNotification',
+  apiPath: '/reportNotification',
+  route: '/reports/notifications',
+  menuId: 303, // reports (3) › notifications, resources/menu.ts
+  table: 'report_notification',
+  nameField: 'name',
+  scope: 'licenseAccount',
+  fields: {
+    id: { type: 'number', readOnly: true, views: ['show'] },
+    name: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
+    report: { type: 'enum', options: REPORT_KINDS, required: true, sortable: true, defaultValue: 'volumes' },
+    period: { type: 'enum', options: REPORT_PERIODS, required: true, sortable: true, defaultValue: 'weekly' },
+    recipients: { type: 'text', required: true, maxLength: 1000 },
+    fleets: {
+      type: 'multiReference',
+      reference: 'fleet',
+      through: { table: 'report_notification_fleet', from: 'subscription_id', to: 'fleet_id' },
+      display: 'chips',
+    },
+    format: { type: 'enum', options: REPORT_FORMATS, required: true, sortable: true, defaultValue: 'xlsx' },
+    language: { type: 'enum', options: REPORT_LANGUAGES, required: true, sortable: true, defaultValue: 'en' },
+    enabled: { type: 'boolean', sortable: true, defaultValue: true },
+    // Computed by the server from the runs (readOnly: never accepted, shown in list and show views).
+    lastStatus: { type: 'enum', options: REPORT_RUN_STATUSES, readOnly: true, display: 'status' },
+    lastProduced: { type: 'datetime', readOnly: true, sortable: true },
+    nextDue: { type: 'datetime', readOnly: true },
+    createTime: { type: 'datetime', readOnly: true, sortable: true },
+  },
+  list: {
+    // Fleets, format, language and enabled are on the record's page (the edit form): more
+    // columns do not fit 1280 px. A switched-off subscription shows no "next due".
+    columns: ['name', 'report', 'period', 'recipients', 'lastStatus', 'lastProduced', 'nextDue'],
+    defaultSort: { field: 'createTime', order: 'DESC' },
+    filters: [
+      { name: 'nameLike', field: 'name', operator: 'like', alwaysOn: true },
+      { name: 'report', field: 'report', operator: 'eq', alwaysOn: true },
+      { name: 'period', field: 'period', operator: 'eq' },
+      { name: 'recipientsLike', field: 'recipients', operator: 'like' },
+      { name: 'enabled', field: 'enabled', operator: 'eq' },
+    ],
+  },
+  permissions: {
+    page: 'reportNotification:page',
+    show: 'reportNotification:page',
+    create: 'reportNotification:add',
+    edit: 'reportNotification:edit',
+    delete: 'reportNotification:delete',
+  },
+});

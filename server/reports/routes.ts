@@ -1,0 +1,268 @@
+// The Reports screen's calls (docs/reports.md "The calls"): a report's figures, its file, generating
+// and listing kept files. Every call needs the menu permission of reports › report and sees the
+// caller's license account only (another account's fleet answers 2003, machine 6001, file 2003).
+import { and, asc, count, desc, eq, ilike, inArray } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { findMenuById } from '../../resources/menu';
+import { REPORT_FORMATS, REPORT_KINDS, REPORT_LIMITS, type ReportFormat, type ReportKind } from '../../resources/reports';
+import { callerOf } from '../auth/guard';
+import type { Caller } from '../auth/principal';
+import type { Db } from '../db/client';
+import { fleet, rvm } from '../db/schema/fleet';
+import { sysUser } from '../db/schema/system';
+import { generatedReport } from '../db/schema/reports';
+import { accountOf, objectSchema, PAGE_PROPERTIES } from '../fleet/access';
+import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
+import { AppError } from '../lib/errors';
+import type { Services } from '../services';
+import { generateReport, produceReport } from './generate';
+import { queryReport } from './query';
+
+/** The menu's reports › report entry (resources/menu.ts, SPEC 6 id 3): its identifier guards every call. */
+export const REPORT_PERMISSION = findMenuById(3)!.children.find((node) => node.key === 'report')!.identifier;
+const PERMISSIONS = [REPORT_PERMISSION] as const;
+
+interface SelectionBody {
+  report: ReportKind;
+  from: string;
+  to: string;
+  utcOffsetMinutes?: number;
+  fleetIds?: number[];
+  machineIds?: number[];
+}
+interface DataBody extends SelectionBody {
+  pageNum: number;
+  pageSize: number;
+  sort?: string;
+}
+interface FileBody extends SelectionBody {
+  format: ReportFormat;
+}
+
+const ids = (description: string) => ({ type: 'array', maxItems: 1000, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 2147483647 }, description });
+const SELECTION = {
+  report: { enum: REPORT_KINDS, description: 'volumes | volumesDaily | acceptedRejects | barcodeRejects (docs/reports.md)' },
+  from: { type: 'string', format: 'date-time', description: 'ISO instant, inclusive; a whole hour' },
+  to: { type: 'string', format: 'date-time', description: `ISO instant, exclusive; a whole hour, at most ${REPORT_LIMITS.maxRangeDays} days after from` },
+  utcOffsetMinutes: { type: 'integer', minimum: -840, maximum: 840, multipleOf: 60, description: "Local days are cut at this offset (default: the one sent at sign-in, else 0)" },
+  fleetIds: ids('Only machines of these fleets and their sub-fleets'),
+  machineIds: ids('Only these machines'),
+} as const;
+const REQUIRED = ['report', 'from', 'to'];
+
+const rowSchema = { type: 'object', additionalProperties: true } as const;
+const dataSchema = {
+  type: 'object',
+  properties: {
+    report: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, utcOffsetMinutes: { type: 'integer' },
+    total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' },
+    rows: { type: 'array', items: rowSchema }, totals: rowSchema, chart: { type: 'array', items: rowSchema },
+  },
+} as const;
+const generatedSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' }, report: { type: 'string' }, params: { type: 'object', additionalProperties: true }, format: { type: 'string' },
+    fileName: { type: 'string' }, size: { type: 'integer' }, createdTime: { type: 'string' },
+    producedBy: {
+      type: 'object',
+      properties: { kind: { type: 'string' }, userId: { type: ['integer', 'null'] }, userName: { type: ['string', 'null'] }, subscriptionId: { type: ['integer', 'null'] } },
+    },
+  },
+} as const;
+
+const route = (summary: string, body: Record<string, unknown> | null, data: Record<string, unknown> | null, file = false) => ({
+  config: { permissions: PERMISSIONS },
+  schema: {
+    tags: ['reports'],
+    summary,
+    description: `Needs ${REPORT_PERMISSION} (superAdmin passes). Scoped to the caller's license account. Definitions: docs/reports.md.`,
+    security: [{ rvmToken: [] }],
+    ...(body ? { body } : {}),
+    response: {
+      200: file ? { description: 'The file (Content-Disposition: attachment)', type: 'string', format: 'binary' } : envelopeSchema(data ?? {}),
+      ...failureResponses(true),
+    },
+  },
+});
+
+/** Every fleet and machine asked for must be the account's: 2003 / 6001 otherwise. */
+const checkSelection = async (db: Db, account: number, body: SelectionBody) => {
+  if (body.fleetIds?.length) {
+    const [found] = await db.select({ n: count() }).from(fleet).where(and(eq(fleet.licenseAccountId, account), inArray(fleet.id, body.fleetIds)));
+    if (Number(found.n) !== body.fleetIds.length) throw new AppError('2003');
+  }
+  if (body.machineIds?.length) {
+    const [found] = await db.select({ n: count() }).from(rvm).where(and(eq(rvm.licenseAccountId, account), inArray(rvm.id, body.machineIds)));
+    if (Number(found.n) !== body.machineIds.length) throw new AppError('6001');
+  }
+};
+
+const selectionOf = (caller: Caller, body: SelectionBody) => ({
+  accountId: accountOf(caller),
+  report: body.report,
+  from: new Date(body.from),
+  to: new Date(body.to),
+  fleetIds: body.fleetIds,
+  machineIds: body.machineIds,
+  utcOffsetMinutes: body.utcOffsetMinutes ?? caller.principal.utcOffsetMinutes ?? 0,
+});
+
+const sendFile = (reply: FastifyReply, file: { fileName: string; contentType: string; content: Buffer }) => {
+  const ascii = file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  reply.header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
+  reply.header('x-content-type-options', 'nosniff');
+  return reply.type(file.contentType).send(file.content);
+};
+
+export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => {
+  app.post<{ Body: DataBody }>(
+    '/report/data',
+    route(
+      "One report's figures: a page of rows (machine reports sorted, most first), totals of the whole selection and the chart series",
+      objectSchema({ ...SELECTION, ...PAGE_PROPERTIES, pageSize: { ...PAGE_PROPERTIES.pageSize, maximum: REPORT_LIMITS.maxPageSize }, sort: { type: 'string', maxLength: 24 } }, REQUIRED),
+      dataSchema,
+    ),
+    async (request) => {
+      const caller = callerOf(request);
+      const selection = selectionOf(caller, request.body);
+      await checkSelection(db, selection.accountId, request.body);
+      const range = { from: selection.from, to: selection.to, utcOffsetMinutes: selection.utcOffsetMinutes };
+      const page = { pageNum: request.body.pageNum, pageSize: request.body.pageSize, sort: request.body.sort };
+      const data = await queryReport(db, selection.report, selection, range, page);
+      return ok(request, {
+        ...data, from: range.from.toISOString(), to: range.to.toISOString(), utcOffsetMinutes: range.utcOffsetMinutes,
+        pageNum: page.pageNum, pageSize: page.pageSize,
+      });
+    },
+  );
+
+  app.post<{ Body: FileBody }>(
+    '/report/export',
+    route('A report as a CSV (UTF-8 with BOM) or XLSX file in the request\'s language, not kept', objectSchema({ ...SELECTION, format: { enum: REPORT_FORMATS } }, [...REQUIRED, 'format']), null, true),
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const selection = selectionOf(caller, request.body);
+      await checkSelection(db, selection.accountId, request.body);
+      return sendFile(reply, await produceReport({ db }, { ...selection, format: request.body.format, language: caller.locale }));
+    },
+  );
+
+  app.post<{ Body: FileBody }>(
+    '/report/generate',
+    route('Produces a report file and keeps it as a generated report (produced by the caller)', objectSchema({ ...SELECTION, format: { enum: REPORT_FORMATS } }, [...REQUIRED, 'format']), {
+      type: 'object', properties: { id: { type: 'integer' }, fileName: { type: 'string' }, size: { type: 'integer' } },
+    }),
+    async (request) => {
+      const caller = callerOf(request);
+      const selection = selectionOf(caller, request.body);
+      await checkSelection(db, selection.accountId, request.body);
+      const file = await generateReport({ db }, {
+        ...selection, format: request.body.format, language: caller.locale, producedBy: { kind: 'user', userId: caller.userId },
+      });
+      return ok(request, { id: file.id, fileName: file.fileName, size: file.content.length });
+    },
+  );
+
+  app.get(
+    '/report/fleets',
+    route('The fleets of the account for the fleet filter: [{ id, name, parentId, level }], by level and name', null, {
+      type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, parentId: { type: ['integer', 'null'] }, level: { type: 'integer' } } },
+    }),
+    async (request) => {
+      const account = accountOf(callerOf(request));
+      const rows = await db
+        .select({ id: fleet.id, name: fleet.name, parentId: fleet.parentId, level: fleet.level })
+        .from(fleet)
+        .where(eq(fleet.licenseAccountId, account))
+        .orderBy(asc(fleet.level), asc(fleet.name));
+      return ok(request, rows);
+    },
+  );
+
+  app.get<{ Querystring: { nameLike?: string; ids?: number[] } }>(
+    '/report/machines',
+    {
+      ...route('Machines of the account for the machine filter (at most 50): [{ id, name }] by RVM number', null, {
+        type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+      }),
+      schema: {
+        ...route('Machines of the account for the machine filter (at most 50): [{ id, name }] by RVM number', null, {
+          type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+        }).schema,
+        querystring: {
+          type: 'object', additionalProperties: false,
+          properties: { nameLike: { type: 'string', maxLength: 32 }, ids: { type: 'array', maxItems: 50, items: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+        },
+      },
+    },
+    async (request) => {
+      const account = accountOf(callerOf(request));
+      const { nameLike, ids: wanted } = request.query;
+      const rows = await db
+        .select({ id: rvm.id, name: rvm.termNo })
+        .from(rvm)
+        .where(and(
+          eq(rvm.licenseAccountId, account),
+          nameLike ? ilike(rvm.termNo, `%${nameLike.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+          wanted?.length ? inArray(rvm.id, wanted) : undefined,
+        ))
+        .orderBy(asc(rvm.termNo), asc(rvm.id))
+        .limit(50);
+      return ok(request, rows);
+    },
+  );
+
+  app.post<{ Body: { pageNum: number; pageSize: number } }>(
+    '/report/generated/page',
+    route('The generated reports of the account, newest first, with who or what produced them', objectSchema({ ...PAGE_PROPERTIES }), {
+      type: 'object', properties: { list: { type: 'array', items: generatedSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } },
+    }),
+    async (request) => {
+      const account = accountOf(callerOf(request));
+      const { pageNum, pageSize } = request.body;
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            id: generatedReport.id, report: generatedReport.report, params: generatedReport.params, format: generatedReport.format,
+            fileName: generatedReport.fileName, size: generatedReport.size, createdTime: generatedReport.createdTime,
+            userId: generatedReport.producedByUserId, userName: sysUser.realname, subscriptionId: generatedReport.producedBySubscriptionId,
+          })
+          .from(generatedReport)
+          .leftJoin(sysUser, eq(sysUser.id, generatedReport.producedByUserId))
+          .where(eq(generatedReport.licenseAccountId, account))
+          .orderBy(desc(generatedReport.createdTime), desc(generatedReport.id))
+          .limit(pageSize)
+          .offset((pageNum - 1) * pageSize),
+        db.select({ n: count() }).from(generatedReport).where(eq(generatedReport.licenseAccountId, account)),
+      ]);
+      const list = rows.map(({ userId, userName, subscriptionId, createdTime, ...row }) => ({
+        ...row,
+        createdTime: createdTime.toISOString(),
+        producedBy: subscriptionId !== null ? { kind: 'subscription', subscriptionId, userId: null, userName: null } : { kind: 'user', userId, userName: userName ?? null, subscriptionId: null },
+      }));
+      return ok(request, { list, total: Number(total.n), pageNum, pageSize });
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    '/report/generated/:id/file',
+    {
+      ...route('Download a generated report; 2003 when it is not the account\'s', null, null, true),
+      schema: {
+        ...route('Download a generated report; 2003 when it is not the account\'s', null, null, true).schema,
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(callerOf(request));
+      const [row] = await db
+        .select()
+        .from(generatedReport)
+        .where(and(eq(generatedReport.id, request.params.id), eq(generatedReport.licenseAccountId, account)))
+        .limit(1);
+      if (!row) throw new AppError('2003');
+      return sendFile(reply, row);
+    },
+  );
+};

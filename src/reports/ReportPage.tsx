@@ -1,0 +1,132 @@
+// The Reports screen (menu reports › report, SPEC 2): pick one of the four reports, local days, fleets
+// and machines; a chart and a table (POST /report/data); download as CSV or XLSX (POST /report/export
+// through the download client); "Generate" keeps an XLSX file, listed under "Generated reports".
+import { useState } from 'react';
+import { useNotify, useTranslate } from 'ra-core';
+import { Alert, Box, Button, Tab, Tabs, Typography } from '@mui/material';
+import DownloadIcon from '@mui/icons-material/Download';
+import SaveIcon from '@mui/icons-material/SaveAlt';
+import type { ReportFormat } from '../../resources/reports';
+import { ScreenHeading } from '../pages/ScreenHeading';
+import type { ScreenProps } from '../pages/screens';
+import { Loading } from '../installation/common/LoadState';
+import { useApiData } from '../installation/common/useApiData';
+import { useConsoleServices } from '../layout/ConsoleServices';
+import { saveBlob } from '../providers/download';
+import { ApiError } from '../providers/httpTypes';
+import { GeneratedReports } from './GeneratedReports';
+import { ReportChart } from './ReportChart';
+import { ReportControls, type ReportChoice } from './ReportControls';
+import { ReasonTable, ReportTable } from './ReportTable';
+import { lastDays, rangeBody } from './reportRange';
+import type { ReportAnswer } from './types';
+
+const selectionOf = (choice: ReportChoice) => ({
+  report: choice.report,
+  ...rangeBody(choice.range)!,
+  fleetIds: choice.fleets.map((fleet) => fleet.id),
+  machineIds: choice.machines.map((machine) => machine.id),
+});
+
+export const ReportPage = ({ node }: ScreenProps) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { download, http } = useConsoleServices();
+  const [tab, setTab] = useState<'report' | 'generated'>('report');
+  const [choice, setChoice] = useState<ReportChoice>({ report: 'volumes', range: lastDays(30), fleets: [], machines: [] });
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [busy, setBusy] = useState(false);
+  const [generatedCount, setGeneratedCount] = useState(0);
+  const selection = selectionOf(choice);
+  const loaded = useApiData(
+    (client, signal) => client.post<ReportAnswer>('/report/data', { ...selection, pageNum: page, pageSize }, { signal }),
+    JSON.stringify([selection, page, pageSize]),
+  );
+  const answer = loaded.data?.report === choice.report ? loaded.data : undefined;
+  const refused = loaded.error instanceof ApiError && loaded.error.code === '4003';
+
+  const change = (next: ReportChoice) => {
+    setChoice(next);
+    setPage(1);
+  };
+  const fetchFile = async (format: ReportFormat) => {
+    setBusy(true);
+    try {
+      const { blob, filename } = await download.download('POST', '/report/export', { body: { ...selection, format } });
+      saveBlob(blob, filename);
+    } catch {
+      // the download client showed 'Download failed' with the server's reason
+    } finally {
+      setBusy(false);
+    }
+  };
+  const generate = async () => {
+    setBusy(true);
+    try {
+      await http.post('/report/generate', { ...selection, format: 'xlsx' });
+      notify('reports.actions.generated', { type: 'success' });
+      setGeneratedCount((count) => count + 1);
+    } catch {
+      // the http client showed the error
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box data-testid="report-page">
+      <ScreenHeading node={node} />
+      <Tabs value={tab} onChange={(_event, next: 'report' | 'generated') => setTab(next)} sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Tab value="report" label={translate('reports.tabs.report')} data-testid="tab-report" />
+        <Tab value="generated" label={translate('reports.tabs.generated')} data-testid="tab-generated" />
+      </Tabs>
+      {tab === 'generated' ? (
+        <GeneratedReports refreshKey={generatedCount} />
+      ) : refused ? (
+        <Alert severity="warning">{translate('reports.noPermission')}</Alert>
+      ) : (
+        <>
+          <ReportControls value={choice} onChange={change} />
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 2 }}>
+            <Typography variant="body2" color="text.secondary" sx={{ flex: '1 1 320px' }}>
+              {translate(`reports.kinds.${choice.report}.description`)}
+            </Typography>
+            <Button variant="outlined" startIcon={<DownloadIcon />} disabled={busy} onClick={() => void fetchFile('csv')} data-testid="download-csv">
+              {translate('reports.actions.csv')}
+            </Button>
+            <Button variant="outlined" startIcon={<DownloadIcon />} disabled={busy} onClick={() => void fetchFile('xlsx')} data-testid="download-xlsx">
+              {translate('reports.actions.xlsx')}
+            </Button>
+            <Button variant="contained" startIcon={<SaveIcon />} disabled={busy} onClick={() => void generate()} data-testid="generate">
+              {translate('reports.actions.generate')}
+            </Button>
+          </Box>
+          {!answer ? (
+            loaded.error ? null : <Loading label={translate('reports.loading')} />
+          ) : (
+            <Box sx={{ display: 'grid', gap: 2 }}>
+              <ReportChart answer={answer} />
+              {answer.report === 'acceptedRejects' ? <ReasonTable answer={answer} /> : null}
+              <ReportTable
+                answer={answer}
+                isPending={loaded.isPending}
+                error={loaded.error}
+                onRetry={loaded.reload}
+                page={page}
+                pageSize={pageSize}
+                onPage={setPage}
+                onPageSize={(size) => {
+                  setPageSize(size);
+                  setPage(1);
+                }}
+              />
+            </Box>
+          )}
+        </>
+      )}
+    </Box>
+  );
+};
+
+export default ReportPage;
