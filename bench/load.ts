@@ -1,17 +1,18 @@
-// `npm run bench:load [-- --duration 10 --connections 10 --store postgres|pglite --rate-limit 0 --hash-log-n 17]`
-// (also the last step of `npm run bench`): the real server in a child process (demo fleet, production
-// password hashing), loaded over loopback with autocannon, one call at a time for a bounded time:
-// sign-in (operators with their right passwords), the machine list's first page, "who am I", the
-// home dashboard when the server has it, and the same JSON answered from memory by a bare Fastify
-// process (what the framework and the loopback cost alone). Writes requests/s, p50/p95/p99 and the
-// answers that were not 2xx (429 apart) into docs/benchmarks.md between <!-- load:start/end -->.
+// `npm run bench:load [-- --store postgres|pglite --machines 10000 --days 7 --label after --duration 10 --connections 10]`
+// (also the last step of `npm run bench`): the real server in a child process on a throw-away store
+// seeded with a deterministic fleet (`npm run seed`, 10,000 machines by default), loaded over loopback
+// with autocannon, one call at a time for a bounded time: the machine list's first page, "who am I",
+// the home dashboard, then light calls (a static page, "who am I") WHILE the list is loaded, the same
+// JSON answered from memory by a bare Fastify process (what the framework and the loopback cost alone),
+// and sign-in. Each run is kept in .tmp/load-runs.json under `<store>/<label>`, and every kept run is
+// written into docs/benchmarks.md between <!-- load:start/end --> (before/after, PostgreSQL and PGlite).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { adminQuery, DEFAULT_DATABASE_URL, freePort, pgliteStore, postgresStore, ROOT, startChildServer } from '../tests/robust/childServer';
+import { adminQuery, DEFAULT_DATABASE_URL, freePort, pgliteStore, postgresStore, ROOT, startChildServer, type Store } from '../tests/robust/childServer';
 import { httpCall, signIn, signInAdmin } from '../tests/robust/session';
 
 const { values } = parseArgs({
@@ -19,9 +20,19 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     store: { type: 'string', default: 'postgres' },
+    machines: { type: 'string', default: '10000' },
+    days: { type: 'string', default: '7' },
+    /** Name of this run in the kept results (e.g. before / after a change). */
+    label: { type: 'string', default: 'latest' },
+    /** Where runs are kept (absolute path: a checkout of an older version can write into this one's). */
+    runs: { type: 'string', default: join(process.cwd(), '.tmp', 'load-runs.json') },
     /** Requests per minute per address before 4029 (RATE_LIMIT_PER_MINUTE); default: high, so the bench measures the server, not the guard. */
     'rate-limit': { type: 'string', default: '100000000' },
     'hash-log-n': { type: 'string', default: '17' },
+    /** Copy an already seeded fleet instead of seeding: a PGlite folder, or a PostgreSQL database name (used as a template, nobody connected). */
+    seeded: { type: 'string' },
+    /** Only kept runs into docs/benchmarks.md, no measuring. */
+    'write-only': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -48,9 +59,20 @@ interface Measured {
   errors: number;
 }
 
+interface Run {
+  store: string;
+  label: string;
+  date: string;
+  environment: string;
+  command: string;
+  seed: string;
+  rows: Measured[];
+  notes: string[];
+}
+
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
-/** autocannon for `duration` seconds; every answer's time and status are kept (autocannon's own histogram has no p95). */
+/** autocannon for `seconds`; every answer's time and status are kept (autocannon's own histogram has no p95). */
 const load = (url: string, requests: Request[], seconds = duration, clients = connections) =>
   new Promise<Omit<Measured, 'name' | 'call'>>((resolve, reject) => {
     const times: number[] = [];
@@ -78,7 +100,7 @@ const load = (url: string, requests: Request[], seconds = duration, clients = co
 
 const print = (row: Measured) =>
   console.log(
-    `[load] ${row.name.padEnd(44)} ${row.rps.toFixed(1).padStart(8)} req/s  p50 ${row.p50.toFixed(1)} ms  p95 ${row.p95.toFixed(1)} ms  p99 ${row.p99.toFixed(1)} ms` +
+    `[load] ${row.name.padEnd(52)} ${row.rps.toFixed(1).padStart(8)} req/s  p50 ${row.p50.toFixed(1)} ms  p95 ${row.p95.toFixed(1)} ms  p99 ${row.p99.toFixed(1)} ms` +
       `  2xx ${row.ok}  429 ${row.throttled}  other ${row.otherNon2xx}  errors ${row.errors}`,
   );
 
@@ -100,16 +122,110 @@ const memoryServer = async (bodies: Record<string, string>) => {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
 };
 
+/** `npm run seed` into the store (the same deterministic fleet for every run), before the server starts. */
+const seedStore = (store: Store) =>
+  new Promise<string>((resolve, reject) => {
+    const started = Date.now();
+    const args = ['--import', 'tsx', 'server/seed/demoCli.ts', '--machines', values.machines, '--days', values.days, '--seed', 'load'];
+    const env = { ...process.env, DATABASE_URL: store.kind === 'postgres' ? store.url : '', DATA_DIR: store.kind === 'pglite' ? store.dataDir : '', PASSWORD_HASH_LOG_N: '12' };
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let last = '';
+    child.stdout?.on('data', (chunk: Buffer) => (last = chunk.toString().trim().split('\n').pop() ?? last));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(`${values.machines} machines over ${values.days} days (seed "load", ${((Date.now() - started) / 1000).toFixed(0)} s)`) : reject(new Error(`seeding failed (${code}): ${last}`)),
+    );
+  });
+
+/** A copy of an already seeded store (`--seeded`), the original left untouched. */
+const copySeeded = async (store: Store, source: string) => {
+  if (store.kind === 'pglite') cpSync(source, store.dataDir, { recursive: true });
+  else {
+    await adminQuery(baseUrl, `drop database "${store.name}"`);
+    await adminQuery(baseUrl, `create database "${store.name}" template "${source}"`);
+  }
+  return `copy of ${source} (seeded earlier by \`npm run seed -- --machines ${values.machines} --days ${values.days} --seed load\`)`;
+};
+
+const readRuns = (): Record<string, Run> => (existsSync(values.runs) ? (JSON.parse(readFileSync(values.runs, 'utf8')) as Record<string, Run>) : {});
+
+const rate = (rps: number) => (rps < 10 ? rps.toFixed(1) : rps.toFixed(0));
+const ms = (value: number | undefined) => (value !== undefined && Number.isFinite(value) ? value.toFixed(1) : 'none answered');
+
+/** Requests/s the first page must reach at 10,000 machines (issue 8). */
+const PAGE_GOAL: Record<string, number> = { postgres: 1000, pglite: 400 };
+
+const renderSection = (runs: Record<string, Run>) => {
+  const list = Object.values(runs).sort((a, b) => a.store.localeCompare(b.store) || a.date.localeCompare(b.date));
+  const find = (run: Run, name: string) => run.rows.find((row) => row.name === name);
+  return [
+    '<!-- load:start -->',
+    '## Load (autocannon over loopback)',
+    '',
+    'Written by `npm run bench:load` (bench/load.ts, also the last step of `npm run bench`): the server started as `npm start` starts it',
+    '(child process, production scrypt) on a throw-away store seeded by `npm run seed` with 10,000 machines, each call loaded with',
+    'autocannon after a 2 s warm-up; latencies per answer (ms); 429 answers are counted apart. Each run below is kept by its label',
+    '(`--label`, in .tmp/load-runs.json); "before" runs were made with a copy of the code before the change and this bench.',
+    '"While the list loads": a light call on 1 connection during the list\'s load on 10 connections (PGlite blocking the event loop shows here).',
+    'The load generator shares the machine: read each run with the 1-minute load average of its environment line (other jobs running',
+    'at the same time lower every figure of that run, the from-memory one too, which is why the ratio is given).',
+    '',
+    '| Store | Run | `POST /rvm/page` req/s (goal) | same JSON from memory req/s | ratio | `GET /login/current` req/s | static page p99 (ms) while the list loads | who am I p99 (ms) while the list loads |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...list.map((run) => {
+      const page = find(run, 'Machine list, first page');
+      const memory = find(run, 'Machine list JSON from memory');
+      const goal = PAGE_GOAL[run.store] ?? NaN;
+      return `| ${run.store} | ${run.label} (${run.date}) | ${page ? rate(page.rps) : '–'} (${goal}: ${page && page.rps >= goal ? 'met' : 'not met'}) | ${memory ? rate(memory.rps) : '–'} | ${page && memory ? `${((page.rps / memory.rps) * 100).toFixed(1)} %` : '–'} | ${rate(find(run, 'Who am I')?.rps ?? NaN)} | ${ms(find(run, 'Static page while the list loads')?.p99)} | ${ms(find(run, 'Who am I while the list loads')?.p99)} |`;
+    }),
+    '',
+    ...list.flatMap((run) => [
+      `### ${run.store}, ${run.label}`,
+      '',
+      `- Date: ${run.date} UTC; ${run.environment}`,
+      `- Data: ${run.seed}`,
+      `- Command: \`${run.command}\``,
+      '',
+      '| Call | Case | req/s | p50 | p95 | p99 | 2xx | 429 | other non-2xx | errors |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...run.rows.map((row) => `| \`${row.call}\` | ${row.name} | ${rate(row.rps)} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.p99)} | ${row.ok} | ${row.throttled} | ${row.otherNon2xx} | ${row.errors} |`),
+      '',
+      ...run.notes.map((note) => `- ${note}`),
+      '',
+    ]),
+    '<!-- load:end -->',
+  ].join('\n');
+};
+
+const writeSection = (runs: Record<string, Run>) => {
+  const section = renderSection(runs);
+  const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '# Benchmarks\n';
+  const next = previous.includes('<!-- load:start -->') ? previous.replace(/<!-- load:start -->[\s\S]*<!-- load:end -->/, () => section) : `${previous.trimEnd()}\n\n${section}\n`;
+  writeFileSync('docs/benchmarks.md', next);
+  console.log(`\n${section}`);
+};
+
+if (values['write-only']) {
+  writeSection(readRuns());
+  process.exit(0);
+}
+
 const loadBefore = loadavg()[0];
 const store = values.store === 'pglite' ? pgliteStore() : await postgresStore(baseUrl);
-console.log(`[load] starting the server on ${store.kind} (demo fleet, scrypt 2^${values['hash-log-n']}, RATE_LIMIT_PER_MINUTE=${values['rate-limit']}) ...`);
-const started = Date.now();
-const server = await startChildServer(store, { DEMO_FLEET: '1', PASSWORD_HASH_LOG_N: values['hash-log-n'], RATE_LIMIT_PER_MINUTE: values['rate-limit'], LOG_LEVEL: 'error' }, 600_000);
-console.log(`[load] up in ${((Date.now() - started) / 1000).toFixed(0)} s at ${server.url}`);
-const results: Measured[] = [];
-const notes: string[] = [];
+const staticDir = mkdtempSync(join(tmpdir(), 'rvm-load-static-'));
+writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>RVM Console</title><div id="root"></div>');
+let server: Awaited<ReturnType<typeof startChildServer>> | undefined;
 let memory: Awaited<ReturnType<typeof memoryServer>> | undefined;
 try {
+  console.log(`[load] ${values.seeded ? `copying ${values.seeded}` : `seeding ${values.machines} machines`} into a throw-away ${store.kind} store ...`);
+  const seed = values.seeded ? await copySeeded(store, values.seeded) : await seedStore(store);
+  console.log(`[load] ${seed}; starting the server (scrypt 2^${values['hash-log-n']}, RATE_LIMIT_PER_MINUTE=${values['rate-limit']}) ...`);
+  server = await startChildServer(
+    store,
+    { DEMO_FLEET: '0', STATIC_DIR: staticDir, PASSWORD_HASH_LOG_N: values['hash-log-n'], RATE_LIMIT_PER_MINUTE: values['rate-limit'], LOG_LEVEL: 'error' },
+    600_000,
+  );
+  const results: Measured[] = [];
+  const notes: string[] = [];
   const call = httpCall(server.url, 120_000);
   const admin = await signInAdmin(call);
   // Operators with their own passwords (changed at their first sign-in, as the server requires).
@@ -126,38 +242,59 @@ try {
   const auth = { 'rvm-token': token, 'content-type': 'application/json' };
   const json = (path: string, body: unknown): Request => ({ method: 'POST', path: `/test-api${path}`, headers: auth, body: JSON.stringify(body) });
   const get = (path: string): Request => ({ method: 'GET', path: `/test-api${path}`, headers: { 'rvm-token': token } });
+  const firstPage = json('/rvm/page', { pageNum: 1, pageSize: 20 });
+  const record = (result: Measured) => {
+    results.push(result);
+    print(result);
+    return result;
+  };
+  // Requests a load left queued (PGlite on the event loop answers long after autocannon stopped) must
+  // not be counted against the next case: wait until the server answers again.
+  const settle = () => call('GET', '/login/current', { token });
+  const mustSucceed = (result: Measured) => {
+    // A reading call must not fail under load: a failing run measures nothing.
+    if (result.otherNon2xx || result.errors) throw new Error(`${result.call}: ${result.otherNon2xx} answers not 2xx, ${result.errors} errors`);
+  };
 
   const dashboard = await call('GET', '/dashboard', { token });
   const cases: Array<{ name: string; call: string; requests: Request[] }> = [
-    { name: 'Machine list, first page', call: 'POST /rvm/page', requests: [json('/rvm/page', { pageNum: 1, pageSize: 20 })] },
+    { name: 'Machine list, first page', call: 'POST /rvm/page', requests: [firstPage] },
     { name: 'Who am I', call: 'GET /login/current', requests: [get('/login/current')] },
   ];
   if (dashboard.body.resCode === '00000') cases.push({ name: 'Home dashboard', call: 'GET /dashboard', requests: [get('/dashboard')] });
   else notes.push(`The home dashboard route (GET /dashboard) does not exist yet on this server (${dashboard.body.resCode}): not measured.`);
-
   for (const benchCase of cases) {
     await load(server.url, benchCase.requests, 2); // warm-up, not recorded
-    const result = { name: benchCase.name, call: benchCase.call, ...(await load(server.url, benchCase.requests)) };
-    results.push(result);
-    print(result);
-    // A reading call must not fail under load: a failing run measures nothing.
-    if (result.otherNon2xx || result.errors) throw new Error(`${benchCase.call}: ${result.otherNon2xx} answers not 2xx, ${result.errors} errors`);
+    mustSucceed(record({ name: benchCase.name, call: benchCase.call, ...(await load(server.url, benchCase.requests)) }));
+    await settle();
   }
+
+  // Light calls while the list is loaded: does one heavy call hold up everything else?
+  const [listed, staticPage, whoAmI] = await Promise.all([
+    load(server.url, [firstPage]),
+    load(server.url, [{ method: 'GET', path: '/' }], duration, 1),
+    load(server.url, [get('/login/current')], duration, 1),
+  ]);
+  record({ name: `Machine list, first page (with the 2 light calls beside)`, call: 'POST /rvm/page', ...listed });
+  mustSucceed(record({ name: 'Static page while the list loads', call: 'GET / (index.html)', ...staticPage }));
+  mustSucceed(record({ name: 'Who am I while the list loads', call: 'GET /login/current', ...whoAmI }));
+  for (const [name, result] of [['static page', staticPage], ['who am I', whoAmI]] as const) {
+    if (result.ok === 0) notes.push(`While the list loads, the ${name} got no answer at all within ${duration} s (the event loop was busy).`);
+  }
+  await settle();
 
   // The same JSON from memory: what a call costs without the server's own work.
   const page = await call('POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 20 } });
   const current = await call('GET', '/login/current', { token });
   memory = await memoryServer({ '/test-api/rvm/page': JSON.stringify(page.body), '/test-api/login/current': JSON.stringify(current.body) });
   for (const [name, source, request] of [
-    ['Machine list JSON from memory', 'Machine list, first page', json('/rvm/page', { pageNum: 1, pageSize: 20 })],
+    ['Machine list JSON from memory', 'Machine list, first page', firstPage],
     ['Who am I JSON from memory', 'Who am I', get('/login/current')],
   ] as const) {
     await load(memory.url, [request], 2);
-    const result = { name, call: `${request.method} (bare Fastify)`, ...(await load(memory.url, [request])) };
-    results.push(result);
+    const result = record({ name, call: `${request.method} (bare Fastify)`, ...(await load(memory.url, [request])) });
     const real = results.find((row) => row.name === source);
-    if (real) notes.push(`${source}: the server answers ${((real.rps / result.rps) * 100).toFixed(0)} % of the requests/s of the same JSON from memory (${real.rps.toFixed(0)} vs ${result.rps.toFixed(0)}).`);
-    print(result);
+    if (real) notes.push(`${source}: the server answers ${((real.rps / result.rps) * 100).toFixed(1)} % of the requests/s of the same JSON from memory (${real.rps.toFixed(0)} vs ${result.rps.toFixed(0)}).`);
   }
   // Sign-in last (scrypt keeps the CPU busy until the queue drains), without warm-up: one operator
   // alone, then every operator at once with their right passwords.
@@ -165,42 +302,30 @@ try {
     method: 'POST', path: '/test-api/login/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }),
   }));
   for (const [name, clients] of [['Sign-in, one operator at a time', 1], [`Sign-in, ${connections} at once (${operators.length} operators)`, connections]] as const) {
-    const result = { name, call: 'POST /login/login', ...(await load(server.url, signInRequests, duration, clients)) };
-    results.push(result);
-    print(result);
+    const result = record({ name, call: 'POST /login/login', ...(await load(server.url, signInRequests, duration, clients)) });
     if (result.throttled) notes.push(`${name}: ${result.throttled} answers were 429 (4029: the password-check queue, PASSWORD_CHECK_CONCURRENCY/QUEUE, or a per-address limit), counted apart.`);
     if (result.otherNon2xx) notes.push(`${name}: ${result.otherNon2xx} answers were neither 2xx nor 429.`);
   }
 
   const version =
     store.kind === 'postgres' ? String((await adminQuery(store.url, 'select version() as v')).rows[0].v).split(' on ')[0] : 'PGlite (embedded, one data folder)';
-  const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');
-  const section = [
-    '<!-- load:start -->',
-    '## Load (autocannon over loopback)',
-    '',
-    `Written by \`npm run bench:load\` (bench/load.ts, also the last step of \`npm run bench\`): the server started as \`npm start\` starts it`,
-    `(child process, demo fleet, production scrypt 2^${values['hash-log-n']}), each call loaded for ${duration} s with ${connections} connections after a 2 s warm-up;`,
-    `latencies per answer (ms). RATE_LIMIT_PER_MINUTE=${values['rate-limit']}${values['rate-limit'] === '0' ? ' (off)' : ''}; 429 answers are counted apart.`,
-    '',
-    `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    `- Environment: Node ${process.version}, ${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), ${version}; load generator on the same machine; 1-minute load average before the run ${loadBefore.toFixed(1)}`,
-    `- Command: \`npm run bench:load -- --duration ${duration} --connections ${connections} --store ${store.kind} --rate-limit ${values['rate-limit']} --hash-log-n ${values['hash-log-n']}\``,
-    '',
-    '| Call | Case | req/s | p50 | p95 | p99 | 2xx | 429 | other non-2xx | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...results.map((row) => `| \`${row.call}\` | ${row.name} | ${row.rps < 10 ? row.rps.toFixed(1) : row.rps.toFixed(0)} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.p99)} | ${row.ok} | ${row.throttled} | ${row.otherNon2xx} | ${row.errors} |`),
-    '',
-    ...notes.map((note) => `- ${note}`),
-    '<!-- load:end -->',
-  ].join('\n');
-  const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '# Benchmarks\n';
-  const next = previous.includes('<!-- load:start -->') ? previous.replace(/<!-- load:start -->[\s\S]*<!-- load:end -->/, section) : `${previous.trimEnd()}\n\n${section}\n`;
-  writeFileSync('docs/benchmarks.md', next);
-  console.log(`\n${section}`);
+  const run: Run = {
+    store: store.kind,
+    label: values.label,
+    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    environment: `Node ${process.version}, ${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), ${version}; load generator on the same machine; 1-minute load average before the run ${loadBefore.toFixed(1)}`,
+    command: `npm run bench:load -- --store ${store.kind} --label ${values.label} --machines ${values.machines} --days ${values.days} --duration ${duration} --connections ${connections} --rate-limit ${values['rate-limit']} --hash-log-n ${values['hash-log-n']}`,
+    seed,
+    rows: results,
+    notes,
+  };
+  const runs = { ...readRuns(), [`${run.store}/${run.label}`]: run };
+  mkdirSync(join(values.runs, '..'), { recursive: true });
+  writeFileSync(values.runs, JSON.stringify(runs, null, 1));
+  writeSection(runs);
 } finally {
   memory?.stop();
-  await server.stop();
+  await server?.stop();
   await store.drop();
-  if (store.kind === 'pglite') rmSync(store.dataDir, { recursive: true, force: true });
+  rmSync(staticDir, { recursive: true, force: true });
 }

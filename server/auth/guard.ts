@@ -8,8 +8,8 @@ import type { Db } from '../db/client';
 import { localeOf } from '../lib/envelope';
 import { AppError } from '../lib/errors';
 import { passwordChangeReason } from './loginAnswer';
-import { Caller, loadPrincipal } from './principal';
-import { authenticate, TOKEN_NAME } from './tokens';
+import { Caller, loadCaller } from './principal';
+import { TOKEN_NAME } from './tokens';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,9 +41,9 @@ export const registerGuard = (app: FastifyInstance, db: Db, config: ServerConfig
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config;
     if (access.public) return;
-    const token = await authenticate(db, config, headerValue(request.headers[TOKEN_NAME])?.trim());
-    const principal = await loadPrincipal(db, token);
-    request.caller = new Caller(db, config, principal, localeOf(request));
+    // One round trip: token checks, user, current license account and permissions (principal.ts).
+    const { principal, permissions } = await loadCaller(db, config, headerValue(request.headers[TOKEN_NAME])?.trim());
+    request.caller = new Caller(db, config, principal, localeOf(request), permissions);
     const reason = passwordChangeReason(config, principal);
     if (reason && !access.whilePasswordChangeRequired) throw new AppError('4007', { resData: { reason } });
     if (access.permissions?.length) await request.caller.require(access.permissions);

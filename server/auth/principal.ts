@@ -1,13 +1,13 @@
 // Who is calling: the user behind a token, their current license account and their permissions,
 // read from the database on every request (nothing is cached across requests).
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { hasPermission, identifierCovers } from '../../resources/permissions';
 import type { Locale } from '../../i18n';
 import type { ServerConfig } from '../config';
-import type { Db } from '../db/client';
+import { rowsOf, type Db } from '../db/client';
 import { licenseAccount, licenseAccountUserRelation, sysPermission, sysRole, sysRolePermission, sysUser, sysUserRole } from '../db/schema';
 import { AppError } from '../lib/errors';
-import type { TokenRow } from './tokens';
+import { checkTokenRow, touchToken, tokenHashOf, type TokenRow } from './tokens';
 
 export interface Principal {
   userId: number;
@@ -89,6 +89,94 @@ export const roleIdsOf = async (db: Db, userId: number, licenseAccountId: number
           .orderBy(asc(sysUserRole.roleId))
       ).map((row) => row.id);
 
+interface CallerRow {
+  token_id: number;
+  token_user_id: number;
+  utc_offset_minutes: number | null;
+  revoked: boolean;
+  revoke_reason: string | null;
+  created_ms: number;
+  last_seen_ms: number;
+  user_id: number | null;
+  enabled: boolean | null;
+  user_name: string;
+  realname: string;
+  super_admin: boolean;
+  must_change_password: boolean;
+  password_changed_ms: number;
+  account_id: number | null;
+  account_name: string | null;
+  permissions: PermissionItem[] | string | null;
+}
+
+/**
+ * The token check, the principal and (for a non-superAdmin with a license account) the permissions in
+ * ONE query: what `authenticate`, `loadPrincipal` and `permissionsOf` read one after the other, with
+ * the same answers and forced-logout codes. Read fresh on every request, so a revoked token, a disabled
+ * user or a changed role counts at once on every instance. Times come as epoch milliseconds (float8),
+ * which both drivers answer as numbers.
+ */
+export const loadCaller = async (
+  db: Db,
+  config: ServerConfig,
+  tokenValue: string | undefined,
+): Promise<{ principal: Principal; permissions?: PermissionItem[] }> => {
+  const hash = tokenHashOf(tokenValue);
+  const [row] = rowsOf<CallerRow>(
+    await db.execute(sql`
+      select t.id as token_id, t.user_id as token_user_id, t.utc_offset_minutes, t.revoked_at is not null as revoked, t.revoke_reason,
+        (extract(epoch from t.created_at) * 1000)::float8 as created_ms, (extract(epoch from t.last_seen_at) * 1000)::float8 as last_seen_ms,
+        u.id as user_id, u.enabled, u.name as user_name, u.realname, u.super_admin, u.must_change_password,
+        (extract(epoch from u.password_changed_at) * 1000)::float8 as password_changed_ms,
+        account.id as account_id, account.name as account_name,
+        case when u.super_admin or account.id is null then null else (
+          select coalesce(json_agg(json_build_object('id', p.id, 'identifier', p.identifier) order by p.id), '[]'::json)
+          from (select distinct sp.id, sp.identifier from sys_user_role ur
+            join sys_role r on r.id = ur.role_id
+            join sys_role_permission rp on rp.role_id = ur.role_id
+            join sys_permission sp on sp.id = rp.permission_id
+            where ur.user_id = u.id and r.license_account_id = account.id) p
+        ) end as permissions
+      from sys_token t
+      left join sys_user u on u.id = t.user_id
+      left join lateral (
+        -- The default one, else the oldest link (as currentLicenseAccount).
+        select a.id, a.license_account_name as name from license_account_user_relation lr
+        join license_account a on a.id = lr.license_account_id
+        where lr.user_id = u.id order by lr.is_default desc, lr.license_account_id asc limit 1
+      ) account on true
+      where t.token_hash = ${hash}
+      limit 1`),
+  );
+  if (!row) throw new AppError('11012');
+  const lastSeen = checkTokenRow(config, {
+    revoked: row.revoked,
+    revokeReason: row.revoke_reason,
+    createdAt: row.created_ms,
+    lastSeenAt: row.last_seen_ms,
+  });
+  if (lastSeen) await touchToken(db, row.token_id, lastSeen);
+  // A deleted or disabled user's tokens are revoked when that happens; this covers any race.
+  if (row.user_id === null || !row.enabled) throw new AppError('11015');
+  const permissions = typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as PermissionItem[]) : row.permissions;
+  return {
+    principal: {
+      userId: row.user_id,
+      userName: row.user_name,
+      realName: row.realname,
+      superAdmin: row.super_admin,
+      mustChangePassword: row.must_change_password,
+      passwordChangedAt: new Date(row.password_changed_ms),
+      licenseAccountId: row.account_id,
+      licenseAccountName: row.account_name,
+      tokenId: row.token_id,
+      utcOffsetMinutes: row.utc_offset_minutes,
+    },
+    // superAdmin: never asked; no account: none.
+    permissions: permissions ?? (row.account_id === null ? [] : undefined),
+  };
+};
+
 /** Everything a handler needs about its caller; permissions are loaded at most once per request. */
 export class Caller {
   private permissionList?: Promise<PermissionItem[]>;
@@ -98,7 +186,11 @@ export class Caller {
     readonly config: ServerConfig,
     readonly principal: Principal,
     readonly locale: Locale,
-  ) {}
+    /** Already read with the principal (loadCaller); otherwise loaded on first use. */
+    permissions?: PermissionItem[],
+  ) {
+    if (permissions) this.permissionList = Promise.resolve(permissions);
+  }
 
   get userId() {
     return this.principal.userId;

@@ -55,20 +55,42 @@ export const issueToken = async (db: Db, config: ServerConfig, userId: number, u
   return value;
 };
 
-/** Checks a token header value, answering the forced-logout codes 11011 to 11016. */
-export const authenticate = async (db: Db, config: ServerConfig, value: string | undefined): Promise<TokenRow> => {
+/** The stored hash of a token header value; 11011 without one, 11012 when it cannot be a token. */
+export const tokenHashOf = (value: string | undefined): string => {
   if (!value) throw new AppError('11011');
   if (!TOKEN_FORMAT.test(value)) throw new AppError('11012');
-  const [row] = await db.select().from(sysToken).where(eq(sysToken.tokenHash, sha256(value))).limit(1);
-  if (!row) throw new AppError('11012');
-  if (row.revokedAt) throw new AppError(row.revokeReason === 'superseded' ? '11016' : '11015');
+  return sha256(value);
+};
+
+/**
+ * The forced-logout checks of a stored token (11013 to 11016). Answers the new last-seen time when
+ * the row is due a touch (at most once a minute: idle expiry needs no finer grain, and it spares a
+ * write per request), else null.
+ */
+export const checkTokenRow = (
+  config: ServerConfig,
+  row: { revoked: boolean; revokeReason: string | null; createdAt: number; lastSeenAt: number },
+): Date | null => {
+  if (row.revoked) throw new AppError(row.revokeReason === 'superseded' ? '11016' : '11015');
   const now = Date.now();
-  if (now - row.createdAt.getTime() > config.tokenMaxHours * HOUR) throw new AppError('11014');
-  if (now - row.lastSeenAt.getTime() > config.tokenIdleMinutes * MINUTE) throw new AppError('11013');
-  // Touch at most once a minute: idle expiry needs no finer grain, and it spares a write per request.
-  if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    await db.update(sysToken).set({ lastSeenAt: new Date(now) }).where(eq(sysToken.id, row.id));
-  }
+  if (now - row.createdAt > config.tokenMaxHours * HOUR) throw new AppError('11014');
+  if (now - row.lastSeenAt > config.tokenIdleMinutes * MINUTE) throw new AppError('11013');
+  return now - row.lastSeenAt > TOUCH_INTERVAL_MS ? new Date(now) : null;
+};
+
+export const touchToken = (db: Db, tokenId: number, at: Date) => db.update(sysToken).set({ lastSeenAt: at }).where(eq(sysToken.id, tokenId));
+
+/** Checks a token header value, answering the forced-logout codes 11011 to 11016. */
+export const authenticate = async (db: Db, config: ServerConfig, value: string | undefined): Promise<TokenRow> => {
+  const [row] = await db.select().from(sysToken).where(eq(sysToken.tokenHash, tokenHashOf(value))).limit(1);
+  if (!row) throw new AppError('11012');
+  const touch = checkTokenRow(config, {
+    revoked: Boolean(row.revokedAt),
+    revokeReason: row.revokeReason,
+    createdAt: row.createdAt.getTime(),
+    lastSeenAt: row.lastSeenAt.getTime(),
+  });
+  if (touch) await touchToken(db, row.id, touch);
   return { id: row.id, userId: row.userId, utcOffsetMinutes: row.utcOffsetMinutes ?? null };
 };
 

@@ -64,13 +64,12 @@ export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, mod
       const caller = callerOf(request);
       const body = request.body as PageBody;
       const where = listingWhere(model, caller, body);
-      const list = await readRecords(db, model, {
-        where,
-        orderBy: orderByOf(model, body.sort, body.order),
-        limit: body.pageSize,
-        offset: (body.pageNum - 1) * body.pageSize,
-      });
-      return ok(request, { list, total: await countRecords(db, model, where), pageNum: body.pageNum, pageSize: body.pageSize });
+      // Both at once: on PostgreSQL two pooled connections (PGlite queues them in its worker).
+      const [list, total] = await Promise.all([
+        readRecords(db, model, { where, orderBy: orderByOf(model, body.sort, body.order), limit: body.pageSize, offset: (body.pageNum - 1) * body.pageSize }),
+        countRecords(db, model, where),
+      ]);
+      return ok(request, { list, total, pageNum: body.pageNum, pageSize: body.pageSize });
     });
   }
 

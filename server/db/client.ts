@@ -1,7 +1,7 @@
 // One Drizzle API over two drivers: embedded PGlite (a data folder, or memory) or PostgreSQL
-// through a node-postgres Pool. Everything above this file is driver-agnostic.
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+// through a node-postgres Pool. Everything above this file is driver-agnostic. PGlite runs in a
+// worker thread (pgliteWorker.ts): its queries never block the server's event loop.
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
+import { PgliteWorkerClient } from './pgliteWorker';
 
 /** The driver-neutral Drizzle handle (transactions are one too). */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -62,11 +63,16 @@ export const openDatabase = async ({ databaseUrl, dataDir }: DatabaseOptions): P
       close: () => pool.end(),
     };
   }
-  // pg_trgm: trigram indexes keep contains-search fast (migrations create the extension).
-  // (options-object form: `new PGlite(undefined, options)` silently drops the extensions)
-  const client = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
-  await client.waitReady;
-  const db = drizzlePglite(client);
+  // The worker loads pg_trgm (trigram indexes; the migrations create the extension).
+  const client = new PgliteWorkerClient(dataDir);
+  try {
+    await client.waitReady;
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  // drizzle's PGlite driver only calls query() and transaction(), which the worker client answers alike.
+  const db = drizzlePglite(client as unknown as PGlite);
   return {
     kind: 'pglite',
     db: db as unknown as Db,

@@ -1,0 +1,79 @@
+// The database driver under concurrency: PGlite runs in a worker thread (server/db/pgliteWorker.ts),
+// so a transaction must still own the single connection (a concurrent request never slips a statement
+// into it), PostgreSQL's error fields must survive the thread hop, and the server's event loop must
+// stay free while a heavy query runs. Ordering and outcomes are asserted, never durations.
+import { sql } from 'drizzle-orm';
+import { beforeAll, expect, it } from 'vitest';
+import { rowsOf } from '../../server/db/client';
+import { pgErrorCode } from '../../server/lib/errors';
+import { describeBackends } from './helpers';
+
+describeBackends('database driver under concurrency', (server, backend) => {
+  const tags = async () => rowsOf<{ tag: string }>(await server.db.execute(sql`select tag from driver_probe order by tag`)).map((row) => row.tag);
+
+  beforeAll(async () => {
+    await server.db.execute(sql`create table driver_probe (id serial primary key, tag text not null unique)`);
+  });
+
+  it('a rolled-back transaction takes none of a concurrent request\'s statements with it', async () => {
+    await server.db.execute(sql`delete from driver_probe`);
+    let outside: Promise<unknown> | undefined;
+    const failed = server.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into driver_probe (tag) values ('inside')`);
+        // Another request writes while the transaction is open ...
+        outside = server.db.execute(sql`insert into driver_probe (tag) values ('outside')`);
+        for (let i = 0; i < 5; i++) await tx.execute(sql`select count(*) from driver_probe`);
+        // ... and the transaction sees only its own row.
+        expect(rowsOf<{ tag: string }>(await tx.execute(sql`select tag from driver_probe order by tag`)).map((row) => row.tag)).toEqual(['inside']);
+        throw new Error('roll back');
+      })
+      .then(
+        () => 'committed',
+        (error: Error) => error.message,
+      );
+    expect(await failed).toBe('roll back');
+    await outside;
+    expect(await tags()).toEqual(['outside']);
+  });
+
+  it('constraint violations keep their PostgreSQL code (what maps them to catalogue codes)', async () => {
+    await server.db.execute(sql`delete from driver_probe`);
+    await server.db.execute(sql`insert into driver_probe (tag) values ('once')`);
+    const error = await server.db.execute(sql`insert into driver_probe (tag) values ('once')`).then(() => null, (caught: unknown) => caught);
+    expect(pgErrorCode(error)).toBe('23505');
+    const inTransaction = await server.db
+      .transaction(async (tx) => tx.execute(sql`insert into driver_probe (tag) values ('once')`))
+      .then(() => null, (caught: unknown) => caught);
+    expect(pgErrorCode(inTransaction)).toBe('23505');
+    expect(await tags()).toEqual(['once']);
+  });
+
+  it.runIf(backend === 'pglite')('PGlite: a concurrent statement waits until the open transaction has ended', async () => {
+    await server.db.execute(sql`delete from driver_probe`);
+    const events: string[] = [];
+    let outside: Promise<unknown> | undefined;
+    await server.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into driver_probe (tag) values ('first')`);
+      outside = server.db.execute(sql`insert into driver_probe (tag) values ('second')`).then(() => events.push('outside done'));
+      // Several round trips to the worker: room for the outside statement, were it not held back.
+      for (let i = 0; i < 10; i++) await tx.execute(sql`select count(*) from driver_probe`);
+      events.push('transaction body done');
+    });
+    await outside;
+    expect(events).toEqual(['transaction body done', 'outside done']);
+    expect(await tags()).toEqual(['first', 'second']);
+  });
+
+  it.runIf(backend === 'pglite')('PGlite: the server answers a light call while a heavy query runs', async () => {
+    const order: string[] = [];
+    const heavy = server.db.execute(sql`select count(*) from generate_series(1, 3000000)`).then(() => order.push('heavy query'));
+    // A call that needs no database: it can only finish first if the event loop is free.
+    const light = server.app.inject({ method: 'GET', url: '/test-api/docs/json' }).then((answer) => {
+      expect(answer.statusCode).toBe(200);
+      order.push('light call');
+    });
+    await Promise.all([heavy, light]);
+    expect(order).toEqual(['light call', 'heavy query']);
+  });
+});
