@@ -1,9 +1,10 @@
-// The bound on password hashing in one server instance. scrypt at N=2^17 takes 128 MB and a libuv
-// thread for ~0.3 s, so unbounded checks let anyone without an account exhaust memory and threads
+// The bound on password hashing in one server instance. One scrypt computation takes 32 MiB and a
+// libuv thread for ~0.2 s (N=2^15 r=8 p=3; a hash made before that default, N=2^17, takes 128 MiB until
+// it is re-hashed), so unbounded checks let anyone without an account exhaust memory and threads
 // (README "Permissions and security"). At most PASSWORD_CHECK_CONCURRENCY computations run at once,
 // at most PASSWORD_CHECK_QUEUE wait in line (first come, first served); beyond that a check is refused
 // at once (PasswordQueueFull, answered 4029 with Retry-After) instead of piling up. Memory stays
-// under concurrency × 128 MB, and libuv keeps threads free for file and DNS work.
+// under concurrency × 128 MiB (× 32 MiB once every hash is current), and libuv keeps threads free for file and DNS work.
 import type { FastifyReply } from 'fastify';
 import type { ServerConfig } from '../config';
 import { AppError } from '../lib/errors';
@@ -77,6 +78,9 @@ export const passwordChecksOf = ({ hasher, config }: { hasher: PasswordHasher; c
     // Each call looks the method up when it runs (tests spy on the hasher).
     checks = {
       queue,
+      parameters: hasher.parameters,
+      // Parsing only: no computation, no slot.
+      needsRehash: (stored) => hasher.needsRehash(stored),
       hash: (password) => queue.run(() => hasher.hash(password)),
       verify: (password, stored) => queue.run(() => hasher.verify(password, stored)),
       verifyDummy: (password) => queue.run(() => hasher.verifyDummy(password)),

@@ -1,7 +1,12 @@
 // GET /search?q=: machines by serial number, RVM number (prefix, any case) or address (anywhere),
 // and consumer sessions by voucher code or user ID (exact; prefix from 6 characters on, so a short
 // query never walks millions of vouchers). Typed hits tell the console which page to open.
-import { and, desc, eq, ilike, like, or, sql } from 'drizzle-orm';
+// Machines come from two queries, each able to use an index: identifier matches and address matches,
+// both in RVM number order, merged (identifiers first). The ILIKE patterns are served by trigram GIN
+// indexes on the three columns (migration 0012_search_trigram_indexes); a common term instead walks the
+// RVM-number index and stops at the limit, and a term under 3 characters (no trigram) does the same or
+// reads the table (docs/benchmarks.md "Search and contains-filters at scale").
+import { and, desc, eq, ilike, like, or, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth/guard';
 import { rvm } from '../db/schema/fleet';
@@ -32,14 +37,12 @@ export const registerSearchRoutes = (app: FastifyInstance, { db }: Services) => 
       const sessionMatch = (column: typeof consumerSession.voucherCode | typeof consumerSession.userId) =>
         q.length >= PREFIX_FROM ? or(like(column, `${escapeLike(q)}%`), like(column, `${escapeLike(upper)}%`)) : or(eq(column, q), eq(column, upper));
 
-      const [machines, sessions] = await Promise.all([
-        db
-          .select({ id: rvm.id, termNo: rvm.termNo, serialNumber: rvm.serialNumber, address: rvm.address, termType: rvm.termType, currentSts: rvm.currentSts })
-          .from(rvm)
-          .where(and(eq(rvm.licenseAccountId, account), or(ilike(rvm.serialNumber, prefix), ilike(rvm.termNo, prefix), ilike(rvm.address, `%${escapeLike(q)}%`))))
-          // Identifier matches before address matches, then in RVM number order.
-          .orderBy(sql`(${rvm.termNo} ilike ${prefix} or ${rvm.serialNumber} ilike ${prefix}) desc`, rvm.termNo)
-          .limit(query.limit + 1),
+      const machineColumns = { id: rvm.id, termNo: rvm.termNo, serialNumber: rvm.serialNumber, address: rvm.address, termType: rvm.termType, currentSts: rvm.currentSts };
+      const machinesWhere = (match: SQL | undefined) =>
+        db.select(machineColumns).from(rvm).where(and(eq(rvm.licenseAccountId, account), match)).orderBy(rvm.termNo).limit(query.limit + 1);
+      const [byIdentifier, byAddress, sessions] = await Promise.all([
+        machinesWhere(or(ilike(rvm.serialNumber, prefix), ilike(rvm.termNo, prefix))),
+        machinesWhere(ilike(rvm.address, `%${escapeLike(q)}%`)),
         db
           .select({
             id: consumerSession.id,
@@ -57,6 +60,10 @@ export const registerSearchRoutes = (app: FastifyInstance, { db }: Services) => 
           .orderBy(desc(consumerSession.startTime))
           .limit(query.limit + 1),
       ]);
+      // Identifier matches before address matches, each in RVM number order (term numbers are unique
+      // per account). Enough address rows are fetched: at most byIdentifier.length of them are dropped.
+      const identifierIds = new Set(byIdentifier.map((row) => row.id));
+      const machines = [...byIdentifier, ...byAddress.filter((row) => !identifierIds.has(row.id))].slice(0, query.limit + 1);
       const lower = q.toLowerCase();
       const startsWith = (value: string | null) => value !== null && value.toLowerCase().startsWith(lower);
       const hits = [

@@ -5,7 +5,9 @@ import { translate } from '../../i18n';
 import { callerOf } from '../auth/guard';
 import { buildLoginAnswer, loginAnswerSchema } from '../auth/loginAnswer';
 import { claimLoginSlot, recordFailure, recordSuccess, releaseSlot, sweepLoginAttempts, type LoginClaim } from '../auth/loginAttempts';
+import { afterAnswer } from '../auth/afterAnswer';
 import { PasswordQueueFull, passwordChecksOf } from '../auth/passwordQueue';
+import { upgradePasswordHash } from '../auth/rehash';
 import { loadPrincipal } from '../auth/principal';
 import { issueToken, revokeToken } from '../auth/tokens';
 import { sysUser } from '../db/schema';
@@ -91,6 +93,8 @@ export const registerLoginRoutes = (app: FastifyInstance, services: Services) =>
         throw new AppError('6', { resMsg, resData: { attemptsLeft: claim.attemptsLeft } });
       }
       await recordSuccess(db, claim);
+      // A hash made with older parameters is re-hashed with the current ones (server/auth/rehash.ts).
+      afterAnswer(reply, services, request.log, () => upgradePasswordHash(db, checks, user, password));
       const tokenValue = await issueToken(db, config, user.id, utcOffsetMinutes);
       const principal = await loadPrincipal(db, { id: 0, userId: user.id, utcOffsetMinutes: utcOffsetMinutes ?? null });
       return ok(request, await buildLoginAnswer(db, config, principal, tokenValue));

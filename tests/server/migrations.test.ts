@@ -5,6 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { isTable, sql } from 'drizzle-orm';
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -55,7 +56,7 @@ describe('migrations', () => {
   });
 
   it('the migrations build the schema: every table and column, its type and nullability, as declared', async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: { pg_trgm } });
     cleanups.push(() => client.close());
     const db = drizzle(client);
     await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -89,7 +90,7 @@ describe('migrations', () => {
   it('upgrades a database with data from the first migration to the latest; the data stays usable', async () => {
     const first = migrationsUpTo(1);
     cleanups.push(() => rmSync(first, { recursive: true, force: true }));
-    const client = new PGlite();
+    const client = new PGlite({ extensions: { pg_trgm } });
     cleanups.push(() => client.close());
     const db = drizzle(client);
     await migrate(db, { migrationsFolder: first });

@@ -1,0 +1,126 @@
+// Search and the generic "contains" filters on trigram indexes: the same machines as a plain scan
+// would find (checked against a reference computed here from every row), for short and long terms,
+// any case, Chinese addresses, and `%` / `_` taken literally; and every contains filter a declaration
+// offers has its trigram index, which the generated condition can use.
+import { eq, getTableName, sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { filterConditions } from '../../server/crud/query';
+import { rowsOf } from '../../server/db/client';
+import { rvm } from '../../server/db/schema/fleet';
+import { trigramIndexesOf } from '../../server/db/trigramIndexes';
+import { accountNamed, seedSmallFleet } from './fleetHarness';
+import { describeFleet, type FleetContext } from './fleetSuite';
+
+/** Addresses the seed never writes: Chinese, mixed case, and the LIKE wildcards as plain text. */
+const ADDRESSES = [
+  '香港九龍旺角彌敦道 600 號',
+  '香港島中環皇后大道中 99 號',
+  '九龍尖沙咀彌敦道 50 號 NATHAN ROAD',
+  '50% Off Plaza, 1 Percent Street',
+  '500 Off Plaza, 2 Percent Street',
+  'Unit_7 Tower, Underscore Lane',
+  'Unit 7 Tower, Underscore Lane',
+  'UnitX7 Tower, Underscore Lane',
+  'Back\\slash House, 3 Escape Road',
+];
+
+const setup = async ({ server, accountId }: FleetContext) => {
+  await seedSmallFleet(server, accountId, { machines: 24, days: 1 });
+  // Another account's machines share the addresses: they must never appear.
+  const other = await accountNamed(server, 'Other operator');
+  await seedSmallFleet(server, other, { machines: 12, days: 1, seed: 'other fleet' });
+  for (const account of [accountId, other]) {
+    const machines = await server.db.select({ id: rvm.id }).from(rvm).where(eq(rvm.licenseAccountId, account)).orderBy(rvm.id).limit(ADDRESSES.length);
+    for (const [index, machine] of machines.entries()) await server.db.update(rvm).set({ address: ADDRESSES[index] }).where(eq(rvm.id, machine.id));
+  }
+};
+
+const TERMS = [
+  'a', 'Po', 'RVM0', 'rvm000', 'nathan', 'NATHAN ROAD', 'Nathan Road', 'road', 'Road', 'Library',
+  '旺', '旺角', '彌敦道', '香港', '號 NATHAN', '%', '50%', '50% Off', '_', 'Unit_7', 'unit_7 tower', '\\', 'Back\\slash',
+  'no such place at all',
+];
+
+describeFleet('search on trigram indexes', (context) => {
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown) => context.server.call(method, path, { token: context.token, body });
+  const machinesOf = () =>
+    context.server.db
+      .select({ id: rvm.id, termNo: rvm.termNo, serialNumber: rvm.serialNumber, address: rvm.address })
+      .from(rvm)
+      .where(eq(rvm.licenseAccountId, context.accountId));
+  const byTermNo = (a: { termNo: string }, b: { termNo: string }) => (a.termNo < b.termNo ? -1 : a.termNo > b.termNo ? 1 : 0);
+
+  it('finds the same machines as a plain scan, identifiers first, for every kind of term', async () => {
+    const all = await machinesOf();
+    expect(all.filter((row) => row.address && /[\u4e00-\u9fff]/.test(row.address))).toHaveLength(3);
+    for (const limit of [3, 100]) {
+      for (const q of TERMS) {
+        const needle = q.toLowerCase();
+        const isIdentifier = (row: (typeof all)[number]) => row.termNo.toLowerCase().startsWith(needle) || row.serialNumber.toLowerCase().startsWith(needle);
+        const identifiers = all.filter(isIdentifier).sort(byTermNo);
+        const addresses = all.filter((row) => !isIdentifier(row) && (row.address ?? '').toLowerCase().includes(needle)).sort(byTermNo);
+        const expected = [...identifiers, ...addresses];
+        const answer = await call('GET', `/search?q=${encodeURIComponent(q)}&limit=${limit}`);
+        expect(answer.body.resCode, q).toBe('00000');
+        const hits = (answer.body.resData.hits as Array<{ type: string; id: number }>).filter((hit) => hit.type === 'machine');
+        expect(hits.map((hit) => hit.id), `q=${q} limit=${limit}`).toEqual(expected.slice(0, limit).map((row) => row.id));
+        if (expected.length > limit) expect(answer.body.resData.truncated, q).toBe(true);
+      }
+    }
+  });
+
+  it('takes % and _ literally and matches Chinese addresses in any case', async () => {
+    const addressesFound = async (q: string) => {
+      const hits = (await call('GET', `/search?q=${encodeURIComponent(q)}`)).body.resData.hits as Array<{ type: string; address: string }>;
+      return hits.filter((hit) => hit.type === 'machine').map((hit) => hit.address).sort();
+    };
+    expect(await addressesFound('50%')).toEqual(['50% Off Plaza, 1 Percent Street']);
+    expect(await addressesFound('unit_7')).toEqual(['Unit_7 Tower, Underscore Lane']);
+    expect(await addressesFound('彌敦道')).toEqual(['九龍尖沙咀彌敦道 50 號 NATHAN ROAD', '香港九龍旺角彌敦道 600 號']);
+    expect(await addressesFound('旺角')).toEqual(['香港九龍旺角彌敦道 600 號']);
+    expect(await addressesFound('號 nathan road')).toEqual(['九龍尖沙咀彌敦道 50 號 NATHAN ROAD']);
+  });
+
+  it('filters the machine list by "address contains" exactly as a plain scan', async () => {
+    const all = await machinesOf();
+    for (const q of TERMS) {
+      const expected = all.filter((row) => (row.address ?? '').toLowerCase().includes(q.toLowerCase())).sort(byTermNo);
+      const answer = await call('POST', '/rvm/page', { pageNum: 1, pageSize: 500, addressLike: q });
+      expect(answer.body.resCode, q).toBe('00000');
+      expect(answer.body.resData.total, q).toBe(expected.length);
+      expect((answer.body.resData.list as Array<{ id: number }>).map((row) => row.id), q).toEqual(expected.map((row) => row.id));
+    }
+  });
+
+  it('gives every contains filter of every declaration a trigram index, usable by the generated condition', async () => {
+    const { models } = context.server.app.services;
+    const wanted = trigramIndexesOf(models);
+    const indexes = rowsOf<{ name: string; definition: string }>(
+      await context.server.db.execute(sql`select indexname as name, indexdef as definition from pg_indexes where indexdef like '%gin_trgm_ops%'`),
+    );
+    const defined = new Map(indexes.map((index) => [index.name, index.definition]));
+    // The machine columns search reads, and other declarations' filters (those come from the declarations alone).
+    const names = wanted.map((index) => index.name);
+    expect(names).toEqual(expect.arrayContaining(['rvm_address_trgm_idx', 'rvm_serial_number_trgm_idx', 'rvm_term_no_trgm_idx', 'sys_user_email_trgm_idx', 'sys_role_name_trgm_idx']));
+    for (const model of models.values()) {
+      for (const filter of model.declaration.list.filters.filter((candidate) => candidate.operator === 'like')) {
+        const column = model.columns[filter.field];
+        if (!column || !/char|text/i.test(column.getSQLType())) continue;
+        expect(names, `${model.declaration.name}.${filter.name}`).toContain(`${getTableName(model.table)}_${column.name}_trgm_idx`);
+      }
+    }
+    for (const index of wanted) expect(defined.get(index.name), index.name).toMatch(new RegExp(`USING gin \\(${index.column} gin_trgm_ops\\)`));
+
+    // The condition the machine list generates for addressLike can be answered from the index.
+    const machine = models.get('machine')!;
+    const [condition] = filterConditions(machine, { addressLike: 'Nathan' });
+    const plan = await context.server.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf<Record<string, string>>(await tx.execute(sql`explain ${tx.select({ id: rvm.id }).from(rvm).where(condition)}`))
+        .map((row) => Object.values(row)[0])
+        .join('\n');
+    });
+    expect(plan).toContain('rvm_address_trgm_idx');
+  });
+}, setup);
+
