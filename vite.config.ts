@@ -1,14 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { precompress } from './scripts/vitePrecompress.js';
+import { chunkFileNames } from './scripts/chunkNames.js';
+import { nativeBuiltins } from './scripts/nativeBuiltins.js';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT, UI_TIMEOUT } from './tests/e2e/timeouts.js';
 
 // One config for the console build (vite) and the three test projects (vitest).
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), nativeBuiltins(), precompress()],
   root: '.',
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2500 },
+  // Lazy chunks named after their menu area; every file also as .br/.gz (issue 8).
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2500, rolldownOptions: { output: { chunkFileNames } } },
   server: { port: 5173, proxy: { '/test-api': apiTarget } },
   test: {
     projects: [

@@ -110,9 +110,9 @@ try {
   const version = rowsOf<{ version: string }>(await db.execute(sql`select version()`))[0].version.split(' on ')[0];
   const report = renderReport({ results, runs, sizes, databaseSize, seeded, environment: `${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${version}` });
   mkdirSync('docs', { recursive: true });
-  // Keep the sections bench/gateway.ts and bench/load.ts write.
+  // Keep every section the other benches write (`<!-- name:start -->` ... `<!-- name:end -->`), in order.
   const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '';
-  const kept = ['gateway', 'load', 'reports', 'performance', 'search', 'hash'].map((name) => new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(previous)?.[0]).filter(Boolean);
+  const kept = [...previous.matchAll(/<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g)].map((match) => match[0]);
   writeFileSync('docs/benchmarks.md', kept.length ? `${[report.trimEnd(), ...kept].join('\n\n')}\n` : report);
   console.log(`\n${report}`);
 } finally {

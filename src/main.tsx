@@ -1,12 +1,94 @@
-// Entry point (index.html loads it): renders the console.
-import { StrictMode } from 'react';
+// Entry point (index.html loads it). Light on purpose (issue 8): a signed-out visitor gets the login
+// screen from this chunk alone (./auth/PublicApp.tsx: no react-admin, no router); the console
+// (./App.tsx: react-admin, layout, menu, screens) is a lazy chunk, loaded when a session exists or
+// while the sign-in request runs.
+import { lazy, StrictMode, useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
+import { I18nContext } from 'ra-core';
+import { PublicApp, type PublicAppProps } from './auth/PublicApp';
+import { createPublicI18nProvider, publicTranslator } from './auth/publicI18n';
+import { guardRedirect, HOME_PATH, LOGIN_PATH } from './auth/routeGuard';
+import { bridgedNotify } from './layout/notifySink';
+import type { ConsoleServices } from './layout/ConsoleServices';
+import type { DownloadClient } from './providers/httpTypes';
+import { applyDocumentLanguage } from './providers/documentLanguage';
+import { createHttpClient } from './providers/http';
+import { createSession, documentCookieJar } from './providers/session';
+import { ChunkErrorBoundary, ChunkSuspense } from './pages/ChunkBoundary';
+
+const session = createSession(window.localStorage, documentCookieJar());
+const locale = session.getLang();
+const reload = (path?: string) => (path ? window.location.assign(path) : window.location.reload());
+// The http client's texts are errors.* and app.http.*, which the light translator has.
+const clientOptions = { session, notify: bridgedNotify, translate: publicTranslator(locale), onForcedLogout: () => reload() };
+// Downloads happen in the console only: the download client's code comes with its first use.
+const download: DownloadClient = {
+  download: (...args) => import('./providers/download').then(({ createDownloadClient }) => createDownloadClient(clientOptions).download(...args)),
+};
+const services: ConsoleServices = { session, http: createHttpClient(clientOptions), download, locale, reload };
+const i18nProvider = createPublicI18nProvider(locale);
+
+// SPEC 2: the page title is the translated application title (the language is fixed per page load).
+document.title = i18nProvider.translate('app.title');
+applyDocumentLanguage(locale);
+
+// The console and the catalogue of the page's language only (each language is a chunk of its own). One
+// loader per language: written as one conditional import, the build preloaded both languages' chunks.
+const MESSAGES = { en: () => import('./providers/messagesEn'), zh: () => import('./providers/messagesZh') };
+const loadMessages = () => MESSAGES[locale]().then((module) => module.messages);
+// The console opens on the home dashboard after a sign-in and on its own route: the dashboard's chunk is
+// fetched together with the console's rather than after it has run (one round trip less before the cards).
+const opensOnHome = () => !session.isSignedIn() || ['/', HOME_PATH].includes(window.location.pathname.replace(/\/+$/, '') || '/');
+const loadConsole = () => {
+  if (opensOnHome()) void import('./dashboard/DashboardPage').catch(() => undefined);
+  return Promise.all([import('./App'), loadMessages()]).then(([{ default: App }, messages]) => ({
+    default: () => <App services={services} messages={messages} />,
+  }));
+};
+let consoleChunk: ReturnType<typeof loadConsole> | undefined;
+const ConsoleApp = lazy(() => (consoleChunk ??= loadConsole()));
+
+type Mode = 'console' | PublicAppProps['mode'];
+
+/** SPEC 2 route guard for the page load: signed in, the console; signed out, a public page (else /login). */
+const initialMode = (): Mode => {
+  if (session.isSignedIn()) return 'console';
+  const redirect = guardRedirect(window.location.pathname, false);
+  if (redirect) window.history.replaceState(null, '', redirect);
+  return guardRedirect(window.location.pathname, false) === null && window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH ? 'login' : 'pages';
+};
+
+/** While the console's chunk loads: an empty page that says it is busy (no spinner code in this chunk). */
+const Loading = () => <div aria-busy="true" style={{ minHeight: '100vh' }} />;
+
+const Root = () => {
+  const [mode, setMode] = useState<Mode>(initialMode);
+  // The console's chunk starts loading with the sign-in request, so both arrive together.
+  const prefetchConsole = useCallback(() => void (consoleChunk ??= loadConsole()).catch(() => undefined), []);
+  const enterConsole = useCallback(() => {
+    window.history.replaceState(null, '', HOME_PATH);
+    setMode('console');
+  }, []);
+  const navigate = useCallback((path: string) => {
+    window.history.pushState(null, '', path);
+    setMode(path === LOGIN_PATH ? 'login' : 'pages');
+  }, []);
+  if (mode !== 'console') return <PublicApp services={services} mode={mode} navigate={navigate} onSignInStarted={prefetchConsole} onSignedIn={enterConsole} />;
+  return (
+    <ChunkErrorBoundary>
+      <ChunkSuspense fallback={<Loading />}>
+        <ConsoleApp />
+      </ChunkSuspense>
+    </ChunkErrorBoundary>
+  );
+};
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <I18nContext.Provider value={i18nProvider}>
+      <Root />
+    </I18nContext.Provider>
   </StrictMode>,
 );

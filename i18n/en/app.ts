@@ -89,4 +89,10 @@ export const app = {
     failed: 'Failed',
     empty: 'No license account is linked to your user.',
   },
+  chunkLoad: {
+    title: 'This screen could not be loaded',
+    script: 'Chunk load error: a part of the console (%{name}) could not be downloaded. Check the connection and reload the page.',
+    css: 'CSS chunk load failed: the styles of a part of the console (%{name}) could not be downloaded. Check the connection and reload the page.',
+    reload: 'Reload',
+  },
 } as const;

@@ -90,4 +90,10 @@ export const app: Catalogue<typeof en> = {
     failed: '失败',
     empty: '您的用户没有关联任何许可账户。',
   },
+  chunkLoad: {
+    title: '无法加载此页面',
+    script: '分块加载错误：控制台的一部分（%{name}）无法下载。请检查网络连接并重新加载页面。',
+    css: 'CSS 分块加载失败：控制台一部分（%{name}）的样式无法下载。请检查网络连接并重新加载页面。',
+    reload: '重新加载',
+  },
 };

@@ -3,6 +3,9 @@
 // Caching: vite names everything under /assets/ by its content hash, so those files are cached for a
 // year (`immutable`); index.html and the other files are revalidated on every load (`no-cache`), so a
 // new release is picked up at once. A missing /assets/ file is a 404, never index.html.
+// Compression: the build writes every text file also as .br and .gz (scripts/vitePrecompress.ts);
+// `preCompressed` sends the variant the request's Accept-Encoding allows (brotli first) with
+// Content-Encoding and `Vary: Accept-Encoding`, else the plain file: nothing is compressed per request.
 import { existsSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -20,6 +23,7 @@ export const registerConsole = async (app: FastifyInstance, apiPrefix: string, s
       root,
       prefix: '/',
       index: ['index.html'],
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
         const hashed = relative(root, path).split(sep)[0] === HASHED_ASSETS;

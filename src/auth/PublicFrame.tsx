@@ -3,8 +3,8 @@
 import type { ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, Card, CardContent, Typography } from '@mui/material';
-import { LanguageSwitch } from '../layout/LanguageSwitch';
-import { SIDEBAR_COLORS } from '../layout/SideMenu';
+import { LanguageButton } from '../layout/LanguageButton';
+import { SIDEBAR_COLORS } from '../layout/sidebarColors';
 
 export const PublicFrame = ({ titleKey, children }: { titleKey: string; children: ReactNode }) => {
   const translate = useTranslate();
@@ -22,7 +22,8 @@ export const PublicFrame = ({ titleKey, children }: { titleKey: string; children
       }}
     >
       <Box sx={{ position: 'absolute', top: 12, right: 16, color: SIDEBAR_COLORS.text }}>
-        <LanguageSwitch />
+        {/* the title describes the button as the header's tooltip does (its name stays its visible text) */}
+        <LanguageButton title={translate('app.language.label')} />
       </Box>
       <Typography component="p" variant="h4" sx={{ color: '#eee', fontWeight: 600, mb: 3, textAlign: 'center' }}>
         {translate('app.title')}

@@ -2,33 +2,11 @@
 // Answers are i18n keys (plus interpolation values) so tests need no React and no translations.
 import { checkPassword } from '../../resources/validation';
 import { samePasswordHash } from '../providers/crypto';
+import { required, type FormErrors } from './loginRules';
 
-export interface FieldError {
-  key: string;
-  values?: Record<string, string | number>;
-}
-export type FormErrors<K extends string> = Partial<Record<K, FieldError>>;
+export { hasErrors, USERNAME_MAX, USERNAME_MIN, validateLogin, type FieldError, type FormErrors } from './loginRules';
 
-export const USERNAME_MIN = 2;
-export const USERNAME_MAX = 8;
 export const PASSWORD_MAX = 20;
-
-const required = (value: string): FieldError | undefined =>
-  value === '' ? { key: 'validation.required' } : undefined;
-
-/** SPEC 5 "Login": user name and password required, user name 2 to 8 characters. */
-export const validateLogin = (values: { username: string; password: string }): FormErrors<'username' | 'password'> => {
-  const username = values.username.trim();
-  const errors: FormErrors<'username' | 'password'> = {};
-  const usernameRequired = required(username);
-  if (usernameRequired) errors.username = usernameRequired;
-  else if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) {
-    errors.username = { key: 'validation.lengthBetween', values: { min: USERNAME_MIN, max: USERNAME_MAX } };
-  }
-  const passwordRequired = required(values.password);
-  if (passwordRequired) errors.password = passwordRequired;
-  return errors;
-};
 
 /** New password + confirmation (reset-password page). */
 export const validateNewPassword = (values: { password: string; confirmPassword: string }): FormErrors<'password' | 'confirmPassword'> => {
@@ -87,4 +65,3 @@ export const validateChangePassword = (
   return errors;
 };
 
-export const hasErrors = (errors: object): boolean => Object.keys(errors).length > 0;

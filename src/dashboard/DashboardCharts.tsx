@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import {
   Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
-import { Box, Button, Skeleton, Typography, useTheme } from '@mui/material';
+import { Box, Button, Typography, useTheme } from '@mui/material';
 import { statusColor } from '../generic/statusColors';
 import { formatCount, formatDay, formatPercent } from './format';
 import { machineListUrl } from './machineList';
@@ -15,13 +15,13 @@ import type { DashboardAnswer, Segment } from '../../resources/dashboard';
 import type { Locale } from '../../i18n';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { TitledCard } from '../layout/TitledCard';
+import { CHART_HEIGHT } from './ChartSkeleton';
 
-const CHART_HEIGHT = 240;
 
 /** The console's language, for Intl. */
 const useLocale = (): { locale: Locale } => ({ locale: useConsoleServices().locale });
 
-export const ChartSkeleton = () => <Skeleton variant="rounded" height={CHART_HEIGHT} />;
+export { ChartSkeleton } from './ChartSkeleton';
 
 /** One button per segment: the keyboard way into the machine list (the chart itself takes mouse clicks). */
 const SegmentButtons = ({ segments, label, color }: { segments: readonly Segment[]; label: (key: string) => string; color: (key: string, index: number) => string }) => {

@@ -2,7 +2,7 @@
 // filter of the machine list that scopes it (kept in the URL and remembered); cards and chart
 // segments open the machine list with their filter. Loading skeletons, an empty state for an account
 // without machines, numbers in the console's language, refund values in the account's currency.
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { Alert, Box, Button, Card, CardContent, IconButton, Tooltip, Typography } from '@mui/material';
@@ -12,7 +12,14 @@ import { ApiError } from '../providers/httpTypes';
 import type { ScreenProps } from '../pages/screens';
 import { useApiData } from '../installation/common/useApiData';
 import { CARD_GRID_SX, CardSkeletons, USAGE_GRID_SX, ReportCard, StatCard, type CardFormat } from './DashboardCards';
-import { ChartSkeleton, RejectRateChart, StatusOverviewChart, TypesOverviewChart, VolumeChart } from './DashboardCharts';
+import { ChartSkeleton } from './ChartSkeleton';
+
+// The charts (recharts) are a chunk of their own, loaded once the cards are shown (issue 8).
+const chartsChunk = () => import('./DashboardCharts');
+const StatusOverviewChart = lazy(() => chartsChunk().then((module) => ({ default: module.StatusOverviewChart })));
+const TypesOverviewChart = lazy(() => chartsChunk().then((module) => ({ default: module.TypesOverviewChart })));
+const RejectRateChart = lazy(() => chartsChunk().then((module) => ({ default: module.RejectRateChart })));
+const VolumeChart = lazy(() => chartsChunk().then((module) => ({ default: module.VolumeChart })));
 import { formatTime } from './format';
 import { MACHINE_LIST_ROUTE } from './machineList';
 import { ScopePicker } from './ScopePicker';
@@ -51,19 +58,22 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
   </Box>
 );
 
+const ChartCardSkeletons = () =>
+  [0, 1, 2, 3].map((index) => (
+    <Card key={index} variant="outlined">
+      <CardContent>
+        <ChartSkeleton />
+      </CardContent>
+    </Card>
+  ));
+
 const Loading = () => (
   <Box role="status" aria-busy="true" data-testid="dashboard-loading">
     <Box sx={{ mb: 2.5 }}>
       <CardSkeletons count={12} />
     </Box>
     <Box sx={TWO_COLUMNS}>
-      {[0, 1, 2, 3].map((index) => (
-        <Card key={index} variant="outlined">
-          <CardContent>
-            <ChartSkeleton />
-          </CardContent>
-        </Card>
-      ))}
+      <ChartCardSkeletons />
     </Box>
   </Box>
 );
@@ -112,10 +122,12 @@ const Content = ({ data }: { data: DashboardAnswer }) => {
         </Box>
       </Section>
       <Box sx={{ ...TWO_COLUMNS, mb: 1.5 }}>
-        <StatusOverviewChart segments={data.charts.statusOverview} />
-        <TypesOverviewChart segments={data.charts.typesOverview} />
-        <RejectRateChart points={data.charts.rejectRate} average={rejectAverage} />
-        <VolumeChart points={data.charts.volumePerDay} average={volumeAverage} />
+        <Suspense fallback={<ChartCardSkeletons />}>
+          <StatusOverviewChart segments={data.charts.statusOverview} />
+          <TypesOverviewChart segments={data.charts.typesOverview} />
+          <RejectRateChart points={data.charts.rejectRate} average={rejectAverage} />
+          <VolumeChart points={data.charts.volumePerDay} average={volumeAverage} />
+        </Suspense>
       </Box>
       <Box sx={TWO_COLUMNS}>
         {pick(REPORT_CARDS).map((card) => (

@@ -2,26 +2,25 @@
 // generic (or a declaration's customViews) list/show/create/edit, each behind its permission.
 // Routing: the resource name is the declaration's route without the leading slash (registry.ts), so
 // the URLs are SPEC routes such as /systemSettings/user, /systemSettings/user/5, .../create.
-import type { ComponentType, ReactElement } from 'react';
+import { lazy, type ComponentType, type ReactElement } from 'react';
 import { Resource } from 'react-admin';
 import { RESOURCES } from '../../resources';
 import type { Action, ResourceDeclaration, View } from '../../resources/types';
 import { CUSTOM_VIEWS } from '../resources';
 import { DeclarationProvider } from './DeclarationContext';
-import { GenericCreate, GenericEdit } from './GenericForm';
-import { GenericList } from './GenericList';
-import { GenericShow } from './GenericShow';
 import { resourceLabel, resourceNameOf, type Registry } from './registry';
 import { RequirePermission } from './RequirePermission';
 
 /** The permission that opens each view; a view whose action the declaration lacks does not exist. */
 export const VIEW_ACTIONS: Readonly<Record<View, Action>> = { list: 'page', show: 'show', create: 'create', edit: 'edit' };
 
-const GENERIC_VIEWS: Readonly<Record<View, ComponentType>> = {
-  list: GenericList,
-  show: GenericShow,
-  create: GenericCreate,
-  edit: GenericEdit,
+// Lazy (issue 8): the generic views (react-admin's lists and forms, the date pickers) are a chunk of
+// their own, loaded with the first resource screen, not with the console's shell.
+export const GENERIC_VIEWS: Readonly<Record<View, ComponentType>> = {
+  list: lazy(() => import('./GenericList').then((module) => ({ default: module.GenericList }))),
+  show: lazy(() => import('./GenericShow').then((module) => ({ default: module.GenericShow }))),
+  create: lazy(() => import('./GenericForm').then((module) => ({ default: module.GenericCreate }))),
+  edit: lazy(() => import('./GenericForm').then((module) => ({ default: module.GenericEdit }))),
 };
 
 /** The component rendering a view: the declaration's hand-written one if it names one, else the generic one. */

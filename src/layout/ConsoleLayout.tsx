@@ -1,6 +1,6 @@
 // SPEC section 2 layout: dark narrow left menu, header bar, content area whose width is the window
 // width minus the sidebar width minus 20 px. Hosts the account dialogs.
-import { Suspense, useReducer, type ReactNode } from 'react';
+import { useReducer, type ReactNode } from 'react';
 import { Loading, SkipNavigationButton } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { Box, Typography } from '@mui/material';
@@ -10,6 +10,7 @@ import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 import { SideMenu } from './SideMenu';
 import { CONTENT_GAP, useSidebarState } from './sidebarState';
 import { useSessionRefresh } from './useSessionRefresh';
+import { ChunkSuspense } from '../pages/ChunkBoundary';
 
 const Shell = ({ children }: { children: ReactNode }) => {
   const [sidebar, toggleSidebar] = useSidebarState();
@@ -39,7 +40,7 @@ const Shell = ({ children }: { children: ReactNode }) => {
           {/* react-admin's page title (list, show, edit, create) is portalled here; hidden when empty */}
           <Typography component="h1" variant="h5" id="react-admin-title" data-testid="page-title" sx={{ mb: 1, '&:empty': { display: 'none' } }} />
           <ScreenErrorBoundary resetKey={pathname}>
-            <Suspense fallback={<Loading />}>{children}</Suspense>
+            <ChunkSuspense fallback={<Loading />}>{children}</ChunkSuspense>
           </ScreenErrorBoundary>
         </Box>
       </Box>

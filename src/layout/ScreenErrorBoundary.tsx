@@ -1,7 +1,10 @@
 // Keeps a crashing screen from taking the shell down: shows react-admin's error page in the content
-// area and resets when the user navigates elsewhere.
+// area (a screen chunk that failed to load: the chunk load error with a reload, SPEC 8) and resets
+// when the user navigates elsewhere.
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Error as ErrorPage } from 'react-admin';
+import { asChunkLoadError } from '../pages/chunkLoad';
+import { ChunkLoadErrorView } from '../pages/ChunkLoadErrorView';
 
 interface Props {
   /** Changing it (e.g. the pathname) clears a shown error. */
@@ -33,6 +36,8 @@ export class ScreenErrorBoundary extends Component<Props, State> {
   render() {
     const { error, errorInfo } = this.state;
     if (!error) return this.props.children;
+    const chunkError = asChunkLoadError(error);
+    if (chunkError) return <ChunkLoadErrorView error={chunkError} />;
     return <ErrorPage error={error} errorInfo={errorInfo} resetErrorBoundary={() => this.setState({ error: null })} />;
   }
 }

@@ -14,13 +14,9 @@ import { isActiveRoute } from './menuHighlight';
 import { MenuIcon } from './menuIcons';
 import type { SidebarState } from './sidebarState';
 
-export const SIDEBAR_COLORS = {
-  background: '#304156',
-  nested: '#1f2d3d',
-  hover: '#263445',
-  text: '#bfcbd9',
-  active: '#409eff',
-} as const;
+import { SIDEBAR_COLORS } from './sidebarColors';
+
+export { SIDEBAR_COLORS };
 
 const itemSx = (depth: number, collapsed: boolean) => ({
   minHeight: 44,

@@ -1,5 +1,4 @@
 // Routes of every menu screen (rendered inside the layout), guarded by the menu permissions.
-import { Suspense } from 'react';
 import { Loading } from 'react-admin';
 import { usePermissions } from 'ra-core';
 import { Navigate, Route } from 'react-router-dom';
@@ -9,6 +8,7 @@ import { AreaIndexPage } from './AreaIndexPage';
 import { menuScreenEntries, type MenuScreenEntry } from './menuScreens';
 import { NotAvailablePage } from './NotAvailablePage';
 import { SCREENS } from './screens';
+import { ChunkSuspense } from './ChunkBoundary';
 
 const MenuScreen = ({ entry }: { entry: MenuScreenEntry }) => {
   const { permissions, isPending } = usePermissions<UserInfo | null>();
@@ -16,9 +16,9 @@ const MenuScreen = ({ entry }: { entry: MenuScreenEntry }) => {
   if (!canOpenMenuNode(permissions, entry.node)) return <Navigate to="/401" replace />;
   const Component = entry.kind === 'screen' ? SCREENS[entry.route] : entry.kind === 'area' ? AreaIndexPage : NotAvailablePage;
   return (
-    <Suspense fallback={<Loading />}>
+    <ChunkSuspense fallback={<Loading />}>
       <Component node={entry.node} />
-    </Suspense>
+    </ChunkSuspense>
   );
 };
 

@@ -56,7 +56,7 @@ export const McbeChart = ({ answer }: { answer: McbeAnswer }) => {
                 formatter={(value, name) => [value === null || value === undefined ? noErrors : formatCount(Number(value), locale, 1), String(name)]}
               />
               <Legend itemSorter={null} />
-              <Bar yAxisId="errors" dataKey="errors" name={translate('performance.chart.errors')} fill={theme.palette.error.light} isAnimationActive={false} maxBarSize={28} />
+              <Bar yAxisId="errors" dataKey="errors" name={translate('performance.chart.errors')} fill={theme.palette.error.main} isAnimationActive={false} maxBarSize={28} />
               <Line yAxisId="mcbe" type="monotone" dataKey="mcbe" name={translate('performance.chart.mcbe')} stroke={theme.palette.primary.main} strokeWidth={2} dot isAnimationActive={false} />
             </ComposedChart>
           </ResponsiveContainer>

@@ -23,7 +23,7 @@ export const createAuthProvider = (http: HttpClient, session: Session, now: () =
       rememberPassword,
       utcOffsetMinutes: utcOffsetMinutes(now()),
     });
-    session.storeLogin(answer, { username, password, rememberPassword });
+    await session.storeLogin(answer, { username, password, rememberPassword });
     return { redirectTo: HOME_PATH };
   },
 

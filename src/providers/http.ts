@@ -1,7 +1,10 @@
 // The console's http client (contract in ./httpTypes.ts): SPEC sections 7 and 8 request and answer
 // conventions live here and nowhere else. `fetch` is injectable so every rule is unit-testable.
-import { format, isValid, parseISO } from 'date-fns';
-import { translate as translateCatalogue } from '../../i18n';
+// lightFormat: the same digits as format() for these tokens, without date-fns' locale data (the login
+// page's bundle carries this client).
+import { isValid, lightFormat, parseISO } from 'date-fns';
+// English errors only (not the whole catalogue): the login page's bundle carries this client.
+import { errors as englishErrors } from '../../i18n/en/errors';
 import { ApiError, type HttpClient, type Query, type RequestOptions } from './httpTypes';
 import type { Session } from './session';
 
@@ -78,7 +81,7 @@ export const convertDateTimes = (value: unknown): unknown => {
   if (typeof value === 'string') {
     if (!ISO_DATE_TIME.test(value)) return value;
     const date = parseISO(value);
-    return isValid(date) ? format(date, 'yyyy-MM-dd HH:mm:ss') : value;
+    return isValid(date) ? lightFormat(date, 'yyyy-MM-dd HH:mm:ss') : value;
   }
   if (Array.isArray(value)) return value.map(convertDateTimes);
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
@@ -132,7 +135,8 @@ export const failureMessage = (envelope: Envelope, translate: Translate): string
   let message = catalogueText;
   const issues = issueMessages(envelope.data);
   // The generic text in either language is no detail (a server may answer in English).
-  const generic = new Set([normalise(catalogueText), normalise(translateCatalogue('en', key))]);
+  const english = (englishErrors as Record<string, unknown>)[envelope.code];
+  const generic = new Set([normalise(catalogueText), normalise(typeof english === 'string' ? english : key)]);
   const detail = serverText && !generic.has(normalise(serverText)) ? serverText : issues.join('; ');
   if (envelope.code === '6') {
     const attempts = /(\d+)/.exec(serverText)?.[1];

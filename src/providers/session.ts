@@ -2,7 +2,7 @@
 // plus the `password` cookie. Storage and cookies are injected so the rules are unit-testable.
 import type { Locale } from '../../i18n';
 import type { PermissionHolder } from '../../resources/permissions';
-import { decryptPassword, encryptPassword } from './crypto';
+import { loadedPasswordCipher, loadPasswordCipher, type PasswordCipher } from './passwordCipher';
 
 export interface UserInfo extends PermissionHolder {
   superAdmin: boolean;
@@ -90,6 +90,9 @@ export interface LoginCredentials {
   rememberPassword: boolean;
 }
 
+/** Reads a stored ciphertext; null while the cipher's code is not loaded yet (see ./passwordCipher.ts). */
+const decryptPassword = (cipher: string | null | undefined): string | null => loadedPasswordCipher()?.decryptPassword(cipher) ?? null;
+
 const parseJson = <T>(text: string | null): T | null => {
   if (!text) return null;
   try {
@@ -157,11 +160,14 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
     },
     /** The password in clear: the cookie first (SPEC 3: "read by the password dialog"), else localStorage. */
     getStoredPassword: () => decryptPassword(cookies.get(PASSWORD_COOKIE)) ?? decryptPassword(get('password')),
-    /** The password of the remembered user, to prefill the login form. */
+    /** The password of the remembered user, to prefill the login form (null until the cipher is loaded). */
     getRememberedPassword: () => (get('username') ? decryptPassword(cookies.get(PASSWORD_COOKIE)) : null),
 
-    /** SPEC 4 "Login success". */
-    storeLogin(answer: LoginAnswer, credentials: LoginCredentials) {
+    /**
+     * SPEC 4 "Login success". Synchronous when the cipher is loaded (the console); else the password is
+     * written once its chunk arrives, and the answer resolves then.
+     */
+    storeLogin(answer: LoginAnswer, credentials: LoginCredentials): Promise<void> {
       set('tokenName', answer.tokenInfo?.tokenName ?? 'rvm-token');
       set('tokenValue', answer.tokenInfo?.tokenValue ?? null);
       storeProfile(answer);
@@ -169,15 +175,21 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
       set('username', credentials.rememberPassword ? credentials.username : null);
       // SPEC 3/9: the password AES-encrypted with the fixed key, for the change-password dialog. The
       // ciphertext is no credential: the server accepts only the token and, at sign-in, the clear password.
-      const cipher = encryptPassword(credentials.password);
-      set('password', cipher);
-      // The 7-day cookie only for a user who asked to be remembered (it prefills the login form); any
-      // other sign-in drops a cookie left by an earlier remembered user.
-      if (credentials.rememberPassword) {
-        cookies.set(PASSWORD_COOKIE, cipher, new Date(now().getTime() + PASSWORD_COOKIE_DAYS * 24 * 60 * 60 * 1000));
-      } else {
-        cookies.remove(PASSWORD_COOKIE);
-      }
+      const storePassword = ({ encryptPassword }: PasswordCipher) => {
+        const cipher = encryptPassword(credentials.password);
+        set('password', cipher);
+        // The 7-day cookie only for a user who asked to be remembered (it prefills the login form); any
+        // other sign-in drops a cookie left by an earlier remembered user.
+        if (credentials.rememberPassword) {
+          cookies.set(PASSWORD_COOKIE, cipher, new Date(now().getTime() + PASSWORD_COOKIE_DAYS * 24 * 60 * 60 * 1000));
+        } else {
+          cookies.remove(PASSWORD_COOKIE);
+        }
+      };
+      const loaded = loadedPasswordCipher();
+      if (!loaded) return loadPasswordCipher().then(storePassword);
+      storePassword(loaded);
+      return Promise.resolve();
     },
 
     /** Applies a fresh `GET /login/current` answer (permissions may have changed). */

@@ -12,10 +12,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleServicesProvider } from '../../src/layout/ConsoleServices';
 import { messagesFor } from '../../src/providers/i18nProvider';
 import { RESOURCES } from '../../resources';
-import { buildResources, createDataProvider, viewComponentFor } from '../../src/generic';
-import { GenericCreate, GenericEdit } from '../../src/generic/GenericForm';
+import { buildResources, createDataProvider, GENERIC_VIEWS, viewComponentFor } from '../../src/generic';
 import { GenericList } from '../../src/generic/GenericList';
-import { GenericShow } from '../../src/generic/GenericShow';
 import { UserList } from '../../src/resources/UserList';
 import { fakeHttp } from '../fixtures/fakeHttp';
 import { gadget, gizmo } from '../fixtures/gadget';
@@ -45,10 +43,11 @@ describe('buildResources with a fixture registry', () => {
 
   it('derives the views from the declared actions, each behind its permission', () => {
     const props = propsOf(gadgetResource);
-    expect(viewOf(props.list)).toEqual({ declaration: gadget, action: 'page', component: GenericList });
-    expect(viewOf(props.show)).toEqual({ declaration: gadget, action: 'show', component: GenericShow });
-    expect(viewOf(props.create)).toEqual({ declaration: gadget, action: 'create', component: GenericCreate });
-    expect(viewOf(props.edit)).toEqual({ declaration: gadget, action: 'edit', component: GenericEdit });
+    // the generic views are lazy (their own chunk, issue 8)
+    expect(viewOf(props.list)).toEqual({ declaration: gadget, action: 'page', component: GENERIC_VIEWS.list });
+    expect(viewOf(props.show)).toEqual({ declaration: gadget, action: 'show', component: GENERIC_VIEWS.show });
+    expect(viewOf(props.create)).toEqual({ declaration: gadget, action: 'create', component: GENERIC_VIEWS.create });
+    expect(viewOf(props.edit)).toEqual({ declaration: gadget, action: 'edit', component: GENERIC_VIEWS.edit });
     // gizmo declares only 'page': no show/create/edit routes
     expect(propsOf(gizmoResource).show).toBeUndefined();
     expect(propsOf(gizmoResource).create).toBeUndefined();
@@ -75,6 +74,7 @@ describe('buildResources with a fixture registry', () => {
       'installation/rvm',
       'service/events',
       'service/eventNotifications',
+      'reports/notifications',
     ]);
   });
 });
