@@ -10,6 +10,7 @@
 // anyone), reminders from the small partial index of open alarms, cleared mails only for events whose
 // raised mail went out; at most BATCH notifications per kind and run.
 import type { FastifyBaseLogger } from 'fastify';
+import { silentLog } from '../lib/logger';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf } from '../db/client';
 import { eventNotification } from '../db/schema/liveFleet';
@@ -35,18 +36,6 @@ interface Candidate {
   detail: string | null;
   seq: number;
 }
-
-const silentLog = {
-  level: 'silent',
-  fatal: () => undefined,
-  error: () => undefined,
-  warn: () => undefined,
-  info: () => undefined,
-  debug: () => undefined,
-  trace: () => undefined,
-  silent: () => undefined,
-  child: () => silentLog,
-} as unknown as FastifyBaseLogger;
 
 /** The rule matches the event's machine: no fleets listed, or one of them (or a sub-fleet) holds it. */
 const RULE_FLEETS = sql`(

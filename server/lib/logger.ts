@@ -4,7 +4,7 @@
 // /resetPassword?token=…, ?pa%73sword=…) are cut from the logged URL; and errors of failed statements
 // are logged with the statement text but never its parameters (drizzle puts them in the message and
 // in `params`) nor the database's `detail` (e.g. "Failing row contains (…)", the whole row).
-import type { FastifyError, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyServerOptions } from 'fastify';
 
 const SECRET_NAME = /pass|pwd|token|secret/i;
 
@@ -118,3 +118,16 @@ export const loggerOptions = (level = 'info', stream?: NodeJS.WritableStream): F
     err: (error: FastifyError) => serializeError(error) as { type: string; message: string; stack: string; [key: string]: unknown },
   },
 });
+
+/** A logger that drops everything: the default of jobs run outside a request (tests, a direct call). */
+export const silentLog: FastifyBaseLogger = {
+  level: 'silent',
+  fatal: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+  silent: () => undefined,
+  child: () => silentLog,
+} as unknown as FastifyBaseLogger;

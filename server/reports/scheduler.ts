@@ -11,6 +11,7 @@
 // so a server that was down over several due times produces the last missed period of each
 // subscription at its next tick (it also runs at start), never a backlog.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { silentLog } from '../lib/logger';
 import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
 import { fleet } from '../db/schema/fleet';
@@ -45,18 +46,6 @@ export interface SchedulerOutcome {
   mailed: number;
   failed: number;
 }
-
-const silentLog = {
-  level: 'silent',
-  fatal: () => undefined,
-  error: () => undefined,
-  warn: () => undefined,
-  info: () => undefined,
-  debug: () => undefined,
-  trace: () => undefined,
-  silent: () => undefined,
-  child: () => silentLog,
-} as unknown as FastifyBaseLogger;
 
 /** Inserts the run of every enabled subscription whose latest period fell due after it was created. */
 const enqueueDueRuns = async (db: Db, now: Date): Promise<number> => {

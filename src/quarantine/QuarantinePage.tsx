@@ -3,6 +3,7 @@
 // and filterable, with "retry all" (POST /quarantine/retryAll; 9500 while a retry runs, shown as the
 // http client's toast). Home's screens are always in the menu, so the page checks its permission.
 import { useState, type FormEvent } from 'react';
+import { usePaging } from '../layout/usePaging';
 import { useNotify, useTranslate } from 'ra-core';
 import { Alert, Box, Button, CircularProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
@@ -66,8 +67,8 @@ const QuarantineList = () => {
   const translate = useTranslate();
   const notify = useNotify();
   const { http } = useConsoleServices();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging(20);
+  const { page, pageSize } = paging;
   const [filters, setFilters] = useState<Filters>({ reason: null, messageType: null, causedBy: null });
   const [causedBy, setCausedBy] = useState('');
   const [retrying, setRetrying] = useState(false);
@@ -79,7 +80,7 @@ const QuarantineList = () => {
 
   const setFilter = (name: keyof Filters) => (value: string | null) => {
     setFilters((current) => ({ ...current, [name]: value }));
-    setPage(1);
+    paging.firstPage();
   };
   const applyCausedBy = (event: FormEvent) => {
     event.preventDefault();
@@ -147,13 +148,7 @@ const QuarantineList = () => {
         columns={columns}
         rows={data?.list}
         total={data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPage={setPage}
-        onPageSize={(size) => {
-          setPageSize(size);
-          setPage(1);
-        }}
+        {...paging.props}
         rowKey={(row) => row.id}
         isPending={isPending}
         error={error}

@@ -1,6 +1,6 @@
 // "Generated reports": the files kept so far (by a user's "Generate" or a notification subscription),
 // newest first, each downloadable through the download client.
-import { useState } from 'react';
+import { usePaging } from '../layout/usePaging';
 import { useTranslate } from 'ra-core';
 import { Box, Button } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -14,8 +14,8 @@ import type { GeneratedReportRow } from './types';
 export const GeneratedReports = ({ refreshKey }: { refreshKey: number }) => {
   const translate = useTranslate();
   const { download } = useConsoleServices();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
+  const paging = usePaging(10);
+  const { page, pageSize } = paging;
   const loaded = useApiData(
     (http, signal) => http.post<{ list: GeneratedReportRow[]; total: number }>('/report/generated/page', { pageNum: page, pageSize }, { signal }),
     `${page}/${pageSize}/${refreshKey}`,
@@ -58,13 +58,7 @@ export const GeneratedReports = ({ refreshKey }: { refreshKey: number }) => {
       columns={columns}
       rows={loaded.data?.list}
       total={loaded.data?.total ?? 0}
-      page={page}
-      pageSize={pageSize}
-      onPage={setPage}
-      onPageSize={(size) => {
-        setPageSize(size);
-        setPage(1);
-      }}
+      {...paging.props}
       rowKey={(row) => row.id}
       isPending={loaded.isPending}
       error={loaded.error}

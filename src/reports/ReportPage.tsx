@@ -2,6 +2,7 @@
 // and machines; a chart and a table (POST /report/data); download as CSV or XLSX (POST /report/export
 // through the download client); "Generate" keeps an XLSX file, listed under "Generated reports".
 import { useState } from 'react';
+import { usePaging } from '../layout/usePaging';
 import { useNotify, useTranslate } from 'ra-core';
 import { Alert, Box, Button, Tab, Tabs, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
@@ -34,8 +35,8 @@ export const ReportPage = ({ node }: ScreenProps) => {
   const { download, http } = useConsoleServices();
   const [tab, setTab] = useState<'report' | 'generated'>('report');
   const [choice, setChoice] = useState<ReportChoice>({ report: 'volumes', range: lastDays(30), fleets: [], machines: [] });
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const paging = usePaging(20);
+  const { page, pageSize } = paging;
   const [busy, setBusy] = useState(false);
   const [generatedCount, setGeneratedCount] = useState(0);
   const selection = selectionOf(choice);
@@ -48,7 +49,7 @@ export const ReportPage = ({ node }: ScreenProps) => {
 
   const change = (next: ReportChoice) => {
     setChoice(next);
-    setPage(1);
+    paging.firstPage();
   };
   const fetchFile = async (format: ReportFormat) => {
     setBusy(true);
@@ -113,13 +114,7 @@ export const ReportPage = ({ node }: ScreenProps) => {
                 isPending={loaded.isPending}
                 error={loaded.error}
                 onRetry={loaded.reload}
-                page={page}
-                pageSize={pageSize}
-                onPage={setPage}
-                onPageSize={(size) => {
-                  setPageSize(size);
-                  setPage(1);
-                }}
+                {...paging.props}
               />
             </Box>
           )}
