@@ -142,13 +142,15 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
     await admin.waitForURL(/\/systemSettings\/role$/);
     await row(admin, 'Report viewer').waitFor();
 
-    // What the server stored: the Reports subtree, the button, and the button's half-checked ancestors.
+    // What the server stored: the Reports subtree (with the report-notification list's buttons under
+    // its menu entry), the button, and the button's half-checked ancestors.
     const [stored] = await find('role', 'Report viewer');
     const { permissions } = await api<{ permissions: number[] }>(server, 'GET', `/role/${stored.id}`, { token });
     const tree = await api<Page_<{ id: number; identifier: string }>>(server, 'POST', '/permission/page', { token, body: { pageNum: 1, pageSize: 500 } });
     const identifiers = tree.list.filter((permission) => permissions.includes(permission.id)).map((permission) => permission.identifier);
+    const subscriptionButtons = ['page', 'add', 'edit', 'delete'].map((action) => `reportNotification:${action}`);
     expect(identifiers.sort()).toEqual(
-      ['reports', 'reports:showreport', 'reports:report', 'reports:notifications', 'systemSettings', 'systemSettings:user', 'user:export'].sort(),
+      ['reports', 'reports:showreport', 'reports:report', 'reports:notifications', ...subscriptionButtons, 'systemSettings', 'systemSettings:user', 'user:export'].sort(),
     );
 
     // A user with that role; the password follows the SPEC 5 rule and must be confirmed.
