@@ -4,8 +4,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslate } from 'ra-core';
 import { Autocomplete, Box, Button, MenuItem, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { format as formatDate } from 'date-fns';
-import { DATE_FORMAT, DateTimeField, validDate } from '../generic/pickers';
+import { DateTimeField, validDate } from '../generic/pickers';
+import { dayText, localMidnight, shiftDay } from '../generic/localDays';
 import { useConsoleServices } from '../layout/ConsoleServices';
 
 export interface PerformanceFilter {
@@ -27,21 +27,12 @@ interface MachineOption {
   serialNumber: string;
 }
 
-/** `yyyy-MM-dd` as a local Date at midnight (what the pickers hold). */
-export const dateOf = (day: string) => {
-  const [year, month, date] = day.split('-').map(Number);
-  return new Date(year, month - 1, date);
-};
-const labelOf = (date: Date) => formatDate(date, DATE_FORMAT);
-const shift = (day: string, days: number) => {
-  const date = dateOf(day);
-  date.setDate(date.getDate() + days);
-  return labelOf(date);
-};
+/** The pickers hold a local day's midnight. */
+const dateOf = (day: string) => localMidnight(day);
 
 export const PRESETS = [7, 30, 0] as const;
 /** A preset's range ending today (0: the whole three months). */
-export const presetRange = (days: number, today: string, earliest: string) => ({ from: days === 0 ? earliest : shift(today, -(days - 1)), to: today });
+export const presetRange = (days: number, today: string, earliest: string) => ({ from: days === 0 ? earliest : shiftDay(today, -(days - 1)), to: today });
 
 /** Fleets in tree order with their depth (the select indents sub-fleets). */
 const fleetTree = (fleets: readonly FleetOption[]) => {
@@ -99,15 +90,15 @@ export const PerformanceFilters = ({ value, onChange, fleets, today, earliest }:
     const end = validDate(to);
     if (!start) return setError({ field: 'from', text: translate('validation.date') });
     if (!end) return setError({ field: 'to', text: translate('validation.date') });
-    if (labelOf(start) < earliest) return setError({ field: 'from', text: translate('performance.range.tooOld', { earliest }) });
-    if (labelOf(end) > today) return setError({ field: 'to', text: translate('performance.range.afterToday', { today }) });
+    if (dayText(start) < earliest) return setError({ field: 'from', text: translate('performance.range.tooOld', { earliest }) });
+    if (dayText(end) > today) return setError({ field: 'to', text: translate('performance.range.afterToday', { today }) });
     if (end < start) return setError({ field: 'to', text: translate('validation.endAfterStart') });
     setError(null);
     setPreset(null);
-    submit({ from: labelOf(start), to: labelOf(end) });
+    submit({ from: dayText(start), to: dayText(end) });
   };
 
-  const bounds = { minDate: dateOf(earliest), maxDate: dateOf(today) };
+  const bounds = { minDate: dateOf(earliest) ?? undefined, maxDate: dateOf(today) ?? undefined };
   return (
     <Box component="form" noValidate onSubmit={apply} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 1.5, mb: 2 }} data-testid="performance-filters">
       <ToggleButtonGroup size="small" exclusive value={preset} onChange={(_event, days: number | null) => choosePreset(days)} aria-label={translate('performance.range.presets')}>
