@@ -42,6 +42,7 @@ import { registerGatewayRoutes } from './gateway/routes';
 import { createJobRunner } from './jobs/periodic';
 import { registerReportNotificationJob } from './reports/scheduler';
 import { registerReportRoutes } from './reports/routes';
+import { registerConfiguredTypeRoutes, startConfiguredTypes } from './configuredTypes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -110,6 +111,10 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     app.addHook('onClose', closeOwnDatabase);
     // onClose hooks run last-added first: background work stops before the database closes.
     app.addHook('onClose', () => jobs.stop());
+    // Types defined at run time (issue 9): files loaded, indexes and permission rows ensured, the poll started.
+    const configuredTypes = await startConfiguredTypes(database, models, config.resourceTypesDir, app.log);
+    app.addHook('onClose', () => configuredTypes.close());
+    services.configuredTypes = configuredTypes;
     if (options.gateway) {
       services.gateway = await startGateway(services.db, jobs, app.log, options.gateway);
       app.addHook('onClose', () => services.gateway.close());
@@ -134,6 +139,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerPerformanceRoutes(api, services);
         registerReportNotificationJob(api, services);
         registerReportRoutes(api, services);
+        registerConfiguredTypeRoutes(api, services, configuredTypes);
       },
       { prefix: API_PREFIX },
     );

@@ -1,5 +1,5 @@
 // Server settings with their defaults; server.ts reads them from the environment, tests pass them to buildApp.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_REPEAT_SECONDS_DEFAULT } from '../resources/commands';
 import { GATEWAY_DEFAULTS, type GatewayOptions } from './gateway';
@@ -51,6 +51,8 @@ export interface ServerConfig {
    * (and every per-address limit) is the client's. false (default): the socket's address.
    */
   trustProxy: boolean | number | string;
+  /** Folder whose `*.json` resource type definitions are created or updated at start (RESOURCE_TYPES_DIR); none by default. */
+  resourceTypesDir?: string;
 }
 
 /** Set by the server bundle (scripts/build.mjs); from source the version is read from package.json. */
@@ -199,6 +201,8 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
       commandRepeatSeconds: positive(env, 'COMMAND_REPEAT_SECONDS', DEFAULT_CONFIG.commandRepeatSeconds),
       rateLimitPerMinute: nonNegative(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_CONFIG.rateLimitPerMinute),
       trustProxy: trustProxyOf(env),
+      // resources/types/ when it exists (definitions kept in version control), unless RESOURCE_TYPES_DIR says otherwise.
+      resourceTypesDir: value(env, 'RESOURCE_TYPES_DIR') ?? (existsSync('resources/types') ? 'resources/types' : undefined),
     },
   };
 };

@@ -6,6 +6,7 @@ import type { Mailer } from './lib/mailer';
 import type { ModelRegistry } from './crud/model';
 import type { Gateway } from './gateway/types';
 import type { JobRunner } from './jobs/periodic';
+import type { ConfiguredTypeRegistry } from './configuredTypes/registry';
 
 export interface Services {
   database: Database;
@@ -18,4 +19,6 @@ export interface Services {
   jobs: JobRunner;
   /** The machine gateway (docs/machine-protocol.md). */
   gateway: Gateway;
+  /** Resource types defined at run time (server/configuredTypes/), set once they are loaded. */
+  configuredTypes?: ConfiguredTypeRegistry;
 }

@@ -66,4 +66,5 @@ export const menu = {
   user: 'Users',
   role: 'Roles',
   permission: 'Permissions',
+  resourceTypes: 'Resource types',
 } as const;

@@ -14,5 +14,6 @@ import { dashboard } from './dashboard';
 import { performance } from './performance';
 import { reports } from './reports';
 import { notifications, notificationResources } from './notifications';
+import { resourceTypes } from './resourceTypes';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance };
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes };

@@ -68,4 +68,5 @@ export const menu: Catalogue<typeof en> = {
   user: '用户',
   role: '角色',
   permission: '权限',
+  resourceTypes: '资源类型',
 };

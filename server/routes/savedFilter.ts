@@ -6,7 +6,10 @@ import type { Caller } from '../auth/principal';
 import { callerOf } from '../auth/guard';
 import { savedFilter } from '../db/schema';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
-import { AppError } from '../lib/errors';
+import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
+import { AppError, invalidField } from '../lib/errors';
+import { TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
+import { resolveRelativeTimes } from '../seed/builtInFilters';
 import type { Services } from '../services';
 
 type Row = typeof savedFilter.$inferSelect;
@@ -20,11 +23,12 @@ const visibleTo = (caller: Caller) =>
       : and(eq(savedFilter.visibility, 'public'), eq(savedFilter.licenseAccountId, caller.principal.licenseAccountId)),
   );
 
-const toWire = (caller: Caller) => (row: Row) => ({
+const toWire = (caller: Caller, now = new Date()) => (row: Row) => ({
   id: row.id,
   resource: row.resource,
   name: row.name,
-  filter: row.filter,
+  // built-in time filters are relative ("now-7d"): answered as the instant they mean now
+  filter: resolveRelativeTimes((row.filter ?? {}) as Record<string, unknown>, now),
   visibility: row.visibility,
   builtIn: row.builtIn,
   ownerId: row.ownerId,
@@ -45,11 +49,16 @@ const item = {
   },
 };
 
-export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models }: Services) => {
+export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models, configuredTypes }: Services) => {
   const resources = [...models.keys()];
+  const checkResource = (resource: string | undefined) => {
+    if (resource !== undefined && !models.has(resource) && !configuredTypes?.active(resource)) throw invalidField('resource', 'validation.enum');
+  };
   const fields = {
-    resource: { type: 'string', enum: resources },
-    name: { type: 'string', minLength: 1, maxLength: 64 },
+    // a code-declared resource, or a configured type's name (checked against the active types below)
+    resource: { type: 'string', anyOf: [{ enum: resources }, { pattern: TYPE_NAME_PATTERN, maxLength: 40 }] },
+    // 1..40 characters, not only spaces (1002 for the length, 1004 for a blank name)
+    name: { type: 'string', minLength: 1, maxLength: SAVED_FILTER_NAME_MAX, pattern: '\\S' },
     filter: { type: 'object', additionalProperties: true },
     visibility: { type: 'string', enum: ['personal', 'public'] },
   };
@@ -94,6 +103,7 @@ export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models }: 
   app.post('/saved-filter', schema('Save a filter', item, { body: body(false) }), async (request) => {
     const caller = callerOf(request);
     const input = request.body as { resource: string; name: string; filter: object; visibility: string };
+    checkResource(input.resource);
     const [row] = await db
       .insert(savedFilter)
       .values({ ...input, ownerId: caller.userId, licenseAccountId: caller.principal.licenseAccountId, builtIn: false })
@@ -104,6 +114,7 @@ export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models }: 
   app.put('/saved-filter', schema('Change one of my saved filters (built-in ones: 5001)', item, { body: body(true) }), async (request) => {
     const caller = callerOf(request);
     const { id, ...changes } = request.body as { id: number } & Partial<Row>;
+    checkResource(changes.resource);
     await ownFilter(caller, id);
     const [row] = await db.update(savedFilter).set(changes).where(eq(savedFilter.id, id)).returning();
     return ok(request, toWire(caller)(row));

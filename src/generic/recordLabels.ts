@@ -6,11 +6,13 @@
 import { walkMenu } from '../../resources/menu';
 import { RESOURCES } from '../../resources';
 import type { Action, ResourceDeclaration } from '../../resources/types';
+import { menuKeyOf } from '../resourceTypes/runtime';
 
 export type LabelTranslate = (key: string, options?: Record<string, unknown>) => string;
 type AnyRecord = Record<string, unknown>;
 
 const ACTION_ORDER: readonly Action[] = ['page', 'show', 'create', 'edit', 'delete', 'export'];
+const CONFIGURED_IDENTIFIER = /^custom:([a-z][a-zA-Z0-9]*)(?::(page|show|create|edit|delete|export))?$/;
 
 /** The i18n key of a permission identifier's label, plus the resource it belongs to (buttons). */
 export const permissionLabelKey = (
@@ -19,6 +21,10 @@ export const permissionLabelKey = (
 ): { key: string; resource?: string } | undefined => {
   const node = walkMenu().find((candidate) => candidate.identifier === identifier);
   if (node) return { key: `menu.${node.key}` };
+  // configured resource types (issue 9): `custom:<name>` and `custom:<name>:<action>`, labelled from the
+  // type's own labels, which the console merges while the type is active (src/resourceTypes/runtime.ts)
+  const custom = CONFIGURED_IDENTIFIER.exec(identifier);
+  if (custom) return custom[2] ? { key: `generic.permissionActions.${custom[2]}`, resource: custom[1] } : { key: `menu.${menuKeyOf(custom[1])}` };
   for (const declaration of registry) {
     const action = ACTION_ORDER.find((candidate) => declaration.permissions[candidate] === identifier);
     if (action) return { key: `generic.permissionActions.${action}`, resource: declaration.name };
@@ -35,7 +41,9 @@ export const permissionLabel = (translate: LabelTranslate, record: AnyRecord): s
   const label = translate(found.key, { _: '' });
   if (!label) return fallback;
   if (!found.resource) return label;
-  const resource = translate(`resources.${found.resource}.name`, { smart_count: 1, _: found.resource });
+  // a resource the catalogues do not name (a configured type this console does not hold) keeps the stored name
+  const resource = translate(`resources.${found.resource}.name`, { smart_count: 1, _: '' });
+  if (!resource) return fallback;
   return translate('generic.permissionActions.label', { resource, action: label, _: `${resource}: ${label}` });
 };
 

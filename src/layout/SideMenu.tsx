@@ -10,6 +10,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { MenuNode } from '../../resources/menu';
 import { visibleMenu } from '../permissions/menuVisibility';
 import type { UserInfo } from '../providers/session';
+import { useRuntimeResources } from '../resourceTypes/ConfiguredTypesProvider';
 import { isActiveRoute } from './menuHighlight';
 import { MenuIcon } from './menuIcons';
 import type { SidebarState } from './sidebarState';
@@ -164,7 +165,9 @@ export const SideMenu = ({ sidebar }: { sidebar: SidebarState }) => {
   const translate = useTranslate();
   const { pathname } = useLocation();
   const { permissions } = usePermissions<UserInfo | null>();
-  const nodes = useMemo(() => visibleMenu(permissions), [permissions]);
+  // resources/menu.ts plus an entry per configured resource type (issue 9) under its menu parent
+  const { menu, registry } = useRuntimeResources();
+  const nodes = useMemo(() => visibleMenu(permissions, { registry }, menu), [permissions, registry, menu]);
   return (
     <Box
       component="nav"

@@ -8,6 +8,7 @@ import type { MenuNode } from '../../resources/menu';
 import { visibleMenu } from '../permissions/menuVisibility';
 import type { UserInfo } from '../providers/session';
 import { MenuIcon } from '../layout/menuIcons';
+import { useRuntimeResources } from '../resourceTypes/ConfiguredTypesProvider';
 import type { ScreenProps } from './screens';
 import { ScreenHeading } from './ScreenHeading';
 
@@ -23,9 +24,11 @@ const findVisible = (nodes: MenuNode[], identifier: string): MenuNode | undefine
 export const AreaIndexPage = ({ node }: ScreenProps) => {
   const translate = useTranslate();
   const { permissions } = usePermissions<UserInfo | null>();
+  // with the configured resource types' entries (issue 9), as the sidebar shows them
+  const { menu, registry } = useRuntimeResources();
   const children = useMemo(
-    () => (findVisible(visibleMenu(permissions), node.identifier)?.children ?? []).filter((child) => child.route),
-    [permissions, node.identifier],
+    () => (findVisible(visibleMenu(permissions, { registry }, menu), node.identifier)?.children ?? []).filter((child) => child.route),
+    [permissions, node.identifier, menu, registry],
   );
   return (
     <Paper sx={{ p: 3 }}>

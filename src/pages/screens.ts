@@ -29,4 +29,5 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/installation/rvmpage': lazy(() => import('../installation/machine/MachinePageScreen')),
   '/service/performance': lazy(() => import('../performance/PerformancePage')),
   '/reports/report': lazy(() => import('../reports/ReportPage')),
+  '/systemSettings/resourceTypes': lazy(() => import('../resourceTypes/ResourceTypesPage')),
 };

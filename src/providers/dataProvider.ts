@@ -33,6 +33,8 @@ export interface ExportParams {
   format: ExportFormat;
   filter?: Record<string, unknown>;
   sort?: { field?: string; order?: string };
+  /** The fields to write, in this order (the list's visible columns); default the declaration's list columns. */
+  columns?: string[];
   onProgress?: (progress: DownloadProgress) => void;
   signal?: AbortSignal;
 }
@@ -107,9 +109,10 @@ const asFormError = (error: unknown): unknown => {
 export const createDataProvider = (
   http: HttpClient,
   download: DownloadClient,
-  registry: Registry = RESOURCES,
+  /** The declarations, or a getter for them when they change at run time (configured types, issue 9). */
+  registry: Registry | (() => Registry) = RESOURCES,
 ): RvmDataProvider => {
-  const declarationOf = (resource: string) => requireDeclaration(registry, resource);
+  const declarationOf = (resource: string) => requireDeclaration(typeof registry === 'function' ? registry() : registry, resource);
 
   const labels = async (declaration: ResourceDeclaration, query: Record<string, unknown>) => {
     const items = await http.get<LabelOption[]>(`${declaration.apiPath}/list`, query);
@@ -216,11 +219,11 @@ export const createDataProvider = (
       return { data: params.ids };
     },
 
-    export(resource, { format, filter, sort, onProgress, signal }) {
+    export(resource, { format, filter, sort, columns, onProgress, signal }) {
       const declaration = declarationOf(resource);
       // date-times in the file as the list shows them: the browser's local time
       const utcOffsetMinutes = -new Date().getTimezoneOffset();
-      const body = { format, utcOffsetMinutes, ...toWireSort(declaration, sort), ...toWireFilters(declaration, filter) };
+      const body = { format, utcOffsetMinutes, ...(columns?.length ? { columns } : {}), ...toWireSort(declaration, sort), ...toWireFilters(declaration, filter) };
       return download.download('POST', `${declaration.apiPath}/export`, { body, onProgress, signal });
     },
 

@@ -41,6 +41,8 @@ const TOKEN_ONLY = new Set([
   'POST /test-api/saved-filter',
   'PUT /test-api/saved-filter',
   'DELETE /test-api/saved-filter',
+  // the configured types the caller may use (empty for a caller holding none of their permissions)
+  'GET /test-api/resource-types/active',
 ]);
 
 describeBackends('the guard over every registered route', (server) => {

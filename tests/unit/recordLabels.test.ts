@@ -21,7 +21,10 @@ describe('permission labels', () => {
     expect(permissionLabelKey('systemSettings:user')).toEqual({ key: 'menu.user' });
     expect(permissionLabelKey('user:page')).toEqual({ key: 'generic.permissionActions.page', resource: 'user' });
     expect(permissionLabelKey('user:resetPassword')).toEqual({ key: 'resources.user.actions.resetPassword', resource: 'user' });
-    expect(permissionLabelKey('custom:thing')).toBeUndefined();
+    expect(permissionLabelKey('handMade:thing')).toBeUndefined();
+    // configured resource types (issue 9): their menu entry and buttons, labelled from the type's own labels
+    expect(permissionLabelKey('custom:barcode')).toEqual({ key: 'menu.custom_barcode' });
+    expect(permissionLabelKey('custom:barcode:create')).toEqual({ key: 'generic.permissionActions.create', resource: 'barcode' });
   });
 
   it('labels permissions in each language, falling back to the stored name', () => {
@@ -31,7 +34,10 @@ describe('permission labels', () => {
     expect(permissionLabel(zh, { identifier: 'reports', name: 'Reports' })).toBe('报表');
     expect(permissionLabel(en, { identifier: 'user:export', name: 'User: export' })).toBe('User: Export');
     expect(permissionLabel(zh, { identifier: 'user:export', name: 'User: export' })).toBe('用户：导出');
-    expect(permissionLabel(zh, { identifier: 'custom:thing', name: 'Hand made' })).toBe('Hand made');
+    expect(permissionLabel(zh, { identifier: 'handMade:thing', name: 'Hand made' })).toBe('Hand made');
+    // a configured type whose labels the console does not hold (not active for this user) keeps its stored name
+    expect(permissionLabel(zh, { identifier: 'custom:gone', name: 'Gone' })).toBe('Gone');
+    expect(permissionLabel(zh, { identifier: 'custom:gone:page', name: 'Gone: list' })).toBe('Gone: list');
     expect(recordLabel(zh, permission, { id: 3, identifier: 'reports', name: 'Reports' })).toBe('报表');
     // resources without a translator keep their name
     expect(recordLabel(zh, role, { id: 1, name: 'Report viewer' })).toBe('Report viewer');

@@ -10,3 +10,4 @@ export * from './dashboard';
 export * from './performance';
 export * from './reports';
 export * from './reportNotifications';
+export * from './configuredTypes';

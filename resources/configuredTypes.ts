@@ -1,0 +1,391 @@
+// Resource types defined at run time by a superAdmin (issue 9). Framework-neutral: the server
+// validates and serves them (server/configuredTypes/), the console imports the same types, the
+// JSON schema, the converter to a ResourceDeclaration and the texts. A definition is data: labels
+// and messages come in both languages inside it, not from the i18n catalogues.
+import { MENU, HOME_MENU_ID } from './menu';
+import type { Action, CrossFieldRule, FieldDeclaration, FilterOperator, ResourceDeclaration } from './types';
+
+export type ConfiguredLocale = 'en' | 'zh';
+export type LocalizedText = Record<ConfiguredLocale, string>;
+
+/** The field kinds of resources/types.ts an administrator may use (no password, treeParent, multiReference). */
+export const CONFIGURED_FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'enum', 'date', 'datetime', 'reference', 'email', 'phone', 'image', 'file'] as const;
+export type ConfiguredFieldType = (typeof CONFIGURED_FIELD_TYPES)[number];
+
+export const CONFIGURED_ACTIONS: readonly Action[] = ['page', 'show', 'create', 'edit', 'delete', 'export'];
+export const CONFIGURED_OPERATORS: readonly FilterOperator[] = ['eq', 'like', 'in', 'gte', 'lte', 'range'];
+export const CONFIGURED_RULE_KINDS = ['after', 'greaterThan', 'notGreaterThan', 'equals'] as const;
+
+export interface ConfiguredPattern {
+  /** JavaScript regular expression source (flag u), at most MAX_REGEX_LENGTH, no catastrophic backtracking. */
+  regex: string;
+  /** The value must NOT match. */
+  negate?: boolean;
+  messages: LocalizedText;
+}
+
+export interface ConfiguredOption {
+  value: string;
+  labels: LocalizedText;
+}
+
+export interface ConfiguredField {
+  type: ConfiguredFieldType;
+  labels: LocalizedText;
+  required?: boolean;
+  /** Texts: lengths (default maximum TEXT_MAX_LENGTH, textarea TEXTAREA_MAX_LENGTH). */
+  minLength?: number;
+  maxLength?: number;
+  /** Numbers: range and decimals (0 = whole numbers; absent = any). */
+  min?: number;
+  max?: number;
+  scale?: number;
+  patterns?: ConfiguredPattern[];
+  /** enum: the stored values and their labels. */
+  options?: ConfiguredOption[];
+  /** reference: a code-declared or configured resource name (values are its ids). */
+  reference?: string;
+  /** No two records of one license account hold the same value (a partial unique index). */
+  unique?: boolean;
+  /** Stored when a record is created without this field (and the create form's initial value). */
+  default?: string | number | boolean;
+}
+
+export interface ConfiguredFilter {
+  field: string;
+  operator: FilterOperator;
+  alwaysOn?: boolean;
+}
+
+export interface ConfiguredRule {
+  kind: (typeof CONFIGURED_RULE_KINDS)[number];
+  field: string;
+  other: string;
+  messages: LocalizedText;
+}
+
+export interface ConfiguredType {
+  /** ^[a-z][a-zA-Z0-9]{1,39}$, not a code-declared resource name. */
+  name: string;
+  /** Plural label. */
+  labels: LocalizedText;
+  /** Key of a top-level menu entry (resources/menu.ts, Home excluded). */
+  menuParent: string;
+  fields: Record<string, ConfiguredField>;
+  /** The field shown as a record's label (pickers, reference labels); default: the first text field, else id. */
+  nameField?: string;
+  rules?: ConfiguredRule[];
+  list: {
+    columns: string[];
+    filters?: ConfiguredFilter[];
+    defaultSort?: { field: string; order: 'ASC' | 'DESC' };
+  };
+  actions: Action[];
+  /** Answered by the server. */
+  status?: 'active' | 'archived';
+  version?: number;
+}
+
+export const TYPE_NAME_PATTERN = '^[a-z][a-zA-Z0-9]{1,39}$';
+export const FIELD_NAME_PATTERN = '^[a-z][a-zA-Z0-9]{0,39}$';
+/** Fields every configured record has (answered, never written). */
+export const SYSTEM_FIELDS = ['id', 'createdTime', 'updatedTime'] as const;
+export const RESERVED_FIELD_NAMES = [...SYSTEM_FIELDS, 'licenseAccountId'];
+export const MAX_REGEX_LENGTH = 200;
+export const TEXT_MAX_LENGTH = 255;
+export const TEXTAREA_MAX_LENGTH = 4000;
+export const MAX_FIELDS = 60;
+export const MAX_SCALE = 6;
+/** The export file format of GET /resource-types/export (and what POST /resource-types/import takes). */
+export const EXPORT_FORMAT = 'rvm-resource-types';
+
+/** Top-level menu keys a configured type may sit under. */
+export const MENU_PARENTS: readonly string[] = MENU.filter((node) => node.id !== HOME_MENU_ID).map((node) => node.key);
+
+export const customApiPath = (name: string) => `/custom/${name}`;
+export const customRoute = (name: string) => `/custom/${name}`;
+/** Permission identifiers: the menu entry `custom:<name>`, actions `custom:<name>:<action>`. */
+export const customMenuIdentifier = (name: string) => `custom:${name}`;
+export const customPermission = (name: string, action: Action) => `custom:${name}:${action}`;
+
+/** The key a filter is sent under in the paging body. */
+export const filterName = (filter: Pick<ConfiguredFilter, 'field' | 'operator'>): string => {
+  switch (filter.operator) {
+    case 'eq':
+      return filter.field;
+    case 'like':
+      return `${filter.field}Like`;
+    case 'in':
+      return `${filter.field}In`;
+    case 'gte':
+      return `${filter.field}From`;
+    case 'lte':
+      return `${filter.field}To`;
+    case 'range':
+      return `${filter.field}Range`;
+  }
+};
+
+const localized = { type: 'object', additionalProperties: false, required: ['en', 'zh'], properties: { en: { type: 'string', minLength: 1, maxLength: 200 }, zh: { type: 'string', minLength: 1, maxLength: 200 } } };
+const name40 = (pattern: string) => ({ type: 'string', minLength: 1, maxLength: 40, pattern });
+
+/** The JSON schema of a definition (the shapes; definitionIssues checks what a schema cannot say). */
+export const CONFIGURED_TYPE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'labels', 'menuParent', 'fields', 'list', 'actions'],
+  properties: {
+    name: name40(TYPE_NAME_PATTERN),
+    labels: localized,
+    menuParent: { type: 'string', enum: [...MENU_PARENTS] },
+    fields: {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: MAX_FIELDS,
+      propertyNames: { pattern: FIELD_NAME_PATTERN, maxLength: 40 },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'labels'],
+        properties: {
+          type: { type: 'string', enum: [...CONFIGURED_FIELD_TYPES] },
+          labels: localized,
+          required: { type: 'boolean' },
+          minLength: { type: 'integer', minimum: 0, maximum: TEXTAREA_MAX_LENGTH },
+          maxLength: { type: 'integer', minimum: 1, maximum: TEXTAREA_MAX_LENGTH },
+          min: { type: 'number' },
+          max: { type: 'number' },
+          scale: { type: 'integer', minimum: 0, maximum: MAX_SCALE },
+          patterns: {
+            type: 'array',
+            maxItems: 5,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['regex', 'messages'],
+              properties: { regex: { type: 'string', minLength: 1, maxLength: 1000 }, negate: { type: 'boolean' }, messages: localized },
+            },
+          },
+          options: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 200,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['value', 'labels'],
+              properties: { value: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }, labels: localized },
+            },
+          },
+          reference: name40('^[a-zA-Z][a-zA-Z0-9]*$'),
+          unique: { type: 'boolean' },
+          default: { type: ['string', 'number', 'boolean'] },
+        },
+      },
+    },
+    nameField: { type: 'string', maxLength: 40 },
+    rules: {
+      type: 'array',
+      maxItems: 20,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind', 'field', 'other', 'messages'],
+        properties: { kind: { type: 'string', enum: [...CONFIGURED_RULE_KINDS] }, field: { type: 'string', maxLength: 40 }, other: { type: 'string', maxLength: 40 }, messages: localized },
+      },
+    },
+    list: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['columns'],
+      properties: {
+        columns: { type: 'array', minItems: 1, maxItems: MAX_FIELDS + 3, items: { type: 'string', maxLength: 40 } },
+        filters: {
+          type: 'array',
+          maxItems: MAX_FIELDS,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['field', 'operator'],
+            properties: { field: { type: 'string', maxLength: 40 }, operator: { type: 'string', enum: [...CONFIGURED_OPERATORS] }, alwaysOn: { type: 'boolean' } },
+          },
+        },
+        defaultSort: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['field', 'order'],
+          properties: { field: { type: 'string', maxLength: 40 }, order: { type: 'string', enum: ['ASC', 'DESC'] } },
+        },
+      },
+    },
+    actions: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...CONFIGURED_ACTIONS] } },
+    // Answered by the server; accepted (and ignored) so an exported definition can be sent back as is.
+    status: { type: 'string', enum: ['active', 'archived'] },
+    version: { type: 'integer' },
+  },
+} as const;
+
+/** A definition problem: `message` is an i18n key (errors.94xx) with interpolation values. */
+export interface DefinitionIssue {
+  field: string;
+  message: string;
+  values?: Record<string, string | number>;
+}
+
+const TEXT_KINDS: readonly ConfiguredFieldType[] = ['text', 'textarea', 'email', 'phone', 'image', 'file'];
+const SORTABLE_KINDS: readonly ConfiguredFieldType[] = ['text', 'number', 'boolean', 'enum', 'date', 'datetime', 'reference', 'email', 'phone'];
+
+export const isSortableKind = (type: ConfiguredFieldType) => SORTABLE_KINDS.includes(type);
+
+const allFieldNames = (type: ConfiguredType) => [...SYSTEM_FIELDS, ...Object.keys(type.fields)];
+
+/**
+ * What the JSON schema cannot say: references to fields that exist, coherent bounds, defaults of the
+ * field's kind, known referenced resources. `resources`: every resource name a reference may point at.
+ * Regular expressions are checked by the caller (the server refuses risky ones, see regexSafety.ts).
+ */
+export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<string>): DefinitionIssue[] => {
+  const issues: DefinitionIssue[] = [];
+  const names = new Set(allFieldNames(type));
+  const unknown = (path: string, field: string) => {
+    if (!names.has(field)) issues.push({ field: path, message: 'errors.9408', values: { field } });
+  };
+  for (const [name, field] of Object.entries(type.fields)) {
+    const path = `fields.${name}`;
+    if (RESERVED_FIELD_NAMES.includes(name)) issues.push({ field: path, message: 'errors.9409', values: { field: name } });
+    if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) issues.push({ field: `${path}.minLength`, message: 'errors.9410' });
+    if (field.min !== undefined && field.max !== undefined && field.min > field.max) issues.push({ field: `${path}.min`, message: 'errors.9410' });
+    if (field.type === 'enum') {
+      const values = (field.options ?? []).map((option) => option.value);
+      if (values.length === 0 || new Set(values).size !== values.length) issues.push({ field: `${path}.options`, message: 'errors.9411' });
+    }
+    if (field.type === 'reference' && (!field.reference || !resources.has(field.reference))) {
+      issues.push({ field: `${path}.reference`, message: 'errors.9412', values: { resource: field.reference ?? '' } });
+    }
+    if (field.unique && !isSortableKind(field.type)) issues.push({ field: `${path}.unique`, message: 'errors.9413' });
+    if (field.default !== undefined && coerceIssue(field, field.default)) issues.push({ field: `${path}.default`, message: 'errors.9414' });
+  }
+  if (type.nameField !== undefined) unknown('nameField', type.nameField);
+  type.list.columns.forEach((column, index) => unknown(`list.columns.${index}`, column));
+  (type.list.filters ?? []).forEach((filter, index) => {
+    unknown(`list.filters.${index}.field`, filter.field);
+    const field = type.fields[filter.field];
+    if (field && !isSortableKind(field.type)) issues.push({ field: `list.filters.${index}.field`, message: 'errors.9413' });
+  });
+  const filterKeys = (type.list.filters ?? []).map(filterName);
+  if (new Set(filterKeys).size !== filterKeys.length) issues.push({ field: 'list.filters', message: 'errors.9411' });
+  if (type.list.defaultSort) {
+    unknown('list.defaultSort.field', type.list.defaultSort.field);
+    const field = type.fields[type.list.defaultSort.field];
+    if (field && !isSortableKind(field.type)) issues.push({ field: 'list.defaultSort.field', message: 'errors.9413' });
+  }
+  (type.rules ?? []).forEach((rule, index) => {
+    unknown(`rules.${index}.field`, rule.field);
+    unknown(`rules.${index}.other`, rule.other);
+  });
+  return issues;
+};
+
+/** Whether a value fits a field's kind (used for defaults); null when it does. */
+const coerceIssue = (field: ConfiguredField, value: unknown): string | null => {
+  switch (field.type) {
+    case 'number':
+      return typeof value === 'number' ? null : 'number';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'boolean';
+    case 'reference':
+      return typeof value === 'number' && Number.isInteger(value) ? null : 'reference';
+    case 'enum':
+      return (field.options ?? []).some((option) => option.value === value) ? null : 'enum';
+    default:
+      return typeof value === 'string' ? null : 'text';
+  }
+};
+
+const defaultNameField = (type: ConfiguredType) =>
+  type.nameField ?? Object.entries(type.fields).find(([, field]) => field.type === 'text')?.[0] ?? 'id';
+
+/** i18n-style keys of a configured type's messages (resolved by configuredText, never by the catalogues). */
+export const patternMessageKey = (type: string, field: string, index: number) => `resources.${type}.patterns.${field}.${index}`;
+export const ruleMessageKey = (type: string, index: number) => `resources.${type}.rules.${index}`;
+
+const toField = (typeName: string, name: string, field: ConfiguredField): FieldDeclaration => ({
+  type: field.type,
+  ...(field.required ? { required: true } : {}),
+  ...(TEXT_KINDS.includes(field.type) ? { minLength: field.minLength, maxLength: field.maxLength ?? (field.type === 'textarea' ? TEXTAREA_MAX_LENGTH : TEXT_MAX_LENGTH) } : {}),
+  ...(field.type === 'number' ? { min: field.min, max: field.max, ...(field.scale === 0 ? { integer: true } : field.scale !== undefined ? { scale: field.scale } : {}) } : {}),
+  ...(field.unique ? { unique: true } : {}),
+  ...(field.patterns?.length ? { patterns: field.patterns.map((pattern, index) => ({ regex: pattern.regex, negate: pattern.negate, message: patternMessageKey(typeName, name, index) })) } : {}),
+  ...(field.type === 'enum' ? { options: (field.options ?? []).map((option) => option.value) } : {}),
+  ...(field.type === 'reference' ? { reference: field.reference } : {}),
+  ...(isSortableKind(field.type) ? { sortable: true } : {}),
+  ...(field.default !== undefined ? { defaultValue: field.default } : {}),
+});
+
+/** The ResourceDeclaration the generic views, validation and CRUD helpers work with. */
+export const toDeclaration = (type: ConfiguredType): ResourceDeclaration => {
+  const menuId = MENU.find((node) => node.key === type.menuParent)?.id ?? 0;
+  const system = (kind: 'number' | 'datetime'): FieldDeclaration => ({ type: kind, readOnly: true, views: ['list', 'show'], sortable: true });
+  const permissions: Partial<Record<Action, string>> = {};
+  for (const action of type.actions) permissions[action] = customPermission(type.name, action);
+  return {
+    name: type.name,
+    apiPath: customApiPath(type.name),
+    route: customRoute(type.name),
+    menuId,
+    table: 'configured_record',
+    nameField: defaultNameField(type),
+    scope: 'custom',
+    fields: {
+      id: system('number'),
+      ...Object.fromEntries(Object.entries(type.fields).map(([name, field]) => [name, toField(type.name, name, field)])),
+      createdTime: system('datetime'),
+      updatedTime: system('datetime'),
+    },
+    list: {
+      columns: type.list.columns,
+      defaultSort: type.list.defaultSort ?? { field: 'id', order: 'DESC' },
+      filters: (type.list.filters ?? []).map((filter) => ({ name: filterName(filter), field: filter.field, operator: filter.operator, ...(filter.alwaysOn ? { alwaysOn: true } : {}) })),
+    },
+    permissions,
+    rules: (type.rules ?? []).map((rule, index): CrossFieldRule => ({ kind: rule.kind, field: rule.field, other: rule.other, message: ruleMessageKey(type.name, index) })),
+  };
+};
+
+/**
+ * The type's texts in one language, shaped like the catalogues' `resources.<name>` section
+ * (`name`, `fields`, `enums`, plus `patterns` and `rules` messages): the console merges it, the
+ * server looks keys up in it.
+ */
+export const configuredTexts = (type: ConfiguredType, locale: ConfiguredLocale) => ({
+  name: type.labels[locale],
+  fields: {
+    id: 'ID',
+    createdTime: locale === 'zh' ? '创建时间' : 'Created',
+    updatedTime: locale === 'zh' ? '更新时间' : 'Updated',
+    ...Object.fromEntries(Object.entries(type.fields).map(([name, field]) => [name, field.labels[locale]])),
+  },
+  enums: Object.fromEntries(
+    Object.entries(type.fields)
+      .filter(([, field]) => field.type === 'enum')
+      .map(([name, field]) => [name, Object.fromEntries((field.options ?? []).map((option) => [option.value, option.labels[locale]]))]),
+  ),
+  patterns: Object.fromEntries(
+    Object.entries(type.fields)
+      .filter(([, field]) => field.patterns?.length)
+      .map(([name, field]) => [name, Object.fromEntries((field.patterns ?? []).map((pattern, index) => [String(index), pattern.messages[locale]]))]),
+  ),
+  rules: Object.fromEntries((type.rules ?? []).map((rule, index) => [String(index), rule.messages[locale]])),
+});
+
+/** A key under `resources.<type.name>.` from the type's own texts, else undefined. */
+export const configuredText = (type: ConfiguredType, locale: ConfiguredLocale, key: string): string | undefined => {
+  const prefix = `resources.${type.name}.`;
+  if (!key.startsWith(prefix)) return undefined;
+  let node: unknown = configuredTexts(type, locale);
+  for (const part of key.slice(prefix.length).split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+};

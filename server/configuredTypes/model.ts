@@ -1,0 +1,110 @@
+// A configured type as a ResourceModel of the generic CRUD engine: its declaration from
+// resources/configuredTypes.ts `toDeclaration`, its table the shared configured_record, every field
+// a typed SQL expression on the JSON `data` (so server/crud's filtering, sorting, paging, reading
+// and export work unchanged), the scope the type name plus the caller's license account.
+// Names are inlined as literals (both are checked against ^[a-z][a-zA-Z0-9]*$): an expression
+// index only serves a query whose expression and partial-index predicate are written the same way.
+import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { configuredText, isSortableKind, type ConfiguredField, type ConfiguredType } from '../../resources/configuredTypes';
+import { toDeclaration } from '../../resources/configuredTypes';
+import type { FilterDeclaration } from '../../resources/types';
+import type { Locale } from '../../i18n';
+import { configuredRecord } from '../db/schema';
+import { invalidField } from '../lib/errors';
+import type { ResourceModel } from '../crud/model';
+
+const SAFE_NAME = /^[a-z][a-zA-Z0-9]{0,39}$/;
+
+const literal = (name: string) => {
+  // Definitions are validated before they reach here; this guards the inlining itself.
+  if (!SAFE_NAME.test(name)) throw new Error(`unsafe name for SQL: ${name}`);
+  return `'${name}'`;
+};
+
+/** `(data->>'field')` with the cast of the field's kind: the text of indexes and of queries. */
+export const valueExpressionText = (name: string, field: Pick<ConfiguredField, 'type'>) => {
+  const text = `("data" ->> ${literal(name)})`;
+  switch (field.type) {
+    case 'number':
+      return `(${text}::float8)`;
+    case 'boolean':
+      return `(${text}::boolean)`;
+    case 'reference':
+      return `(${text}::int4)`;
+    default:
+      return text;
+  }
+};
+
+/** `type_name = '<name>'`: the scope of the type and the predicate of its partial indexes. */
+export const typePredicateText = (typeName: string) => `"type_name" = ${literal(typeName)}`;
+
+const qualified = (text: string) => text.replaceAll('"data"', '"configured_record"."data"').replaceAll('"type_name"', '"configured_record"."type_name"');
+
+/** Dates and datetimes are stored as ISO text: filters compare text with a normalised value. */
+const isoFilterValue = (field: ConfiguredField, raw: unknown, filterName: string): string => {
+  const time = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(time)) throw invalidField(filterName, 'validation.date', '1003');
+  if (field.type === 'date') return /^\d{4}-\d{2}-\d{2}$/.test(raw as string) ? (raw as string) : new Date(time).toISOString().slice(0, 10);
+  return new Date(time).toISOString();
+};
+
+const dateFilter = (type: ConfiguredType, expressions: Record<string, SQL>) => (filter: FilterDeclaration, value: unknown): SQL | undefined => {
+  const field = type.fields[filter.field];
+  if (!field || (field.type !== 'date' && field.type !== 'datetime')) return undefined;
+  const expression = expressions[filter.field];
+  const blank = (item: unknown) => item === undefined || item === null || item === '';
+  const at = (item: unknown) => isoFilterValue(field, item, filter.name);
+  switch (filter.operator) {
+    case 'gte':
+      return gte(expression, at(value));
+    case 'lte':
+      return lte(expression, at(value));
+    case 'range': {
+      const [from, to] = value as unknown[];
+      return and(blank(from) ? undefined : gte(expression, at(from)), blank(to) ? undefined : lte(expression, at(to))) ?? sql`true`;
+    }
+    case 'in':
+      return sql`${expression} in (${sql.join((value as unknown[]).filter((item) => !blank(item)).map((item) => sql`${at(item)}`), sql`, `)})`;
+    default:
+      return eq(expression, at(value));
+  }
+};
+
+export interface ConfiguredModel extends ResourceModel {
+  configured: ConfiguredType;
+}
+
+export const buildConfiguredModel = (type: ConfiguredType): ConfiguredModel => {
+  const declaration = toDeclaration(type);
+  const computed: Record<string, SQL> = {};
+  for (const [name, field] of Object.entries(type.fields)) computed[name] = sql.raw(qualified(valueExpressionText(name, field)));
+  const scopeBy = sql.raw(qualified(typePredicateText(type.name)));
+  const writable = Object.keys(type.fields);
+  return {
+    configured: type,
+    declaration,
+    table: configuredRecord,
+    id: configuredRecord.id,
+    columns: { id: configuredRecord.id, createdTime: configuredRecord.createdTime, updatedTime: configuredRecord.updatedTime },
+    computed,
+    joins: {},
+    licenseAccountColumn: configuredRecord.licenseAccountId,
+    hooks: {
+      scope: (caller) =>
+        caller.principal.licenseAccountId === null ? sql`false` : and(scopeBy, eq(configuredRecord.licenseAccountId, caller.principal.licenseAccountId)),
+      filter: dateFilter(type, computed),
+    },
+    readable: Object.keys(declaration.fields),
+    creatable: writable,
+    editable: writable,
+    texts: (locale: Locale, key: string) => configuredText(type, locale, key),
+  };
+};
+
+/** Fields worth an expression index: filtered on, or the default sort. */
+export const indexedFields = (type: ConfiguredType): string[] => {
+  const names = new Set((type.list.filters ?? []).map((filter) => filter.field));
+  if (type.list.defaultSort && type.fields[type.list.defaultSort.field]) names.add(type.list.defaultSort.field);
+  return [...names].filter((name) => type.fields[name] && isSortableKind(type.fields[name].type));
+};

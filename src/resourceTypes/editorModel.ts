@@ -1,0 +1,257 @@
+// The type editor's form values and the ConfiguredType they stand for, both ways, plus the editor's
+// own validation (pure: unit-tested without a DOM). Form values are arrays (react-admin's ArrayInput)
+// and flat label pairs; the definition keys fields by name. Server issues name definition paths
+// (`fields.code.maxLength`, `labels.zh`, `list.filters.0.field`): `issuePath` maps them to form paths.
+import { isSortableKind, FIELD_NAME_PATTERN, MAX_REGEX_LENGTH, MAX_SCALE, RESERVED_FIELD_NAMES, TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
+import type { Action, FilterOperator } from '../../resources/types';
+import type { ConfiguredRule } from '../../resources/configuredTypes';
+import type { ConfiguredField, ConfiguredFieldKind, ConfiguredType } from './configuredType';
+
+export interface OptionValues {
+  value: string;
+  labelEn: string;
+  labelZh: string;
+}
+
+export interface PatternValues {
+  regex: string;
+  messageEn: string;
+  messageZh: string;
+}
+
+export interface FieldValues {
+  name: string;
+  type: ConfiguredFieldKind;
+  labelEn: string;
+  labelZh: string;
+  required?: boolean;
+  unique?: boolean;
+  minLength?: number | null;
+  maxLength?: number | null;
+  min?: number | null;
+  max?: number | null;
+  scale?: number | null;
+  /** Text/number/enum default as typed; booleans use `defaultTrue`. */
+  default?: string | number | null;
+  defaultTrue?: boolean;
+  reference?: string | null;
+  options?: OptionValues[];
+  patterns?: PatternValues[];
+}
+
+export interface RuleValues {
+  kind: ConfiguredRule['kind'];
+  field: string;
+  other: string;
+  messageEn: string;
+  messageZh: string;
+}
+
+export interface TypeFormValues {
+  name: string;
+  labelEn: string;
+  labelZh: string;
+  menuParent: string;
+  fields: FieldValues[];
+  rules: RuleValues[];
+  columns: string[];
+  filters: Array<{ field: string; operator: FilterOperator }>;
+  sortField: string;
+  sortOrder: 'ASC' | 'DESC';
+  actions: Action[];
+}
+
+export const TYPE_NAME = new RegExp(TYPE_NAME_PATTERN);
+export const FIELD_NAME = new RegExp(FIELD_NAME_PATTERN);
+export const OPTION_VALUE = /^[A-Za-z0-9_.-]{1,64}$/;
+export const RESERVED_FIELDS: readonly string[] = RESERVED_FIELD_NAMES;
+export { MAX_REGEX_LENGTH, MAX_SCALE };
+
+/** Kinds with a length (lengths and patterns apply), kinds with a range. */
+export const TEXT_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', 'email', 'phone', 'image', 'file'];
+const PATTERN_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', 'phone'];
+
+/** The filter operators the generic list renders for a kind (src/generic/fieldKinds.ts). */
+export const operatorsFor = (kind: ConfiguredFieldKind | undefined): FilterOperator[] => {
+  switch (kind) {
+    case 'number':
+      return ['eq', 'gte', 'lte'];
+    case 'boolean':
+      return ['eq'];
+    case 'enum':
+    case 'reference':
+      return ['eq', 'in'];
+    case 'date':
+    case 'datetime':
+      return ['gte', 'lte'];
+    default:
+      return ['like', 'eq'];
+  }
+};
+
+export const emptyField = (): FieldValues => ({ name: '', type: 'text', labelEn: '', labelZh: '', options: [], patterns: [] });
+
+export const emptyTypeForm = (): TypeFormValues => ({
+  name: '',
+  labelEn: '',
+  labelZh: '',
+  menuParent: 'systemSettings',
+  fields: [emptyField()],
+  rules: [],
+  columns: [],
+  filters: [],
+  sortField: '',
+  sortOrder: 'ASC',
+  actions: ['page', 'show', 'create', 'edit', 'delete', 'export'],
+});
+
+const numberOrUndefined = (value: unknown): number | undefined =>
+  value === null || value === undefined || value === '' || Number.isNaN(Number(value)) ? undefined : Number(value);
+
+const textOrUndefined = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+const defaultOf = (field: FieldValues): ConfiguredField['default'] => {
+  if (field.type === 'boolean') return field.defaultTrue ? true : undefined;
+  if (field.type === 'number') return numberOrUndefined(field.default);
+  return textOrUndefined(field.default);
+};
+
+/** Only the properties meaningful for the field's kind reach the definition. */
+export const fieldOf = (field: FieldValues): ConfiguredField => {
+  const text = TEXT_KINDS.includes(field.type);
+  const definition: ConfiguredField = {
+    type: field.type,
+    labels: { en: field.labelEn?.trim() ?? '', zh: field.labelZh?.trim() ?? '' },
+    ...(field.required ? { required: true } : {}),
+    ...(field.unique && isSortableKind(field.type) ? { unique: true } : {}),
+    ...(text ? { minLength: numberOrUndefined(field.minLength), maxLength: numberOrUndefined(field.maxLength) } : {}),
+    ...(field.type === 'number'
+      ? { min: numberOrUndefined(field.min), max: numberOrUndefined(field.max), scale: numberOrUndefined(field.scale) }
+      : {}),
+    default: defaultOf(field),
+    ...(field.type === 'enum'
+      ? { options: (field.options ?? []).map((option) => ({ value: option.value.trim(), labels: { en: option.labelEn?.trim() ?? '', zh: option.labelZh?.trim() ?? '' } })) }
+      : {}),
+    ...(field.type === 'reference' ? { reference: field.reference ?? undefined } : {}),
+    ...(PATTERN_KINDS.includes(field.type) && field.patterns?.length
+      ? { patterns: field.patterns.map((pattern) => ({ regex: pattern.regex, messages: { en: pattern.messageEn?.trim() ?? '', zh: pattern.messageZh?.trim() ?? '' } })) }
+      : {}),
+  };
+  // no `undefined` on the wire (the server's schema refuses unknown or null properties)
+  return Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== undefined)) as unknown as ConfiguredField;
+};
+
+export const typeOf = (values: TypeFormValues): ConfiguredType => {
+  const names = new Set(values.fields.map((field) => field.name));
+  const columns = values.columns.filter((column) => names.has(column));
+  return {
+    name: values.name.trim(),
+    labels: { en: values.labelEn.trim(), zh: values.labelZh.trim() },
+    menuParent: values.menuParent,
+    fields: Object.fromEntries(values.fields.map((field) => [field.name.trim(), fieldOf(field)])),
+    ...((values.rules ?? []).length
+      ? {
+          rules: values.rules.map((rule) => ({
+            kind: rule.kind,
+            field: rule.field,
+            other: rule.other,
+            messages: { en: rule.messageEn?.trim() ?? '', zh: rule.messageZh?.trim() ?? '' },
+          })),
+        }
+      : {}),
+    list: {
+      columns,
+      // every chosen filter stands in the list's filter bar (none hides behind "Add filter")
+      filters: values.filters.filter((filter) => names.has(filter.field)).map((filter) => ({ field: filter.field, operator: filter.operator, alwaysOn: true })),
+      // without a chosen field the server sorts newest first
+      ...(values.sortField && names.has(values.sortField) ? { defaultSort: { field: values.sortField, order: values.sortOrder } } : {}),
+    },
+    actions: values.actions,
+  };
+};
+
+export const formOf = (type: ConfiguredType): TypeFormValues => ({
+  name: type.name,
+  labelEn: type.labels.en,
+  labelZh: type.labels.zh,
+  menuParent: type.menuParent,
+  fields: Object.entries(type.fields).map(([name, field]) => ({
+    name,
+    type: field.type,
+    labelEn: field.labels.en,
+    labelZh: field.labels.zh,
+    required: field.required ?? false,
+    unique: field.unique ?? false,
+    minLength: field.minLength ?? null,
+    maxLength: field.maxLength ?? null,
+    min: field.min ?? null,
+    max: field.max ?? null,
+    scale: field.scale ?? null,
+    default: typeof field.default === 'boolean' ? null : (field.default ?? null),
+    defaultTrue: field.default === true,
+    reference: field.reference ?? null,
+    options: (field.options ?? []).map((option) => ({ value: option.value, labelEn: option.labels.en, labelZh: option.labels.zh })),
+    patterns: (field.patterns ?? []).map((pattern) => ({ regex: pattern.regex, messageEn: pattern.messages.en, messageZh: pattern.messages.zh })),
+  })),
+  rules: (type.rules ?? []).map((rule) => ({ kind: rule.kind, field: rule.field, other: rule.other, messageEn: rule.messages.en, messageZh: rule.messages.zh })),
+  columns: [...type.list.columns],
+  filters: (type.list.filters ?? []).map((filter) => ({ field: filter.field, operator: filter.operator })),
+  sortField: type.list.defaultSort?.field ?? '',
+  sortOrder: type.list.defaultSort?.order ?? 'ASC',
+  actions: [...type.actions],
+});
+
+/** Maps a server issue's definition path to the form path of the same input (unknown paths: null). */
+export const issuePath = (path: string, values: TypeFormValues): string | null => {
+  const parts = path.split('.');
+  const labelKey = (lang: string | undefined, prefix: 'label' | 'message') => (lang === 'zh' ? `${prefix}Zh` : `${prefix}En`);
+  switch (parts[0]) {
+    case 'name':
+    case 'menuParent':
+    case 'actions':
+      return parts[0];
+    case 'labels':
+      return labelKey(parts[1], 'label');
+    case 'fields': {
+      const index = values.fields.findIndex((field) => field.name === parts[1]);
+      if (index < 0) return 'fields';
+      const base = `fields.${index}`;
+      const [, , property, sub, subProperty, lang] = parts;
+      if (!property) return `${base}.name`;
+      if (property === 'labels') return `${base}.${labelKey(sub, 'label')}`;
+      if (property === 'type' || property === 'reference' || property === 'scale' || property === 'required' || property === 'unique') return `${base}.${property}`;
+      if (property === 'default') return `${base}.${values.fields[index].type === 'boolean' ? 'defaultTrue' : 'default'}`;
+      if (property === 'options' && sub !== undefined) {
+        if (subProperty === 'labels') return `${base}.options.${sub}.${labelKey(lang, 'label')}`;
+        return `${base}.options.${sub}.value`;
+      }
+      if (property === 'patterns' && sub !== undefined) {
+        if (subProperty === 'messages') return `${base}.patterns.${sub}.${labelKey(lang, 'message')}`;
+        return `${base}.patterns.${sub}.regex`;
+      }
+      return `${base}.${property}`;
+    }
+    case 'rules':
+      if (parts[1] === undefined) return null;
+      if (parts[2] === 'messages') return `rules.${parts[1]}.${labelKey(parts[3], 'message')}`;
+      return `rules.${parts[1]}.${parts[2] === 'other' || parts[2] === 'kind' ? parts[2] : 'field'}`;
+    case 'list':
+      if (parts[1] === 'columns') return 'columns';
+      if (parts[1] === 'filters') return parts[2] !== undefined ? `filters.${parts[2]}.${parts[3] === 'operator' ? 'operator' : 'field'}` : 'filters';
+      if (parts[1] === 'defaultSort') return parts[2] === 'order' ? 'sortOrder' : 'sortField';
+      return null;
+    default:
+      return null;
+  }
+};
+
+/** Puts `message` at a dotted form path in a nested error object (react-admin's submission error format). */
+export const setError = (errors: Record<string, unknown>, path: string, message: unknown) => {
+  const parts = path.split('.');
+  let node = errors;
+  for (const part of parts.slice(0, -1)) {
+    if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  if (node[parts[parts.length - 1]] === undefined) node[parts[parts.length - 1]] = message;
+};

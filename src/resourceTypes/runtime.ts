@@ -1,0 +1,87 @@
+// Pure derivations of the configured resource types the signed-in user may list (GET
+// /resource-types/active): their declarations beside the code-declared ones, their sidebar entries
+// under their menu parent, and their labels as i18n messages. No React here (tests call these directly).
+//
+// Names (documented in docs/ARCHITECTURE.md), for a type named <name>: the declaration <name> (i18n root
+// `resources.<name>`, from resources/configuredTypes.ts configuredTexts: `.name`, `.fields.<f>`,
+// `.enums.<f>.<value>`, `.patterns.<f>.<i>`, `.rules.<i>`; plus `.filters.<filter key>`, the field's
+// label), console route and react-admin resource `custom/<name>`, menu key `custom_<name>` (label
+// `menu.custom_<name>`), menu identifier `custom:<name>` (resources/configuredTypes.ts).
+import type { TranslationMessages } from 'ra-core';
+import type { Locale } from '../../i18n';
+import { MENU, type MenuNode } from '../../resources/menu';
+import { RESOURCES } from '../../resources';
+import type { ResourceDeclaration } from '../../resources/types';
+import { resourceNameOf } from '../generic/registry';
+import { configuredTexts, declarationOfConfiguredType, type ConfiguredType } from './configuredType';
+
+export interface RuntimeResources {
+  /** The active configured types, as answered. */
+  types: readonly ConfiguredType[];
+  /** Code-declared declarations followed by the configured ones. */
+  registry: readonly ResourceDeclaration[];
+  /** resources/menu.ts with a node per configured type under its menu parent. */
+  menu: MenuNode[];
+}
+
+export const menuKeyOf = (typeName: string) => `custom_${typeName}`;
+
+/**
+ * Menu ids of configured entries: negative (never a seeded id), one per type in answer order. They only
+ * tie a declaration to its sidebar node in the console; the server's permission rows have their own.
+ */
+const menuIdOf = (index: number) => -1 - index;
+// (the declaration's own menuId is its parent's, resources/configuredTypes.ts: its permissions make the parent visible)
+
+const menuNodeOf = (type: ConfiguredType, index: number): MenuNode => ({
+  id: menuIdOf(index),
+  key: menuKeyOf(type.name),
+  identifier: `custom:${type.name}`,
+  type: 'menu',
+  route: `/custom/${type.name}`,
+  inMenu: true,
+  children: [],
+});
+
+export const runtimeResources = (types: readonly ConfiguredType[], menu: MenuNode[] = MENU): RuntimeResources => {
+  const active = types.filter((type) => type.status !== 'archived');
+  const configured = active.map((type) => declarationOfConfiguredType(type));
+  const childrenOf = (key: string) =>
+    active.flatMap((type, index) => (type.menuParent === key && type.actions.includes('page') ? [menuNodeOf(type, index)] : []));
+  return {
+    types: active,
+    registry: [...RESOURCES, ...configured],
+    // under a directory: after its children; beside a top-level screen (Search has none): right after it,
+    // so the screen's own entry stays a link
+    menu: menu.flatMap((node) => {
+      const extra = childrenOf(node.key);
+      if (!extra.length) return [node];
+      return node.children.length ? [{ ...node, children: [...node.children, ...extra] }] : [node, ...extra];
+    }),
+  };
+};
+
+type Tree = Record<string, unknown>;
+
+/** A configured type's texts in `locale` (the type's own), with a label per filter key of its list. */
+const labelsOf = (type: ConfiguredType, declaration: ResourceDeclaration, locale: Locale): Tree => {
+  const texts = configuredTexts(type, locale) as Tree & { fields: Record<string, string> };
+  const filters = Object.fromEntries(declaration.list.filters.map((filter) => [filter.name, texts.fields[filter.field] ?? filter.field]));
+  return { ...texts, filters };
+};
+
+/** `base` plus every configured type's labels, also under its react-admin resource name (its route). */
+export const withConfiguredMessages = (base: TranslationMessages, runtime: RuntimeResources, locale: Locale): TranslationMessages => {
+  if (runtime.types.length === 0) return base;
+  const resources: Tree = { ...(base.resources as Tree) };
+  const menu: Tree = { ...(base.menu as Tree) };
+  for (const type of runtime.types) {
+    const declaration = runtime.registry.find((candidate) => candidate.name === type.name && candidate.route === `/custom/${type.name}`);
+    if (!declaration) continue;
+    const labels = labelsOf(type, declaration, locale);
+    resources[type.name] = labels;
+    resources[resourceNameOf(declaration)] = labels;
+    menu[menuKeyOf(type.name)] = labels.name;
+  }
+  return { ...base, resources, menu } as TranslationMessages;
+};

@@ -1,0 +1,44 @@
+// The framework-neutral half of configured types (resources/configuredTypes.ts) and the server's
+// regular-expression guard: what the console and the server both rely on.
+import { describe, expect, it } from 'vitest';
+import { configuredText, definitionIssues, filterName, toDeclaration, type ConfiguredType } from '../../resources/configuredTypes';
+import { validateRecord } from '../../resources/validation';
+import { regexProblem } from '../../server/configuredTypes/regexSafety';
+import { BARCODE } from '../server/configuredTypesFixture';
+
+const barcode = BARCODE as unknown as ConfiguredType;
+
+describe('configured types', () => {
+  it('become a declaration the generic views and validation use', () => {
+    const declaration = toDeclaration(barcode);
+    expect(declaration).toMatchObject({ name: 'barcode', apiPath: '/custom/barcode', route: '/custom/barcode', menuId: 21, nameField: 'code', scope: 'custom' });
+    expect(Object.keys(declaration.fields)).toEqual(['id', 'code', 'itemType', 'refund', 'active', 'createdTime', 'updatedTime']);
+    expect(declaration.fields.refund).toMatchObject({ type: 'number', scale: 2, min: 0, max: 100 });
+    expect(declaration.fields.active.defaultValue).toBe(true);
+    expect(declaration.permissions).toEqual({ page: 'custom:barcode:page', show: 'custom:barcode:show', create: 'custom:barcode:create', edit: 'custom:barcode:edit', delete: 'custom:barcode:delete', export: 'custom:barcode:export' });
+    expect(declaration.list.filters.map((filter) => filter.name)).toEqual(['codeLike', 'itemType', 'refundRange']);
+    expect(filterName({ field: 'made', operator: 'gte' })).toBe('madeFrom');
+    const issues = validateRecord(declaration, { code: '12a', itemType: 'pet', refund: 0.125 }, 'create');
+    expect(issues.map((issue) => [issue.field, issue.message])).toEqual([['code', 'resources.barcode.patterns.code.0'], ['refund', 'validation.scale']]);
+    expect(configuredText(barcode, 'zh', 'resources.barcode.patterns.code.0')).toBe('只能是数字');
+    expect(configuredText(barcode, 'en', 'resources.barcode.enums.itemType.pet')).toBe('PET bottle');
+    expect(configuredText(barcode, 'en', 'resources.fleet.name')).toBeUndefined();
+  });
+
+  it('name what does not hold together', () => {
+    expect(definitionIssues(barcode, new Set(['barcode']))).toEqual([]);
+    const broken = { ...barcode, nameField: 'nope', list: { columns: ['code', 'gone'], defaultSort: { field: 'active', order: 'ASC' as const } }, fields: { ...barcode.fields, other: { type: 'reference' as const, reference: 'unknown', labels: { en: 'o', zh: 'o' } } } };
+    expect(definitionIssues(broken, new Set(['barcode'])).map((issue) => [issue.field, issue.message])).toEqual([
+      ['fields.other.reference', 'errors.9412'],
+      ['nameField', 'errors.9408'],
+      ['list.columns.1', 'errors.9408'],
+    ]);
+  });
+
+  it('refuse regular expressions that are too long, invalid, or backtrack catastrophically', () => {
+    for (const safe of ['^[0-9]+$', '^\\d{3}-\\d{4}$', '^[A-Z]{2}[0-9]{6,10}$', '^(jpg|png)$', '^\\p{L}+$', '^(\\+|-)?\\d+$']) expect(regexProblem(safe), safe).toBeNull();
+    for (const risky of ['(a+)+$', '(a*)*b', '(a|aa)*$', '^(\\w+\\s?)*$', '(x)\\1', '([a-z]+)*@']) expect(regexProblem(risky), risky).toBe('errors.9406');
+    expect(regexProblem('(')).toBe('errors.9407');
+    expect(regexProblem('a'.repeat(201))).toBe('errors.9405');
+  });
+});
