@@ -1,0 +1,178 @@
+// `npm run test:mutation [-- --folder src/providers [--folder resources]] [-- --report-only]`
+// Runs Stryker (stryker.config.mjs) over the folders asked for (all six when none is named), then reads
+// its JSON report (reports/mutation/mutation.json) and writes each folder's figures and surviving
+// mutants into docs/test-quality.md between the report markers. Folders not in this run keep the
+// section an earlier run wrote, so one folder at a time builds up the whole table.
+// A survivor judged equivalent (no test can tell it apart) gets its reason from
+// scripts/mutationReport.equivalents.json, keyed by `file|mutator|source line|original|replacement`
+// (no line number, so edits elsewhere in the file keep the entry); the open survivors' keys are printed.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { MUTATED_FOLDERS, mutatePatterns, testFilesFor } from '../stryker.config.mjs';
+
+const REPORT = 'reports/mutation/mutation.json';
+const DOC = 'docs/test-quality.md';
+const EQUIVALENTS = 'scripts/mutationReport.equivalents.json';
+const START = '<!-- mutation-report:start -->';
+const END = '<!-- mutation-report:end -->';
+
+const parseArgs = (argv) => {
+  const folders = [];
+  let reportOnly = false;
+  let allTests = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--report-only') reportOnly = true;
+    else if (arg === '--all-tests') allTests = true;
+    else if (arg === '--folder') folders.push(...(argv[++i] ?? '').split(','));
+    else if (arg.startsWith('--folder=')) folders.push(...arg.slice('--folder='.length).split(','));
+    else throw new Error(`unknown argument ${arg} (use --folder <folder>, --all-tests, --report-only)`);
+  }
+  const named = [...folders, ...(process.env.MUTATION_FOLDER ?? '').split(',')]
+    .map((folder) => folder.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  for (const folder of named) {
+    if (!MUTATED_FOLDERS.includes(folder)) throw new Error(`${folder} is not one of ${MUTATED_FOLDERS.join(', ')}`);
+  }
+  return { folders: named.length > 0 ? named : MUTATED_FOLDERS, reportOnly, allTests };
+};
+
+// Stryker through its API rather than its CLI: StrykerJS 10 declares Node >= 22 and its CLI refuses
+// the project's Node 20 (package.json engines); the API runs on Node 20 (it only lacks
+// Object.groupBy, for which mutation-testing-metrics keeps a fallback).
+const runStryker = async (folders, testFiles) => {
+  const { Stryker } = await import('../node_modules/@stryker-mutator/core/dist/src/stryker.js');
+  const started = Date.now();
+  await new Stryker({ configFile: 'stryker.config.mjs', mutate: mutatePatterns(folders), ...(testFiles ? { testFiles } : {}) }).runMutationTest();
+  return Math.round((Date.now() - started) / 60_000);
+};
+
+/** The folder of MUTATED_FOLDERS a report file belongs to (the longest prefix). */
+const folderOf = (file) => MUTATED_FOLDERS.filter((folder) => file.startsWith(`${folder}/`)).sort((a, b) => b.length - a.length)[0];
+
+/** The mutated code as written in the source, to key equivalents independently of line numbers. */
+const originalText = (source, location) => {
+  const lines = source.split('\n');
+  const { start, end } = location;
+  if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
+  const first = lines[start.line - 1].slice(start.column - 1);
+  const last = lines[end.line - 1].slice(0, end.column - 1);
+  return `${first} … ${last}`.replace(/\s+/g, ' ');
+};
+
+const oneLine = (text) => text.replace(/\s+/g, ' ').trim().slice(0, 90);
+
+export const summarise = (report, equivalents) => {
+  const byFolder = new Map();
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const folder = folderOf(file);
+    if (!folder) continue;
+    const entry = byFolder.get(folder) ?? { mutants: 0, killed: 0, survived: 0, noCoverage: 0, timeout: 0, errors: 0, ignored: 0, survivors: [] };
+    for (const mutant of mutants) {
+      if (mutant.status === 'Ignored') entry.ignored += 1;
+      else if (mutant.status === 'CompileError' || mutant.status === 'RuntimeError') entry.errors += 1;
+      else {
+        entry.mutants += 1;
+        if (mutant.status === 'Killed') entry.killed += 1;
+        if (mutant.status === 'Timeout') entry.timeout += 1;
+        if (mutant.status === 'Survived') entry.survived += 1;
+        if (mutant.status === 'NoCoverage') entry.noCoverage += 1;
+      }
+      if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
+        const original = originalText(source, mutant.location);
+        const lineText = source.split('\n')[mutant.location.start.line - 1];
+        const key = `${file}|${mutant.mutatorName}|${oneLine(lineText)}|${oneLine(original)}|${oneLine(mutant.replacement ?? '')}`;
+        entry.survivors.push({ key, file, line: mutant.location.start.line, status: mutant.status, mutator: mutant.mutatorName, original: oneLine(original), replacement: oneLine(mutant.replacement ?? ''), why: equivalents[key] });
+      }
+    }
+    byFolder.set(folder, entry);
+  }
+  return byFolder;
+};
+
+const score = ({ mutants, killed, timeout }) => (mutants === 0 ? 100 : (100 * (killed + timeout)) / mutants);
+
+const code = (text) => `\`${text.replaceAll('`', "'").replaceAll('|', '\\|')}\``;
+
+const folderSection = (folder, figures, meta) => {
+  const data = { folder, ...meta, ...figures, survivors: undefined };
+  const equivalent = figures.survivors.filter((survivor) => survivor.why && !survivor.why.startsWith('not equivalent'));
+  const lines = [
+    `<!-- folder:${folder} ${JSON.stringify(data)} -->`,
+    `### ${folder}`,
+    '',
+    `Run ${meta.date} with \`${meta.command}\`${Number.isFinite(meta.minutes) ? ` (${meta.minutes} min)` : ''}: ${figures.mutants} mutants, score **${score(figures).toFixed(1)}%** ` +
+      `(${equivalent.length} equivalent survivors; ${figures.ignored} static mutants ignored, ${figures.errors} compile/runtime errors).`,
+    '',
+    `Tests run against the mutants: ${meta.tests}.`,
+    '',
+  ];
+  if (figures.survivors.length === 0) lines.push('No surviving mutants.');
+  for (const survivor of figures.survivors) {
+    // a reason starting 'not equivalent' is a note (e.g. killed by a test Stryker cannot run), not a claim
+    const why = !survivor.why ? 'open' : survivor.why.startsWith('not equivalent') ? `note: ${survivor.why}` : `equivalent: ${survivor.why}`;
+    lines.push(`- ${survivor.file}:${survivor.line} ${survivor.status} ${survivor.mutator} ${code(survivor.original)} → ${code(survivor.replacement)}: ${why}`);
+  }
+  lines.push(`<!-- /folder:${folder} -->`);
+  return lines.join('\n');
+};
+
+/** Folder sections already in the document: `folder → { text, data }`. */
+const existingSections = (block) => {
+  const sections = new Map();
+  const pattern = /<!-- folder:(\S+) (\{.*?\}) -->[\s\S]*?<!-- \/folder:\1 -->/g;
+  for (const match of block.matchAll(pattern)) sections.set(match[1], { text: match[0], data: JSON.parse(match[2]) });
+  return sections;
+};
+
+const summaryTable = (sections) => {
+  const rows = MUTATED_FOLDERS.filter((folder) => sections.has(folder)).map((folder) => {
+    const figures = sections.get(folder).data;
+    return `| ${folder} | ${figures.mutants} | ${figures.killed} | ${figures.survived} | ${figures.noCoverage} | ${figures.timeout} | ${score(figures).toFixed(1)}% | ${figures.date} |`;
+  });
+  const missing = MUTATED_FOLDERS.filter((folder) => !sections.has(folder));
+  return [
+    '| folder | mutants | killed | survived | no coverage | timeout | score | run |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    ...(missing.length > 0 ? ['', `Not run yet: ${missing.join(', ')}.`] : []),
+  ].join('\n');
+};
+
+export const writeDoc = (byFolder, meta) => {
+  const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : `# Test quality\n\n${START}\n${END}\n`;
+  const startAt = doc.indexOf(START);
+  const endAt = doc.indexOf(END);
+  if (startAt < 0 || endAt < startAt) throw new Error(`${DOC} lacks the ${START} … ${END} markers`);
+  const sections = existingSections(doc.slice(startAt, endAt));
+  for (const [folder, figures] of byFolder) {
+    const text = folderSection(folder, figures, meta);
+    sections.set(folder, { text, data: existingSections(text).get(folder).data });
+  }
+  const ordered = MUTATED_FOLDERS.filter((folder) => sections.has(folder)).map((folder) => sections.get(folder).text);
+  const block = [START, '', summaryTable(sections), '', ...ordered.flatMap((text) => [text, '']), END].join('\n');
+  writeFileSync(DOC, doc.slice(0, startAt) + block + doc.slice(endAt + END.length));
+};
+
+const main = async () => {
+  const { folders, reportOnly, allTests } = parseArgs(process.argv.slice(2));
+  const testFiles = allTests ? undefined : testFilesFor(folders);
+  const minutes = reportOnly ? undefined : await runStryker(folders, testFiles);
+  const report = JSON.parse(readFileSync(REPORT, 'utf8'));
+  const equivalents = existsSync(EQUIVALENTS) ? JSON.parse(readFileSync(EQUIVALENTS, 'utf8')) : {};
+  const byFolder = summarise(report, equivalents);
+  // only the folders of this run: a report-only pass over an older mutation.json must name its folders
+  for (const folder of [...byFolder.keys()]) if (!folders.includes(folder)) byFolder.delete(folder);
+  const meta = {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    command: `npm run test:mutation -- ${folders.map((folder) => `--folder ${folder}`).join(' ')}${allTests ? ' --all-tests' : ''}`,
+    tests: testFiles ? testFiles.join(', ') : 'every related test of the unit and server projects',
+    minutes: minutes ?? Number(process.env.MUTATION_MINUTES ?? Number.NaN),
+  };
+  writeDoc(byFolder, meta);
+  for (const [folder, figures] of byFolder) {
+    console.log(`${folder}: ${figures.mutants} mutants, ${score(figures).toFixed(1)}%, ${figures.survivors.length} survivors`);
+    for (const survivor of figures.survivors) if (!survivor.why) console.log(`  open: ${JSON.stringify(survivor.key)}`);
+  }
+};
+
+await main();

@@ -1,0 +1,63 @@
+// Mutation testing (issue 13): `npm run test:mutation [-- --folder <folder> ...]`, driven by
+// scripts/mutationReport.mjs, which narrows `mutate` to the folders asked for and writes the scores
+// per folder into docs/test-quality.md. Not part of `npm test`: the whole run takes hours.
+/** The folders whose mutation score is the measure of the suite (docs/test-quality.md). */
+export const MUTATED_FOLDERS = ['server/auth', 'server/crud', 'server/routes', 'src/providers', 'src/permissions', 'resources'];
+
+/**
+ * The tests dedicated to a folder (Stryker's `testFiles`): a mutant there runs only these, so the score
+ * says whether the folder's own tests pin its behaviour, and a run takes minutes instead of hours (a
+ * menu-visibility mutant is otherwise re-checked by every rendered screen). `--all-tests` (or a folder
+ * without an entry) runs every related test of the `unit` and `server` projects instead.
+ */
+export const FOLDER_TESTS = {
+  'src/permissions': ['tests/unit/permissions.test.ts', 'tests/unit/permissionComponent.test.tsx', 'tests/unit/permissionIdentity.test.ts', 'tests/unit/menu.test.ts', 'tests/unit/menuVisibility.rules.test.ts'],
+  // not passwordCipherLazy.test.ts: it needs a module graph of its own (stryker.vitest.config.ts, isolate)
+  'src/providers': ['tests/unit/{authProvider,authProviderEdges,dataProvider,dataProviderEdges,download,downloadRules,http,httpRules,i18n,i18nProvider,localTime,passwordCookie,recordLabels,sessionStore}.test.ts'],
+  // the unit tests of the shared declarations and rules (the server's use of them is measured under server/*)
+  resources: ['tests/unit/{configuredTypes,declarationInputs,generic.helpers,i18n,menu,menuVisibility.rules,passwordRules,permissionIdentity,permissions,recordLabels,resourceTypes.model,shell,validation}.test.ts'],
+  // the server folders' own suites (PGlite per file: every covering file's set-up runs again per mutant)
+  'server/auth': ['tests/server/{login,password,passwordHashing,tokens,securitySignin,routeGuard,stateless,accountsAndScope}.test.ts'],
+  'server/crud': ['tests/server/{userCrud,fixtureResource,export,permissions,accountsAndScope,securityInput,declarations,routeGuard}.test.ts'],
+  'server/routes': ['tests/server/{login,password,savedFilter,accountsAndScope,securitySignin}.test.ts'],
+};
+
+/** The test files for a run over `folders`, or undefined (every related test) if one has no list. */
+export const testFilesFor = (folders) =>
+  folders.every((folder) => FOLDER_TESTS[folder]) ? [...new Set(folders.flatMap((folder) => FOLDER_TESTS[folder]))] : undefined;
+
+/** Stryker's `mutate` globs for some of those folders (scripts/mutationReport.mjs passes its own). */
+export const mutatePatterns = (folders) => folders.map((folder) => `${folder}/**/*.{ts,tsx}`);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  // only the unit and server projects (stryker.vitest.config.ts): never e2e or robust
+  // forks, not Stryker's default threads: the unit project pins TZ, which a worker thread cannot change
+  vitest: { configFile: 'stryker.vitest.config.ts', related: true, pool: 'forks' },
+  // each mutant runs only the tests that executed its code in the dry run
+  coverageAnalysis: 'perTest',
+  // module-level code (declarations, tables, constants) would need every test for every mutant; a
+  // static mutant left unrun is counted as "ignored", not as a survivor
+  ignoreStatic: true,
+  // the machine is shared: one sandbox at a time
+  concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 1),
+  mutate: mutatePatterns(MUTATED_FOLDERS),
+  // server tests wait on PGlite: a slow machine must not turn them into false "timeout" kills
+  timeoutMS: 30_000,
+  timeoutFactor: 2,
+  // the first run of every related test, on a machine other jobs share
+  dryRunTimeoutMinutes: 60,
+  reporters: ['json', 'html', 'clear-text', 'progress'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+  // not incremental: with --testFiles it kept survivors as survivors after new tests covering them were added
+  // anchored (gitignore syntax): a bare 'reports' would also drop src/reports
+  ignorePatterns: ['/dist', '/dist-server', '/data', '/.tmp', '/test-results', '/reports', '/bench'],
+  // Stryker rewrites tsconfig.json's extends/references through the TypeScript API, which TypeScript 7
+  // (native) no longer has; ours has neither, so point it at a file that does not exist
+  tsconfigFile: 'tsconfig.stryker-absent.json',
+  disableTypeChecks: '{server,src,resources}/**/*.{ts,tsx}',
+};
