@@ -52,7 +52,7 @@ const checkDashboard = async (db: Db, account: number) => {
   const periods = periodsOf(new Date(), OFFSET);
   const started = performance.now();
   const answer = await computeDashboard({
-    db, model, caller, account, base: {}, periods, currency: 'HKD', usage: (machines) => usageOf(db, account, periods, machines),
+    db, model, caller, account, base: {}, periods, currency: 'HKD', usage: (tx, machines) => usageOf(tx, account, periods, machines),
   });
   const dashboardMs = performance.now() - started;
   const rawStarted = performance.now();
@@ -91,13 +91,13 @@ const checkSavedFilterUsage = async (db: Db, account: number, base: Record<strin
   const periods = periodsOf(new Date(), OFFSET);
   const started = performance.now();
   const answer = await computeDashboard({
-    db, model, caller, account, base, periods, currency: 'HKD', usage: (machines) => usageOf(db, account, periods, machines, base),
+    db, model, caller, account, base, periods, currency: 'HKD', usage: (tx, machines) => usageOf(tx, account, periods, machines, base),
   });
   const dashboardMs = performance.now() - started;
   const rawStarted = performance.now();
   const fromRaw = await computeDashboard({
     db, model, caller, account, base, periods, currency: 'HKD',
-    usage: async (machines) => {
+    usage: async (_tx, machines) => {
       const usage = await usageFromSessions(db, account, periods, machines);
       const [total] = rowsOf<{ accepted: string | number }>(await db.execute(sql`select coalesce(sum(cs.accepted_count), 0) as accepted from consumer_session cs
         where cs.license_account_id = ${account} ${machines ? sql`and cs.rvm_id in (select rvm.id from rvm where ${machines})` : sql``}`));

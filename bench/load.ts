@@ -57,6 +57,9 @@ interface Measured {
   throttled: number;
   otherNon2xx: number;
   errors: number;
+  /** CPU time (user + system) per answer, ms: the server process (PGlite's worker thread included) and its PostgreSQL backends. */
+  cpuServerMs?: number;
+  cpuDatabaseMs?: number;
 }
 
 interface Run {
@@ -69,6 +72,16 @@ interface Run {
   rows: Measured[];
   notes: string[];
 }
+
+/** CPU time (user + system, ms) a process has used so far (Linux /proc; clock ticks of 10 ms), 0 when unreadable. */
+const cpuMsOf = (pid: number | undefined) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+};
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
@@ -154,6 +167,9 @@ const ms = (value: number | undefined) => (value !== undefined && Number.isFinit
 /** Requests/s the first page must reach at 10,000 machines (issue 8). */
 const PAGE_GOAL: Record<string, number> = { postgres: 1000, pglite: 400 };
 
+const cpuCell = (row: Measured | undefined) =>
+  row?.cpuServerMs === undefined ? '–' : row.cpuDatabaseMs === undefined ? row.cpuServerMs.toFixed(2) : `${row.cpuServerMs.toFixed(2)} + ${row.cpuDatabaseMs.toFixed(2)}`;
+
 const renderSection = (runs: Record<string, Run>) => {
   const list = Object.values(runs).sort((a, b) => a.store.localeCompare(b.store) || a.date.localeCompare(b.date));
   const find = (run: Run, name: string) => run.rows.find((row) => row.name === name);
@@ -169,13 +185,17 @@ const renderSection = (runs: Record<string, Run>) => {
     'The load generator shares the machine: read each run with the 1-minute load average of its environment line (other jobs running',
     'at the same time lower every figure of that run, the from-memory one too, which is why the ratio is given).',
     '',
-    '| Store | Run | `POST /rvm/page` req/s (goal) | same JSON from memory req/s | ratio | `GET /login/current` req/s | static page p99 (ms) while the list loads | who am I p99 (ms) while the list loads |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '"CPU per answer": CPU time (user + system) of the server process (PGlite\'s worker included) + its PostgreSQL backends during the',
+    'load, divided by the answers: what one answer costs the machine whatever else runs on it (older runs did not measure it).',
+    '',
+    '| Store | Run | `POST /rvm/page` req/s (goal) | same JSON from memory req/s | ratio | page CPU per answer, server + database (ms) | `GET /login/current` req/s | who am I CPU per answer (ms) | static page p99 (ms) while the list loads | who am I p99 (ms) while the list loads |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...list.map((run) => {
       const page = find(run, 'Machine list, first page');
       const memory = find(run, 'Machine list JSON from memory');
       const goal = PAGE_GOAL[run.store] ?? NaN;
-      return `| ${run.store} | ${run.label} (${run.date}) | ${page ? rate(page.rps) : '–'} (${goal}: ${page && page.rps >= goal ? 'met' : 'not met'}) | ${memory ? rate(memory.rps) : '–'} | ${page && memory ? `${((page.rps / memory.rps) * 100).toFixed(1)} %` : '–'} | ${rate(find(run, 'Who am I')?.rps ?? NaN)} | ${ms(find(run, 'Static page while the list loads')?.p99)} | ${ms(find(run, 'Who am I while the list loads')?.p99)} |`;
+      const whoAmI = find(run, 'Who am I');
+      return `| ${run.store} | ${run.label} (${run.date}) | ${page ? rate(page.rps) : '–'} (${goal}: ${page && page.rps >= goal ? 'met' : 'not met'}) | ${memory ? rate(memory.rps) : '–'} | ${page && memory ? `${((page.rps / memory.rps) * 100).toFixed(1)} %` : '–'} | ${cpuCell(page)} | ${rate(whoAmI?.rps ?? NaN)} | ${cpuCell(whoAmI)} | ${ms(find(run, 'Static page while the list loads')?.p99)} | ${ms(find(run, 'Who am I while the list loads')?.p99)} |`;
     }),
     '',
     ...list.flatMap((run) => [
@@ -263,9 +283,24 @@ try {
   ];
   if (dashboard.body.resCode === '00000') cases.push({ name: 'Home dashboard', call: 'GET /dashboard', requests: [get('/dashboard')] });
   else notes.push(`The home dashboard route (GET /dashboard) does not exist yet on this server (${dashboard.body.resCode}): not measured.`);
+  // What one answer costs the machine, robust to whatever else runs on it (requests/s are not): the server's
+  // CPU time and its PostgreSQL backends' (the pool's connections, alive through a load: listed after the warm-up).
+  const backendPids = async () =>
+    store.kind === 'postgres' ? (await adminQuery(baseUrl, 'select pid from pg_stat_activity where datname = $1', [store.name])).rows.map((row) => Number(row.pid)) : [];
   for (const benchCase of cases) {
     await load(server.url, benchCase.requests, 2); // warm-up, not recorded
-    mustSucceed(record({ name: benchCase.name, call: benchCase.call, ...(await load(server.url, benchCase.requests)) }));
+    const pids = await backendPids();
+    const cpu = () => ({ server: cpuMsOf(server?.child.pid), database: pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0) });
+    const before = cpu();
+    const result = await load(server.url, benchCase.requests);
+    const after = cpu();
+    const answers = Math.max(1, result.ok + result.throttled + result.otherNon2xx);
+    const cpuServerMs = (after.server - before.server) / answers;
+    const cpuDatabaseMs = store.kind === 'postgres' ? (after.database - before.database) / answers : undefined;
+    mustSucceed(record({ name: benchCase.name, call: benchCase.call, ...result, cpuServerMs, cpuDatabaseMs }));
+    notes.push(
+      `${benchCase.name}: CPU per answer ${cpuServerMs.toFixed(2)} ms in the server process${cpuDatabaseMs === undefined ? ' (PGlite\'s worker thread included)' : ` + ${cpuDatabaseMs.toFixed(2)} ms in PostgreSQL (${pids.length} backends)`}.`,
+    );
     await settle();
   }
 

@@ -67,6 +67,10 @@ try {
   const inject = () => app.inject({ method: 'POST', url: `${API_PREFIX}/rvm/page`, headers: { 'rvm-token': token }, payload: body });
   const answer = (await inject()).json() as unknown;
 
+  // A page without one computed field: what that field's subqueries cost (readRecords skips a field that is neither column nor computed).
+  const pageWithout = (field: string) => () =>
+    readRecords(db, { ...model, computed: Object.fromEntries(Object.entries(model.computed).filter(([name]) => name !== field)) }, { where, orderBy: orderByOf(model), limit: 20, offset: 0 });
+  const withoutStages = Object.keys(model.computed).map((field): [string, string, () => Promise<unknown>] => ['after', `page query without the computed field "${field}"`, pageWithout(field)]);
   const stages: Array<[string, string, () => Promise<unknown>]> = [
     ['before', 'token row (authenticate)', () => authenticate(db, config, token)],
     ['before', 'user + current license account (loadPrincipal, 2 queries)', () => loadPrincipal(db, tokenRow)],
@@ -83,6 +87,8 @@ try {
   ];
   const rows: Array<{ when: string; stage: string; mean: number; p50: number }> = [];
   const measure = async (when: string, stage: string, run: () => Promise<unknown>) => {
+    // "before" forms as they were: every statement planned on every call (server/db/namedStatements.ts off).
+    process.env.PG_NAMED_STATEMENTS = when === 'before' ? 'off' : 'on';
     for (let i = 0; i < 20; i++) await run();
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -96,6 +102,30 @@ try {
     console.log(`[breakdown] ${when.padEnd(6)} ${stage.padEnd(62)} mean ${row.mean.toFixed(2)} ms  p50 ${row.p50.toFixed(2)} ms`);
   };
   for (const [when, stage, run] of stages) await measure(when, stage, run);
+  // The page query's variants compared with each other: interleaved (each round calls every variant once, in a
+  // rotating order), so a load that drifts during the run weighs on all of them alike.
+  const variants: Array<[string, string, () => Promise<unknown>]> = [
+    ['before', 'page query, ids first (readRecords), planned on every call', newPage],
+    ['after', 'page query, ids first (readRecords), as a named statement', newPage],
+    ...withoutStages,
+  ];
+  const times = variants.map(() => [] as number[]);
+  for (let round = -20; round < runs; round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const index = (k + round + 20) % variants.length;
+      const [when, , run] = variants[index];
+      process.env.PG_NAMED_STATEMENTS = when === 'before' ? 'off' : 'on';
+      const started = performance.now();
+      await run();
+      if (round >= 0) times[index].push(performance.now() - started);
+    }
+  }
+  variants.forEach(([when, stage], index) => {
+    const sorted = times[index].sort((a, b) => a - b);
+    const row = { when, stage: `${stage} (interleaved)`, mean: sorted.reduce((sum, t) => sum + t, 0) / runs, p50: sorted[Math.floor(runs / 2)] };
+    rows.push(row);
+    console.log(`[breakdown] ${when.padEnd(6)} ${row.stage.padEnd(62)} mean ${row.mean.toFixed(2)} ms  p50 ${row.p50.toFixed(2)} ms`);
+  });
   if (app.services.database.kind === 'postgres') {
     // Without migration 0009's index (dropped inside a transaction that is rolled back): the page as before, on one connection.
     await db
@@ -110,6 +140,8 @@ try {
       });
   }
   const mean = (stage: string) => rows.find((row) => row.stage.startsWith(stage))?.mean ?? NaN;
+  // Medians by exact stage name: on a shared machine the means carry every pause of the other jobs.
+  const median = (stage: string) => rows.find((row) => row.stage === stage)?.p50 ?? NaN;
   // Before: one query after the other, the page as it was (without migration 0009's index when measured so).
   const oldPageMean = rows.find((row) => row.stage.endsWith('without the version index'))?.mean ?? mean('page query, computed fields over the whole set');
   const before = mean('token row') + mean('user + current') + oldPageMean + mean('count query');
@@ -122,6 +154,10 @@ try {
     'Written by `npx tsx bench/pageBreakdown.ts` (bench/pageBreakdown.ts): each stage of the first page of the machine list (20 of',
     `${values.machines} machines, superAdmin caller) called alone, one call at a time, ${runs} times after 20 warm-up calls, the "before" and "after" forms`,
     'one after the other in the same run (ratios hold whatever else the machine does; absolute times do not on a loaded machine).',
+    '"before" forms send every statement unnamed (planned on every call); "after" and "both" ones as the server does now (repeated',
+    'SELECTs as named statements on PostgreSQL, server/db/namedStatements.ts). "without the computed field X": the same page query',
+    'without that one field, so the difference is what the field costs. "(interleaved)" rows were measured round by round, every',
+    'variant once per round in a rotating order, so a load that drifts during the run weighs on each alike (compare those with each other).',
     '',
     `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; Node ${process.version}, ${cpus().length} CPU cores; 1-minute load average at the end ${loadavg()[0].toFixed(1)}`,
     `- Command: \`npx tsx bench/pageBreakdown.ts -- --store ${values.store} --machines ${values.machines} --days ${values.days} --runs ${runs}${values.seeded ? ` --seeded ${values.seeded}` : ''}\``,
@@ -130,6 +166,12 @@ try {
     '|---|---|---:|---:|',
     ...rows.map((row) => `| ${row.when} | ${row.stage} | ${row.mean.toFixed(2)} | ${row.p50.toFixed(2)} |`),
     '',
+    ...Object.keys(model.computed).map((field) => {
+      const page = median('page query, ids first (readRecords), as a named statement (interleaved)');
+      const saved = page - median(`page query without the computed field "${field}" (interleaved)`);
+      return `- Computed field "${field}" (medians): ${saved.toFixed(2)} ms of the ${page.toFixed(2)} ms page query (${((saved / page) * 100).toFixed(0)} %).`;
+    }),
+    `- Planning (medians): the page query planned on every call ${median('page query, ids first (readRecords), planned on every call (interleaved)').toFixed(2)} ms, as a named statement (server/db/namedStatements.ts, PostgreSQL only) ${median('page query, ids first (readRecords), as a named statement (interleaved)').toFixed(2)} ms.`,
     `- Database time of a superAdmin's request: before ${before.toFixed(1)} ms (token, user + account, the old page query, count, one after the other), after ${after.toFixed(1)} ms (${((after / before) * 100).toFixed(0)} %).`,
     `<!-- ${marker}:end -->`,
   ].join('\n');

@@ -4,7 +4,7 @@
 // of the machine list, every machine page tab, search and the quarantine list; prints the table and
 // writes docs/benchmarks.md. Target: every call under 100 ms.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
@@ -100,6 +100,8 @@ try {
     ),
   );
   const databaseSize = rowsOf<{ size: string }>(await db.execute(sql`select pg_size_pretty(pg_database_size(current_database())) as size`))[0].size;
+  // The machine may be shared: the load average says how much the figures are inflated.
+  const loadAtStart = loadavg()[0].toFixed(1);
   const cases = await benchCases(db);
   const results: Measured[] = [];
   for (const benchCase of cases) {
@@ -108,7 +110,7 @@ try {
     console.log(`[bench] ${result.name.padEnd(46)} p50 ${result.p50.toFixed(1).padStart(7)} ms   p95 ${result.p95.toFixed(1).padStart(7)} ms`);
   }
   const version = rowsOf<{ version: string }>(await db.execute(sql`select version()`))[0].version.split(' on ')[0];
-  const report = renderReport({ results, runs, sizes, databaseSize, seeded, environment: `${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${version}` });
+  const report = renderReport({ results, runs, sizes, databaseSize, seeded, environment: `${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${version}; 1-minute load average ${loadAtStart} at the start of the measurements, ${loadavg()[0].toFixed(1)} at the end` });
   mkdirSync('docs', { recursive: true });
   // Keep every section the other benches write (`<!-- name:start -->` ... `<!-- name:end -->`), in order.
   const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '';

@@ -1,7 +1,7 @@
 // The LoginAnswer of ARCHITECTURE.md, also answered (without tokenInfo) by GET /login/current.
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/client';
-import { permissionsOf, roleIdsOf, type PermissionItem, type Principal } from './principal';
+import { permissionsAndRolesOf, type PermissionItem, type Principal } from './principal';
 import { TOKEN_NAME } from './tokens';
 
 export interface LoginAnswer {
@@ -30,10 +30,8 @@ export const passwordChangeReason = (
   principal.mustChangePassword ? 'firstLogin' : passwordExpired(config, principal.passwordChangedAt) ? 'passwordExpired' : null;
 
 export const buildLoginAnswer = async (db: Db, config: ServerConfig, principal: Principal, tokenValue?: string): Promise<LoginAnswer> => {
-  const [permissions, roleIds] = [
-    await permissionsOf(db, principal.userId, principal.licenseAccountId),
-    await roleIdsOf(db, principal.userId, principal.licenseAccountId),
-  ];
+  // One round trip for both (GET /login/current is called on every console start and focus).
+  const { permissions, roleIds } = await permissionsAndRolesOf(db, principal.userId, principal.licenseAccountId);
   return {
     accountName: principal.licenseAccountName,
     licenseAccountId: principal.licenseAccountId,

@@ -89,6 +89,34 @@ export const roleIdsOf = async (db: Db, userId: number, licenseAccountId: number
           .orderBy(asc(sysUserRole.roleId))
       ).map((row) => row.id);
 
+/**
+ * `permissionsOf` and `roleIdsOf` in one query (the login answer needs both), same order and same
+ * answers: none when the account is null.
+ */
+export const permissionsAndRolesOf = async (
+  db: Db,
+  userId: number,
+  licenseAccountId: number | null,
+): Promise<{ permissions: PermissionItem[]; roleIds: number[] }> => {
+  if (licenseAccountId === null) return { permissions: [], roleIds: [] };
+  const [row] = rowsOf<{ permissions: PermissionItem[] | string; role_ids: number[] | string }>(
+    await db.execute(sql`
+      with roles as (
+        select ur.role_id from sys_user_role ur join sys_role r on r.id = ur.role_id
+        where ur.user_id = ${userId} and r.license_account_id = ${licenseAccountId}
+      )
+      select
+        (select coalesce(json_agg(json_build_object('id', p.id, 'identifier', p.identifier) order by p.id), '[]'::json)
+          from (select distinct sp.id, sp.identifier from roles
+            join sys_role_permission rp on rp.role_id = roles.role_id
+            join sys_permission sp on sp.id = rp.permission_id) p) as permissions,
+        (select coalesce(json_agg(roles.role_id order by roles.role_id), '[]'::json) from roles) as role_ids`),
+  );
+  // PGlite answers json as text, node-postgres parses it.
+  const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+  return { permissions: parse(row.permissions), roleIds: parse(row.role_ids) };
+};
+
 interface CallerRow {
   token_id: number;
   token_user_id: number;

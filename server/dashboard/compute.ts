@@ -1,7 +1,7 @@
 // GET /dashboard's answer: every home card of SPEC 2 with the SPEC 9 definitions (docs/dashboard.md).
 // Machine cards count the machines of the scope (the active saved filter of the machine list, else
-// every machine of the license account) in ONE pass over the account's machines; each carries the
-// exact POST /rvm/page body listing those machines. Consumer figures come from usage.ts.
+// every machine of the license account) in two passes over the scope's machines, side by side; each
+// carries the exact POST /rvm/page body listing those machines. Consumer figures come from rollup.ts.
 import { and, sql, type SQL } from 'drizzle-orm';
 import { RVM_STATUSES } from '../../resources/fleetCatalogue';
 import { HOME_LIMITS } from '../../resources/machine';
@@ -20,19 +20,19 @@ export type { Card, MachineFilter };
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The machine conditions of a list body, as POST /rvm/page applies them; facts in their whole-account form. */
-export const machineConditions = (model: ResourceModel, body: MachineFilter, account: number, now: Date): SQL[] =>
+/**
+ * The machine conditions of a list body, as POST /rvm/page applies them; facts in their whole-account form
+ * (`within`: a condition every machine counted meets, which the facts' sets may use to read less).
+ */
+export const machineConditions = (model: ResourceModel, body: MachineFilter, account: number, now: Date, within?: SQL): SQL[] =>
   Object.entries(body).flatMap(([name, value]) => {
     if (value === undefined || value === null || value === '') return [];
     if (isMachineFact(name) && typeof value === 'boolean') {
-      const fact = FACTS[name].inAccount(account, now);
+      const fact = FACTS[name].inAccount(account, now, within);
       return [value ? fact : sql`not ${fact}`];
     }
     return filterConditions(model, { [name]: value });
   });
-
-/** Cards counted in passes of their own (their sets are the dearest to compute); the rest share pass 0. */
-const PASSES: ReadonlyArray<readonly string[]> = [['highRejectRate'], ['profileMismatch', 'full', 'needsClean']];
 
 const cardConditions = (now: Date): Record<(typeof MACHINE_CARDS)[number], MachineFilter> => ({
   machines: {},
@@ -75,41 +75,72 @@ export interface DashboardInput {
   base: MachineFilter;
   periods: Periods;
   currency: string;
-  usage: (machines: SQL | undefined) => Promise<UsageFigures>;
+  /** The consumer figures of the scope (`machines` undefined: the whole account), read through `db`. */
+  usage: (db: Db, machines: SQL | undefined) => Promise<UsageFigures>;
+  /** Cards counted in passes of their own (default SIDE_PASSES; the benchmark compares layouts). */
+  sidePasses?: ReadonlyArray<readonly string[]>;
 }
 
-export const computeDashboard = async ({ db, model, caller, account, base, periods, currency, usage }: DashboardInput): Promise<Dashboard> => {
+/**
+ * Cards counted by a second pass beside the main one (see computeDashboard): the 24-hour reject-rate set
+ * is half the CPU of all the sets; the profile versions most of the rest.
+ */
+export const SIDE_PASSES: ReadonlyArray<readonly string[]> = [['highRejectRate', 'profileMismatch']];
+
+const isBlank = (value: unknown) => value === undefined || value === null || value === '';
+
+export const computeDashboard = async (input: DashboardInput): Promise<Dashboard> => {
+  const { db, model, caller, account, base, periods, currency, usage } = input;
   const now = periods.now;
   const scope = scopeCondition(model, caller);
   const baseConditions = machineConditions(model, base, account, now);
-  const where = (body: MachineFilter) => and(scope, ...machineConditions(model, body, account, now)) ?? sql`true`;
   const composed = (extra: MachineFilter): MachineFilter => ({ ...base, ...extra });
 
-  const cardFilters = Object.entries(cardConditions(periods.now)).map(([key, extra]) => ({ key: key as (typeof MACHINE_CARDS)[number], filter: composed(extra) }));
-  const statusFilters = RVM_STATUSES.map((status) => ({ key: status, filter: composed({ currentSts: status }) }));
-  const counted = [...cardFilters, ...statusFilters];
+  const cardExtras = Object.entries(cardConditions(now)).map(([key, extra]) => ({ key: key as (typeof MACHINE_CARDS)[number], extra }));
+  const statusExtras = RVM_STATUSES.map((status) => ({ key: status, extra: { currentSts: status } as MachineFilter }));
+  const counted = [...cardExtras, ...statusExtras];
 
-  // Passes over the account's machines, per model: the card and status counts of each model (their
-  // sums are the cards) and each model's count in the scope (the types overview). The cards whose
-  // sets cost the most are counted in passes of their own, run side by side on other connections.
-  const passOf = (item: { key: string }) => PASSES.findIndex((keys) => keys.includes(item.key)) + 1;
-  const passes = [0, ...PASSES.map((_, index) => index + 1)].map((pass) => counted.map((item, index) => ({ item, index })).filter(({ item }) => passOf(item) === pass));
-  const [figures, ...passRows] = await Promise.all([
+  // Passes over the scope's machines count every card and status per model (their sums are the
+  // cards; the per-model count of the scope is the types overview). A card's list filter is the
+  // saved filter with the card's own condition added, replacing the saved one of the same name
+  // (docs/dashboard.md): the saved filter's conditions no card replaces (typically its fleets)
+  // select the rows once, in WHERE (and bound the dearest set, `within`); the few a card may
+  // replace are repeated per card.
+  const replaceable = new Set(counted.flatMap(({ extra }) => Object.keys(extra)));
+  const used = Object.entries(base).filter(([, value]) => !isBlank(value));
+  const common = Object.fromEntries(used.filter(([name]) => !replaceable.has(name)));
+  const replaced = Object.fromEntries(used.filter(([name]) => replaceable.has(name)));
+  const commonConditions = machineConditions(model, common, account, now);
+  const where = and(scope, ...commonConditions) ?? sql`true`;
+  const counter = (extra: MachineFilter) => {
+    const kept = Object.fromEntries(Object.entries(replaced).filter(([name]) => !(name in extra)));
+    const conditions = machineConditions(model, { ...kept, ...extra }, account, now, commonConditions.length ? where : undefined);
+    return conditions.length ? sql`count(*) filter (where ${and(...conditions)})` : sql`count(*)`;
+  };
+
+  // The cards of `sidePasses` are counted by passes of their own, on other connections at the same
+  // time; the rest, the statuses and the scope per model share the main pass. Two passes also keep
+  // each statement's cost estimate well under PostgreSQL's jit_above_cost (100,000 by default; about
+  // 40,000 for the side pass at 10,000 machines): compiling a pass costs more CPU than running it.
+  const sidePasses = input.sidePasses ?? SIDE_PASSES;
+  const passOf = (key: string) => sidePasses.findIndex((keys) => keys.includes(key)) + 1;
+  const passQuery = (pass: number) => sql`select ${rvm.termType} as term_type${pass === 0 ? sql`, ${counter({})} as scoped` : sql``}
+      ${sql.join(counted.flatMap(({ key, extra }, index) => (passOf(key) === pass ? [sql`, ${counter(extra)} as ${sql.identifier(`c${index}`)}`] : [])), sql``)}
+    from ${rvm} where ${where} group by 1`;
+  const [figures, ...passResults] = await Promise.all([
     // Without a saved filter (no condition) the whole account's roll-up answers.
-    usage(baseConditions.length ? and(scope, ...baseConditions) : undefined),
-    ...passes.map((items, pass) =>
-      db.execute(sql`select ${rvm.termType} as term_type${pass === 0 ? sql`, count(*) filter (where ${and(...baseConditions) ?? sql`true`}) as scoped` : sql``},
-          ${sql.join(items.map(({ item, index }) => sql`count(*) filter (where ${where(item.filter)}) as ${sql.identifier(`c${index}`)}`), sql`, `)}
-        from ${rvm} where ${scope ?? sql`true`} group by 1`),
-    ),
+    usage(db, baseConditions.length ? and(scope, ...baseConditions) : undefined),
+    ...[0, ...sidePasses.map((_, index) => index + 1)].map((pass) => db.execute(passQuery(pass))),
   ]);
-  const rows = passRows.map((result) => rowsOf<Record<string, number | string>>(result));
-  const countOf = (index: number) => rows[passOf(counted[index])].reduce((sum, row) => sum + Number(row[`c${index}`] ?? 0), 0);
-  const perType = rows[0];
+  const passRows = passResults.map((result) => rowsOf<Record<string, number | string>>(result));
+  const perType = passRows[0];
+  const countOf = (index: number) => passRows[passOf(counted[index].key)].reduce((sum, row) => sum + Number(row[`c${index}`] ?? 0), 0);
   const typeRows = perType
     .map((row) => ({ termType: String(row.term_type), value: Number(row.scoped) }))
     .filter((row) => row.value > 0)
     .sort((a, b) => b.value - a.value || a.termType.localeCompare(b.termType));
+  const cardFilters = cardExtras.map(({ key, extra }) => ({ key, filter: composed(extra) }));
+  const statusFilters = statusExtras.map(({ key, extra }) => ({ key, filter: composed(extra) }));
 
   const byDay = new Map(figures.days.map((day) => [day.day, day]));
   const daysBetween = (from: number, to: number) => {

@@ -36,17 +36,25 @@ const PER_MILLE = sql.raw(String(Math.round(HOME_LIMITS.highReject.rate * 1000))
 const overRate = (rejected: SQL, items: SQL) => sql`${rejected} * 1000 > ${items} * ${PER_MILLE}`;
 const minItems = sql.raw(String(HOME_LIMITS.highReject.minItems));
 
-/** The software version most machines of the model run in the account (ties: the greatest version text). */
+/**
+ * The software version most machines of the model run in the account (ties: the greatest version text),
+ * from the per-(account, model, version) machine counts the rvm triggers keep (account_model_versions):
+ * a few rows per account instead of a pass over every machine on each list page and dashboard.
+ */
 const profileVersions = (account?: number) => sql`
-  select p.license_account_id, p.term_type, mode() within group (order by p.software_version desc) as version
-  from rvm p where p.software_version is not null ${account === undefined ? sql`` : sql`and p.license_account_id = ${account}`}
-  group by p.license_account_id, p.term_type`;
+  select distinct on (v.license_account_id, v.term_type) v.license_account_id, v.term_type, v.software_version as version
+  from account_model_versions v where v.machines > 0 ${account === undefined ? sql`` : sql`and v.license_account_id = ${account}`}
+  order by v.license_account_id, v.term_type, v.machines desc, v.software_version desc`;
+
+const profileMismatch = () => sql`(${rvm.softwareVersion} is not null and (${rvm.licenseAccountId}, ${rvm.termType}, ${rvm.softwareVersion})
+  not in (select v.license_account_id, v.term_type, v.version from (${profileVersions()}) v))`;
+
+/** The same, for one account's machines (the dashboard's pass selects them). */
+const accountProfileMismatch = (account: number) => sql`(${rvm.softwareVersion} is not null and (${rvm.termType}, ${rvm.softwareVersion})
+  not in (select v.term_type, v.version from (${profileVersions(account)}) v))`;
 
 const quarantineSenders = (account?: number) =>
   sql`select q.license_account_id, q.caused_by from quarantine_message q ${account === undefined ? sql`` : sql`where q.license_account_id = ${account}`}`;
-
-const profileMismatch = (account?: number) => sql`(${rvm.softwareVersion} is not null and (${rvm.licenseAccountId}, ${rvm.termType}, ${rvm.softwareVersion})
-  not in (select v.license_account_id, v.term_type, v.version from (${profileVersions(account)}) v))`;
 
 // By serial number (what the gateway records) or RVM number (what a sender may call itself).
 const quarantined = (account?: number) => sql`((${rvm.licenseAccountId}, ${rvm.serialNumber}) in (${quarantineSenders(account)})
@@ -54,7 +62,8 @@ const quarantined = (account?: number) => sql`((${rvm.licenseAccountId}, ${rvm.s
 
 interface FactForms {
   perMachine(now: Now): SQL;
-  inAccount(account: number, now: Date): SQL;
+  /** `within`: a condition on table rvm every machine counted meets (a saved filter's fleets): sets may be computed for those machines only. */
+  inAccount(account: number, now: Date, within?: SQL): SQL;
 }
 
 const openAlarm = (code: string): FactForms => ({
@@ -68,27 +77,34 @@ export const FACTS: Record<MachineFact, FactForms> = {
   // At least one bin at or above the machine's "already full" level (100 % when not set): the Overview tab's "full".
   full: {
     perMachine: () => sql`exists (select 1 from rvm_bin b where b.rvm_id = ${id} and b.fill_percent >= coalesce(${rvm.binAlreadyFull}, 100))`,
-    // Only bins at or above the account's lowest "already full" level (the fill index), each checked
-    // against its own machine's level (a key lookup): a handful of bins, never the whole fleet's.
-    inAccount: (account) => sql`${id} in (select b.rvm_id from rvm_bin b
+    // Only bins at or above the account's lowest "already full" level (the fill index; the level from the
+    // expression index rvm_account_full_level_idx), each checked against its own machine's level: a
+    // handful of bins, never the whole fleet's. A join, not a subquery per bin: PostgreSQL estimates the
+    // latter at a third of the account's bins times a key lookup, which alone pushed the dashboard's
+    // pass over jit_above_cost (docs/dashboard.md "Speed").
+    inAccount: (account) => sql`${id} in (select b.rvm_id from rvm_bin b join rvm f on f.id = b.rvm_id
       where b.license_account_id = ${account}
         and b.fill_percent >= (select coalesce(min(coalesce(m.bin_already_full, 100)), 100) from rvm m where m.license_account_id = ${account})
-        and b.fill_percent >= (select coalesce(f.bin_already_full, 100) from rvm f where f.id = b.rvm_id))`,
+        and b.fill_percent >= coalesce(f.bin_already_full, 100))`,
   },
   // Sessions started in the last 24 hours: more than 10 items AND more than 40 % of them rejected.
   highRejectRate: {
     perMachine: (now) => sql`exists (select 1 from consumer_session cs where cs.rvm_id = ${id} and cs.start_time >= ${minus(now, HOME_LIMITS.highReject.hours * HOUR)}
       having sum(cs.item_count) > ${minItems} and ${overRate(sql`sum(cs.rejected_count)`, sql`sum(cs.item_count)`)})`,
     // Whole hours from the hourly roll-up, the part hour at the window's start from the sessions.
-    inAccount: (account, now) => {
+    // With `within` (a saved filter), only those machines' rows are summed: the sums per machine are
+    // the dearest part of the dashboard, and a region is a fraction of the account.
+    inAccount: (account, now, within) => {
       const from = new Date(now.getTime() - HOME_LIMITS.highReject.hours * HOUR);
       const firstHour = new Date(Math.ceil(from.getTime() / HOUR) * HOUR);
+      const only = (column: SQL) => (within ? sql`and ${column} in (select rvm.id from rvm where ${within})` : sql``);
       return sql`${id} in (select w.rvm_id from (
           select h.rvm_id, h.items, h.rejected from rvm_hourly_usage h
-          where h.license_account_id = ${account} and h.hour >= ${firstHour.toISOString()}::timestamptz
+          where h.license_account_id = ${account} and h.hour >= ${firstHour.toISOString()}::timestamptz ${only(sql`h.rvm_id`)}
           union all
           select cs.rvm_id, cs.item_count, cs.rejected_count from consumer_session cs
           where cs.license_account_id = ${account} and cs.start_time >= ${from.toISOString()}::timestamptz and cs.start_time < ${firstHour.toISOString()}::timestamptz
+            ${only(sql`cs.rvm_id`)}
         ) w group by w.rvm_id having sum(w.items) > ${minItems} and ${overRate(sql`sum(w.rejected)`, sql`sum(w.items)`)})`;
     },
   },
@@ -101,7 +117,7 @@ export const FACTS: Record<MachineFact, FactForms> = {
       and c.last_completed_time >= ${new Date(now.getTime() - HOME_LIMITS.cleaningDays * DAY).toISOString()}::timestamptz)`,
   },
   // Its software version differs from the one most machines of its model (termType) in the account run.
-  profileMismatch: { perMachine: () => profileMismatch(), inAccount: (account) => profileMismatch(account) },
+  profileMismatch: { perMachine: () => profileMismatch(), inAccount: (account) => accountProfileMismatch(account) },
   // Messages of the machine wait in the quarantine (refused by the gateway, not resolved by a retry).
   quarantined: { perMachine: () => quarantined(), inAccount: (account) => quarantined(account) },
   // Open "Octopus reader offline" / "Alipay offline" alarms (KNOWN_ALARMS).

@@ -11,6 +11,7 @@ import { savedFilter } from '../db/schema';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { issuesFromAjv } from '../lib/ajv';
 import { AppError, invalid } from '../lib/errors';
+import { resolveRelativeTimes } from '../seed/builtInFilters';
 import type { Services } from '../services';
 import { computeDashboard, type MachineFilter } from './compute';
 import { periodsOf } from './periods';
@@ -137,7 +138,7 @@ export const registerDashboardRoutes = (app: FastifyInstance, { db, models }: Se
       if (query.savedFilterId !== undefined) {
         const [row] = await db.select().from(savedFilter).where(visibleFilter(caller, query.savedFilterId));
         if (!row) throw new AppError('2003');
-        const stored = (row.filter ?? {}) as Record<string, unknown>;
+        const stored = resolveRelativeTimes((row.filter ?? {}) as Record<string, unknown>, new Date()); // built-in ones say "now-7d"
         base = Object.fromEntries(Object.entries(stored).filter(([name]) => filterNames.has(name)));
         if (!checkFilter(base)) throw invalid(issuesFromAjv(checkFilter.errors ?? []));
         chosen = { id: row.id, name: row.name };
@@ -148,7 +149,7 @@ export const registerDashboardRoutes = (app: FastifyInstance, { db, models }: Se
       const account = caller.principal.licenseAccountId ?? -1;
       const answer = await computeDashboard({
         db, model, caller, account, base, periods, currency: DEFAULT_CURRENCY,
-        usage: (machines) => usageOf(db, account, periods, machines, base),
+        usage: (tx, machines) => usageOf(tx, account, periods, machines, base),
       });
       return ok(request, { ...answer, savedFilter: chosen });
     },

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
+import { nameRepeatedSelects } from './namedStatements';
 import { PgliteWorkerClient } from './pgliteWorker';
 
 /** The driver-neutral Drizzle handle (transactions are one too). */
@@ -42,6 +43,10 @@ export const openDatabase = async ({ databaseUrl, dataDir }: DatabaseOptions): P
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     // A pool error on an idle client must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
+    pool.on('connect', nameRepeatedSelects);
+    // No JIT: compiling costs more than it saves on the console's short queries (the dashboard's pass
+    // took 86 ms of CPU with it, 27 ms without; docs/dashboard.md). Once per pooled connection.
+    pool.on('connect', (client) => void client.query('set jit = off').catch(() => undefined));
     return {
       kind: 'postgres',
       db: drizzlePg(pool) as unknown as Db,

@@ -376,6 +376,32 @@ describeFleet(
       expect(card(data, 'totalVolume').value).toBe(usageBetween(0, now, (machine) => !south.has(machine)).accepted);
     });
 
+    it('a saved filter naming what a card sets: the card replaces it, and its list agrees', async () => {
+      // Status Down and North: the machine cards count Down machines of North, except the cards that set the status
+      // themselves (Offline, the status overview), which replace it; "offline more than a week" sets offlineSince, not the status.
+      const saved = await context.server.call('POST', '/saved-filter', {
+        token: context.token, body: { resource: 'machine', name: 'Down in North', filter: { currentSts: 'Down', fleetId: [state.north] }, visibility: 'personal' },
+      });
+      const data = await dashboard(`&savedFilterId=${saved.body.resData.id}`);
+      const expected: Record<string, string[]> = {
+        machines: ['DOWN59', 'DOWN61'],
+        downOverHour: ['DOWN61'],
+        offline: ['OFF6D23H', 'OFF7D1H'],
+        offlineOverWeek: [],
+        octopusOffline: ['DOWN59'],
+        notUsed: [],
+      };
+      for (const [key, termNos] of Object.entries(expected)) {
+        const found = card(data, key);
+        expect({ key, value: found.value }).toEqual({ key, value: termNos.length });
+        expect({ key, ...(await page(found.filter)) }).toEqual({ key, total: termNos.length, termNos: [...termNos].sort() });
+      }
+      const statuses = Object.fromEntries(data.charts.statusOverview.map((segment: { key: string; value: number }) => [segment.key, segment.value]));
+      // South holds INACTIVE (Sleep) and REJ10/REJ11 (Up).
+      expect(statuses).toEqual({ Up: MACHINES.filter((machine) => !machine.south && (machine.currentSts ?? 'Up') === 'Up').length, Offline: 2, Down: 2, Sleep: 0 });
+      expect(data.machineCount).toBe(2);
+    });
+
     const figures = (data: any) => ({
       cards: data.cards.map(({ key, value, average, report }: any) => ({ key, value, average, report })),
       rejectRate: data.charts.rejectRate,

@@ -1,7 +1,7 @@
 // Roll-ups of the home dashboard (docs/dashboard.md), written in the same transaction as what they
 // sum (server/gateway/handlers.ts and ingest.ts; the demo seed fills them in bulk, the migration that
 // created them backfilled them): a new consumer session or cleaning shows on the dashboard at once.
-import { index, integer, numeric, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, numeric, pgTable, primaryKey, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { rvm } from './fleet';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -59,4 +59,21 @@ export const rvmCleaningState = pgTable(
     lastCompletedTime: at('last_completed_time').notNull(),
   },
   (t) => [index('rvm_cleaning_state_account_time_idx').on(t.licenseAccountId, t.lastCompletedTime)],
+);
+
+/**
+ * How many machines of each model run each software version, per account: "profile mismatching" (the
+ * version most machines of the model run) without a pass over every machine on each machine-list page
+ * (half of that page's query before, bench/pageBreakdown.ts). Kept by row triggers on rvm (migration
+ * 0016), so every writer (CRUD, gateway, seed, simulator) keeps it exact; rows that reach 0 stay.
+ */
+export const accountModelVersions = pgTable(
+  'account_model_versions',
+  {
+    licenseAccountId: integer('license_account_id').notNull(),
+    termType: varchar('term_type', { length: 32 }).notNull(),
+    softwareVersion: varchar('software_version', { length: 32 }).notNull(),
+    machines: integer('machines').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.licenseAccountId, t.termType, t.softwareVersion] })],
 );
