@@ -1,6 +1,6 @@
 // The signed-in console (a lazy chunk of src/main.tsx, which hands over its services and the messages
 // of the page's language): providers, the router and the routes. Behaviour lives in the modules.
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { CoreAdminUI, localStorageStore } from 'ra-core';
 import { AccessDenied, AdminContext, AuthenticationError, CustomRoutes, Error as ErrorPage, LoadingPage } from 'react-admin';
 import { CssBaseline } from '@mui/material';
@@ -17,51 +17,68 @@ import { ConsoleLayout } from './layout/ConsoleLayout';
 import { consoleTheme } from './layout/theme';
 import { RouteGuard } from './auth/RouteGuard';
 import { LoginPage } from './auth/LoginPage';
-import { ForgotPasswordPage } from './auth/ForgotPasswordPage';
-import { ResetPasswordPage } from './auth/ResetPasswordPage';
 import { NoPermissionPage, NotFoundPage } from './pages/StatusPage';
 import { screenRoutes } from './pages/screenRoutes';
+import { ChunkSuspense } from './pages/ChunkBoundary';
+
+// Signed-out pages reached while a session exists: loaded when opened (with the password cipher they
+// need), so the home screen does not download them (issue 8's budget).
+const ForgotPasswordPage = lazy(() => import('./auth/ForgotPasswordPage').then((module) => ({ default: module.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => import('./auth/ResetPasswordPage').then((module) => ({ default: module.ResetPasswordPage })));
+const publicPage = (Page: typeof ForgotPasswordPage) => (
+  <ChunkSuspense fallback={<LoadingPage />}>
+    <Page />
+  </ChunkSuspense>
+);
+import { createConfiguredTypesStore } from './resourceTypes/configuredTypesStore';
+import { ConfiguredTypesProvider, useRuntimeResources } from './resourceTypes/ConfiguredTypesProvider';
 
 const CatchAll = () => <Navigate to="/404" replace />;
 
 const createConsoleRouter = (services: ConsoleServices, messages: TranslationMessages) => {
   const { session, http, download, locale } = services;
   const authProvider = createAuthProvider(http, session);
-  const i18nProvider = createConsoleI18nProvider(locale, () => messages);
-  const dataProvider = createDataProvider(http, download);
+  // resource types configured at run time (issue 9): their declarations, menu entries and labels
+  const configuredTypes = createConfiguredTypesStore(http, locale);
+  const i18nProvider = createConsoleI18nProvider(locale, () => configuredTypes.messagesWith(messages));
+  configuredTypes.beforeChange(() => i18nProvider.changeLocale(locale));
+  const dataProvider = createDataProvider(http, download, configuredTypes.registry);
   // react-admin's <Admin> is <AdminContext> + <AdminUI>; AdminUI's defaults (its layout, login page,
   // app bar, menu…) would ship in this chunk although every one is replaced, so the parts are wired here
   // with ra-core's <CoreAdminUI>, as AdminUI does it (issue 8: the home screen's download).
   const store = localStorageStore();
-  const ConsoleAdmin = () => (
-    <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} store={store} theme={consoleTheme}>
-      <CssBaseline enableColorScheme>
-        <CoreAdminUI
-          layout={ConsoleLayout}
-          loginPage={LoginPage}
-          catchAll={CatchAll}
-          error={ErrorPage}
-          loading={LoadingPage}
-          accessDenied={AccessDenied}
-          authenticationError={AuthenticationError}
-          title="React Admin"
-          requireAuth
-          disableTelemetry
-        >
-          {buildResources()}
-          <CustomRoutes noLayout>
-            <Route path="/forgotPassword" element={<ForgotPasswordPage />} />
-            <Route path="/resetPassword" element={<ResetPasswordPage />} />
-            <Route path="/404" element={<NotFoundPage />} />
-            <Route path="/401" element={<NoPermissionPage />} />
-          </CustomRoutes>
-          {/* Menu screens; routes of declared resources are served by buildResources() above. */}
-          <CustomRoutes>{screenRoutes(RESOURCES.map((declaration) => declaration.route))}</CustomRoutes>
-        </CoreAdminUI>
-        <BridgedNotification />
-      </CssBaseline>
-    </AdminContext>
-  );
+  const ConsoleAdmin = () => {
+    const { registry } = useRuntimeResources();
+    return (
+      <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} store={store} theme={consoleTheme}>
+        <CssBaseline enableColorScheme>
+          <CoreAdminUI
+            layout={ConsoleLayout}
+            loginPage={LoginPage}
+            catchAll={CatchAll}
+            error={ErrorPage}
+            loading={LoadingPage}
+            accessDenied={AccessDenied}
+            authenticationError={AuthenticationError}
+            title="React Admin"
+            requireAuth
+            disableTelemetry
+          >
+            {buildResources(registry)}
+            <CustomRoutes noLayout>
+              <Route path="/forgotPassword" element={publicPage(ForgotPasswordPage)} />
+              <Route path="/resetPassword" element={publicPage(ResetPasswordPage)} />
+              <Route path="/404" element={<NotFoundPage />} />
+              <Route path="/401" element={<NoPermissionPage />} />
+            </CustomRoutes>
+            {/* Menu screens; routes of declared resources are served by buildResources() above. */}
+            <CustomRoutes>{screenRoutes(RESOURCES.map((declaration) => declaration.route))}</CustomRoutes>
+          </CoreAdminUI>
+          <BridgedNotification />
+        </CssBaseline>
+      </AdminContext>
+    );
+  };
   // BrowserRouter (real paths such as /index/index; the server falls back to index.html). A data
   // router, so react-admin can block navigation away from unsaved forms.
   return createBrowserRouter([
@@ -70,7 +87,9 @@ const createConsoleRouter = (services: ConsoleServices, messages: TranslationMes
       element: (
         <ConsoleServicesProvider services={services}>
           <RouteGuard isSignedIn={session.isSignedIn}>
-            <ConsoleAdmin />
+            <ConfiguredTypesProvider store={configuredTypes}>
+              <ConsoleAdmin />
+            </ConfiguredTypesProvider>
           </RouteGuard>
         </ConsoleServicesProvider>
       ),

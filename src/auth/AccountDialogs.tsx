@@ -1,10 +1,21 @@
 // Opens the change-password and switch-account dialogs from anywhere in the layout, and keeps the
 // change-password dialog forced open while the session says the password must change.
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, lazy, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ForcedPasswordChange } from '../providers/session';
 import { useConsoleServices } from '../layout/ConsoleServices';
-import { ChangePasswordDialog } from './ChangePasswordDialog';
-import { SwitchAccountDialog } from './SwitchAccountDialog';
+import { ChunkSuspense } from '../pages/ChunkBoundary';
+
+// Loaded at the first opening (with the password cipher their checks use), not with every screen
+// (issue 8's home budget); once loaded they stay mounted, so closing animates.
+const ChangePasswordDialog = lazy(() => import('./ChangePasswordDialog').then((module) => ({ default: module.ChangePasswordDialog })));
+const SwitchAccountDialog = lazy(() => import('./SwitchAccountDialog').then((module) => ({ default: module.SwitchAccountDialog })));
+
+/** True from the first time `open` is true. */
+const useOpenedOnce = (open: boolean) => {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open;
+};
 
 interface AccountDialogsApi {
   openChangePassword: () => void;
@@ -33,11 +44,22 @@ export const AccountDialogsProvider = ({ children }: { children: ReactNode }) =>
     [forcePasswordChange],
   );
 
+  const changePasswordShown = changePasswordOpen || forced !== null;
+  const changePasswordMounted = useOpenedOnce(changePasswordShown);
+  const switchAccountMounted = useOpenedOnce(switchAccountOpen);
   return (
     <AccountDialogsContext.Provider value={api}>
       {children}
-      <ChangePasswordDialog open={changePasswordOpen || forced !== null} forced={forced} onClose={() => setChangePasswordOpen(false)} />
-      <SwitchAccountDialog open={switchAccountOpen} onClose={() => setSwitchAccountOpen(false)} />
+      {changePasswordMounted && (
+        <ChunkSuspense fallback={null}>
+          <ChangePasswordDialog open={changePasswordShown} forced={forced} onClose={() => setChangePasswordOpen(false)} />
+        </ChunkSuspense>
+      )}
+      {switchAccountMounted && (
+        <ChunkSuspense fallback={null}>
+          <SwitchAccountDialog open={switchAccountOpen} onClose={() => setSwitchAccountOpen(false)} />
+        </ChunkSuspense>
+      )}
     </AccountDialogsContext.Provider>
   );
 };
