@@ -12,7 +12,7 @@ export const account = defineResource({
   scope: 'custom',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
-    licenseAccountName: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
+    licenseAccountName: { type: 'text', required: true, minLength: 1, maxLength: 64, unique: true, sortable: true },
     businessUnit: { type: 'text', maxLength: 64, sortable: true },
     contact: { type: 'text', maxLength: 64 },
     userCount: { type: 'number', readOnly: true, sortable: true },
@@ -29,4 +29,6 @@ export const account = defineResource({
     ],
   },
   permissions: { page: 'account:page', show: 'account:page', create: 'account:add', edit: 'account:edit', delete: 'account:delete', export: 'account:export' },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: { 'account:page': 210101, 'account:add': 210102, 'account:edit': 210103, 'account:delete': 210104, 'account:export': 210105 },
 });

@@ -21,7 +21,7 @@ export const event = defineResource({
     id: { type: 'number', readOnly: true, views: ['show'] },
     termNo: { type: 'text', readOnly: true, sortable: true, link: '/installation/rvmpage/:rvmId/EventHistory' },
     // The machine filter's field; the machine is shown as termNo (a link), so no view repeats it.
-    rvmId: { type: 'reference', reference: 'machine', readOnly: true, views: [] },
+    rvmId: { type: 'reference', reference: 'machine', readOnly: true, views: [], onDelete: 'cascade' },
     fleetId: { type: 'reference', reference: 'fleet', readOnly: true, views: ['show'] },
     code: { type: 'enum', options: ALARM_CODES, readOnly: true, sortable: true, display: 'valueLabel' },
     category: { type: 'enum', options: ALARM_CATEGORIES, readOnly: true, sortable: true },
@@ -50,4 +50,6 @@ export const event = defineResource({
   },
   // No create, edit or delete: those routes and buttons do not exist.
   permissions: { page: 'event:page', show: 'event:page', export: 'event:export' },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: { 'event:page': 60201, 'event:export': 60202 },
 });

@@ -23,7 +23,7 @@ export const eventNotification = defineResource({
   scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
-    name: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
+    name: { type: 'text', required: true, minLength: 1, maxLength: 64, unique: true, sortable: true },
     alarmCodes: {
       type: 'text',
       required: true,
@@ -62,5 +62,12 @@ export const eventNotification = defineResource({
     create: 'eventNotification:add',
     edit: 'eventNotification:edit',
     delete: 'eventNotification:delete',
+  },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: {
+    'eventNotification:page': 60301,
+    'eventNotification:add': 60302,
+    'eventNotification:edit': 60303,
+    'eventNotification:delete': 60304,
   },
 });

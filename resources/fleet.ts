@@ -55,4 +55,6 @@ export const fleet = defineResource({
     edit: 'fleet:edit',
     delete: 'fleet:delete',
   },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: { 'fleet:page': 20101, 'fleet:add': 20102, 'fleet:edit': 20103, 'fleet:delete': 20104 },
 });

@@ -43,9 +43,8 @@ export const machine = defineResource({
   // Its own route (react-admin's create/edit/show live below it); the list itself is embedded in the
   // fleet management screen, and "show" is the machine page (/installation/rvmpage/<id>).
   route: '/installation/rvm',
-  // The ProfileSetting tab (rvmpage 202 > 20202), where a machine record is edited: its buttons are
-  // numbered 20202nn there. 201 (fleetManagement) is taken by the fleet declaration's buttons, and
-  // the permission tree numbers buttons per declaration (menuId*100+n), so two cannot share a node.
+  // The ProfileSetting tab (rvmpage 202 > 20202), where a machine record is edited: its buttons sit
+  // there (permanent ids 20202nn below). 201 (fleetManagement) holds the fleet declaration's buttons.
   menuId: 20202,
   table: 'rvm',
   nameField: 'termNo',
@@ -53,14 +52,14 @@ export const machine = defineResource({
   scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
-    termNo: { type: 'text', required: true, minLength: 1, maxLength: 32, patterns: [IDENTIFIER], sortable: true },
+    termNo: { type: 'text', required: true, minLength: 1, maxLength: 32, patterns: [IDENTIFIER], unique: true, sortable: true },
     serialNumber: { type: 'text', required: true, minLength: 1, maxLength: 32, patterns: [IDENTIFIER], sortable: true },
     termType: { type: 'text', required: true, minLength: 1, maxLength: 32, sortable: true },
-    fleetId: { type: 'reference', reference: 'fleet', required: true, sortable: true },
+    fleetId: { type: 'reference', reference: 'fleet', required: true, sortable: true, onDelete: 'restrict' },
     currentSts: { type: 'enum', options: RVM_STATUSES, readOnly: true, display: 'status', sortable: true },
     statusSince: { type: 'datetime', readOnly: true, sortable: true },
     online: { type: 'boolean', readOnly: true, sortable: true },
-    sts: { type: 'enum', options: RVM_STATES, sortable: true },
+    sts: { type: 'enum', options: RVM_STATES, sortable: true, defaultValue: 'active' },
     localAreaId: { type: 'text', maxLength: 64, sortable: true },
     address: { type: 'text', maxLength: 200, sortable: true },
     softwareVersion: { type: 'text', maxLength: 32, sortable: true },
@@ -70,13 +69,13 @@ export const machine = defineResource({
     latitude: { type: 'number', min: -90, max: 90 },
     installDate: { type: 'date', sortable: true },
     activationDate: { type: 'date', sortable: true },
-    binCount: { type: 'number', integer: true, min: 1, max: 8 },
+    binCount: { type: 'number', integer: true, min: 1, max: 8, defaultValue: 1 },
     binEmptyHeight: binHeight,
     binFullHeight: binHeight,
     binAlmostFull: percent,
     binAlreadyFull: percent,
-    onTime: { type: 'text', patterns: [TIME_OF_DAY] },
-    offTime: { type: 'text', patterns: [TIME_OF_DAY] },
+    onTime: { type: 'text', maxLength: 5, patterns: [TIME_OF_DAY] },
+    offTime: { type: 'text', maxLength: 5, patterns: [TIME_OF_DAY] },
     lastSessionTime: { type: 'datetime', readOnly: true, sortable: true },
     note: { type: 'textarea', maxLength: 500 },
     createTime: { type: 'datetime', readOnly: true, sortable: true },
@@ -125,6 +124,8 @@ export const machine = defineResource({
     delete: 'machine:delete',
     export: 'machine:export',
   },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: { 'machine:page': 2020201, 'machine:add': 2020202, 'machine:edit': 2020203, 'machine:delete': 2020204, 'machine:export': 2020205 },
   customViews: { list: 'fleetManagement', show: 'machinePage' },
   rules: [
     // SPEC 5: the sensor reads a larger distance when the bin is empty.

@@ -22,7 +22,7 @@ export const permission = defineResource({
       patterns: [{ regex: '^[A-Za-z0-9:_*.-]+$', message: 'validation.identifier' }],
       sortable: true,
     },
-    sort: { type: 'number', integer: true, min: 0, max: 99999, sortable: true },
+    sort: { type: 'number', integer: true, min: 0, max: 99999, sortable: true, defaultValue: 0 },
     description: { type: 'textarea', maxLength: 200 },
   },
   list: {
@@ -36,4 +36,6 @@ export const permission = defineResource({
     tree: true,
   },
   permissions: { page: 'permission:page', show: 'permission:page', create: 'permission:add', edit: 'permission:edit', delete: 'permission:delete' },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: { 'permission:page': 210401, 'permission:add': 210402, 'permission:edit': 210403, 'permission:delete': 210404 },
 });

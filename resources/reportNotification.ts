@@ -26,7 +26,7 @@ export const reportNotification = defineResource({
   scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
-    name: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
+    name: { type: 'text', required: true, minLength: 1, maxLength: 64, unique: true, sortable: true },
     report: { type: 'enum', options: REPORT_KINDS, required: true, sortable: true, defaultValue: 'volumes' },
     period: { type: 'enum', options: REPORT_PERIODS, required: true, sortable: true, defaultValue: 'weekly' },
     recipients: { type: 'text', required: true, maxLength: 1000 },
@@ -64,5 +64,12 @@ export const reportNotification = defineResource({
     create: 'reportNotification:add',
     edit: 'reportNotification:edit',
     delete: 'reportNotification:delete',
+  },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: {
+    'reportNotification:page': 30301,
+    'reportNotification:add': 30302,
+    'reportNotification:edit': 30303,
+    'reportNotification:delete': 30304,
   },
 });

@@ -10,7 +10,7 @@ export const role = defineResource({
   scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
-    name: { type: 'text', required: true, minLength: 1, maxLength: 32, sortable: true },
+    name: { type: 'text', required: true, minLength: 1, maxLength: 32, unique: true, sortable: true },
     description: { type: 'textarea', maxLength: 200 },
     permissions: {
       type: 'multiReference',
@@ -21,6 +21,8 @@ export const role = defineResource({
     },
     createTime: { type: 'datetime', readOnly: true, sortable: true },
   },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: { 'role:page': 210301, 'role:add': 210302, 'role:edit': 210303, 'role:delete': 210304, 'role:export': 210305 },
   list: {
     columns: ['name', 'description', 'createTime'],
     defaultSort: { field: 'createTime', order: 'DESC' },

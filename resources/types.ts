@@ -47,6 +47,22 @@ export interface FieldDeclaration {
   max?: number;
   /** Numbers: only whole numbers. */
   integer?: boolean;
+  /**
+   * Numbers: at most this many decimals (0.125 with scale 2 is refused with 1004, never rounded);
+   * the console's input steps by 10^-scale. Keep it equal to the numeric column's scale.
+   */
+  scale?: number;
+  /**
+   * No two records (in the same license account for 'licenseAccount' resources) hold the same value.
+   * A database unique index is the guarantee; a conflict answers 2002 naming this field.
+   */
+  unique?: boolean;
+  /**
+   * reference / multiReference: what deleting the referenced record does to records holding it.
+   * 'restrict' (the default) refuses the delete with 5002 naming this resource; 'setNull' empties the
+   * field (a multiReference drops that id); 'cascade' deletes them with it (a machine's alarm history).
+   */
+  onDelete?: 'restrict' | 'setNull' | 'cascade';
   patterns?: readonly PatternRule[];
   /** enum: the stored values; labels are i18n keys `resources.<name>.enums.<field>.<value>`. */
   options?: readonly (string | number)[];
@@ -71,7 +87,10 @@ export interface FieldDeclaration {
   display?: 'chips' | 'tree' | 'avatar' | 'status' | 'valueLabel' | 'duration';
   /** Console route the shown value links to; `:field` placeholders take the record's values. */
   link?: string;
-  /** Initial value in the create form; keep it equal to the column's default, which applies when absent. */
+  /**
+   * The value of a field absent on create: the create form starts with it and the server stores it
+   * when the field is not sent (so the form, the API and the column default cannot disagree).
+   */
   defaultValue?: string | number | boolean;
 }
 
@@ -125,6 +144,12 @@ export interface ResourceDeclaration {
   };
   /** Permission identifier per action. An action that is absent does not exist for this resource. */
   permissions: Partial<Record<Action, string>>;
+  /**
+   * Permanent permission ids of the resource's buttons (identifier -> id), seeded under `menuId`:
+   * roles store ids, so an id never changes meaning. Every code-declared resource lists one per
+   * identifier of `permissions` and `extraPermissions` (tests/unit/permissionIdentity.test.ts).
+   */
+  permissionIds?: Readonly<Record<string, number>>;
   /** Extra button permissions the resource's screens use (identifier -> i18n key of its name). */
   extraPermissions?: Readonly<Record<string, string>>;
   rules?: readonly CrossFieldRule[];

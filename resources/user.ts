@@ -1,6 +1,8 @@
 import { defineResource } from './types';
 
 const NO_CHINESE = { regex: '[\\u3400-\\u9fff]', message: 'validation.noChinese', negate: true } as const;
+/** A user name is typed at sign-in: no spaces anywhere (leading, trailing or inside). */
+const NO_SPACES = { regex: '\\s', message: 'validation.noSpaces', negate: true } as const;
 
 export const user = defineResource({
   name: 'user',
@@ -15,7 +17,7 @@ export const user = defineResource({
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
     realname: { type: 'text', required: true, minLength: 1, maxLength: 32, sortable: true },
-    name: { type: 'text', required: true, minLength: 2, maxLength: 8, patterns: [NO_CHINESE], sortable: true },
+    name: { type: 'text', required: true, minLength: 2, maxLength: 8, patterns: [NO_CHINESE, NO_SPACES], unique: true, sortable: true },
     localAreaId: { type: 'text', maxLength: 64, sortable: true },
     phone: { type: 'phone', maxLength: 20 },
     email: { type: 'email', maxLength: 128, sortable: true },
@@ -29,7 +31,7 @@ export const user = defineResource({
     enabled: { type: 'boolean', views: ['list', 'show', 'edit'], sortable: true },
     password: { type: 'password', requiredOnCreate: true, writeOnly: true, views: ['create'] },
     confirmPassword: { type: 'password', requiredOnCreate: true, writeOnly: true, virtual: true, views: ['create'] },
-    sysUserId: { type: 'reference', reference: 'user', readOnly: true, views: ['list', 'show'] },
+    sysUserId: { type: 'reference', reference: 'user', readOnly: true, views: ['list', 'show'], onDelete: 'setNull' },
     createTime: { type: 'datetime', readOnly: true, sortable: true },
   },
   list: {
@@ -46,6 +48,16 @@ export const user = defineResource({
     ],
   },
   permissions: { page: 'user:page', show: 'user:page', create: 'user:add', edit: 'user:edit', delete: 'user:delete', export: 'user:export' },
+  // Permanent permission ids of this resource's buttons (roles store ids: never renumber, see resources/menu.ts).
+  permissionIds: {
+    'user:page': 210201,
+    'user:add': 210202,
+    'user:edit': 210203,
+    'user:delete': 210204,
+    'user:export': 210205,
+    'user:resetPassword': 210206,
+    'user:disable': 210207,
+  },
   extraPermissions: { 'user:resetPassword': 'resources.user.actions.resetPassword', 'user:disable': 'resources.user.actions.disable' },
   customViews: { list: 'userList' },
   rules: [{ kind: 'equals', field: 'confirmPassword', other: 'password', message: 'validation.passwordMismatch' }],

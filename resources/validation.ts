@@ -33,6 +33,9 @@ const isEmpty = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ||
   (Array.isArray(value) && value.length === 0);
 
+/** `value` written with at most `scale` decimals (0.125 has 3: refused for scale 2, never rounded). */
+export const hasAtMostDecimals = (value: number, scale: number) => Number(value.toFixed(Math.min(Math.max(scale, 0), 20))) === value;
+
 /** Validates one field's value; `mode` decides whether requiredOnCreate applies. */
 export const validateField = (
   name: string,
@@ -47,6 +50,9 @@ export const validateField = (
     case 'number': {
       if (typeof value !== 'number' || Number.isNaN(value)) return { field: name, message: 'validation.number', code: '1003' };
       if (field.integer && !Number.isInteger(value)) return { field: name, message: 'validation.integer', code: '1003' };
+      if (field.scale !== undefined && !hasAtMostDecimals(value, field.scale)) {
+        return { field: name, message: 'validation.scale', values: { scale: field.scale }, code: '1004' };
+      }
       if (field.min !== undefined && value < field.min) return { field: name, message: 'validation.min', values: { min: field.min }, code: '1004' };
       if (field.max !== undefined && value > field.max) return { field: name, message: 'validation.max', values: { max: field.max }, code: '1004' };
       return null;

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { I18nContext } from 'ra-core';
 import { PublicApp, type PublicAppProps } from './auth/PublicApp';
 import { createPublicI18nProvider, publicTranslator } from './auth/publicI18n';
-import { guardRedirect, HOME_PATH, LOGIN_PATH } from './auth/routeGuard';
+import { afterSignInPath, guardRedirect, guardTarget, HOME_PATH, LOGIN_PATH, safeNextPath } from './auth/routeGuard';
 import { bridgedNotify } from './layout/notifySink';
 import type { ConsoleServices } from './layout/ConsoleServices';
 import type { DownloadClient } from './providers/httpTypes';
@@ -38,7 +38,7 @@ const MESSAGES = { en: () => import('./providers/messagesEn'), zh: () => import(
 const loadMessages = () => MESSAGES[locale]().then((module) => module.messages);
 // The console opens on the home dashboard after a sign-in and on its own route: the dashboard's chunk is
 // fetched together with the console's rather than after it has run (one round trip less before the cards).
-const opensOnHome = () => !session.isSignedIn() || ['/', HOME_PATH].includes(window.location.pathname.replace(/\/+$/, '') || '/');
+const opensOnHome = () => (!session.isSignedIn() && !safeNextPath(window.location.search)) || ['/', HOME_PATH].includes(window.location.pathname.replace(/\/+$/, '') || '/');
 const loadConsole = () => {
   if (opensOnHome()) void import('./dashboard/DashboardPage').catch(() => undefined);
   return Promise.all([import('./App'), loadMessages()]).then(([{ default: App }, messages]) => ({
@@ -50,10 +50,13 @@ const ConsoleApp = lazy(() => (consoleChunk ??= loadConsole()));
 
 type Mode = 'console' | PublicAppProps['mode'];
 
-/** SPEC 2 route guard for the page load: signed in, the console; signed out, a public page (else /login). */
+/**
+ * SPEC 2 route guard for the page load: signed in, the console; signed out, a public page (else the
+ * login page, `?next=` keeping the deep link to open after sign-in).
+ */
 const initialMode = (): Mode => {
   if (session.isSignedIn()) return 'console';
-  const redirect = guardRedirect(window.location.pathname, false);
+  const redirect = guardTarget(window.location.pathname, window.location.search, false);
   if (redirect) window.history.replaceState(null, '', redirect);
   return guardRedirect(window.location.pathname, false) === null && window.location.pathname.replace(/\/+$/, '') === LOGIN_PATH ? 'login' : 'pages';
 };
@@ -66,7 +69,8 @@ const Root = () => {
   // The console's chunk starts loading with the sign-in request, so both arrive together.
   const prefetchConsole = useCallback(() => void (consoleChunk ??= loadConsole()).catch(() => undefined), []);
   const enterConsole = useCallback(() => {
-    window.history.replaceState(null, '', HOME_PATH);
+    // the deep link the visitor opened signed out (`/login?next=…`), else home
+    window.history.replaceState(null, '', afterSignInPath(window.location.search));
     setMode('console');
   }, []);
   const navigate = useCallback((path: string) => {

@@ -45,6 +45,9 @@ export const app = {
     submit: 'Reset password',
     success: 'Your password has been reset. Please sign in.',
     backToLogin: 'Back to sign in',
+    checking: 'Checking the link…',
+    invalidLink: 'This link is no longer valid: it was already used, has expired or is incomplete.',
+    requestNew: 'Request a new link',
   },
   passwordRule: '6 to 20 characters, with at least 1 digit, 1 letter and 1 symbol, no Chinese characters.',
   notFound: {

@@ -165,6 +165,7 @@ export const fleet = {
   },
   validation: {
     binEmptyAboveFull: 'The bin empty height must exceed the bin full height',
+    nameTaken: 'Another fleet under the same parent is already called "%{name}"',
     binHeight: 'The height must be a whole number above 10 and below 150',
     almostFullNotAboveFull: 'Almost full must not exceed already full',
     timeOfDay: 'Please enter a time as HH:mm',

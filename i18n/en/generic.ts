@@ -1,6 +1,8 @@
 // Section 'generic' of the English catalogue: texts of the generic list/show/edit/create views.
 export const generic = {
   list: { actions: 'Actions' },
+  // toasts after a save, naming the resource (react-admin's own say "Element created")
+  notification: { created: '%{name} created', updated: '%{name} updated' },
   empty: { title: 'No %{name} yet', invite: 'Create the first one.' },
   export: {
     button: 'Export',
@@ -10,6 +12,7 @@ export const generic = {
     preparing: 'Preparing the file…',
     percent: '%{percent}% downloaded',
     bytes: '%{size} downloaded',
+    visibleColumns: 'Exports the visible columns (%{count}), in the order shown',
   },
   savedFilters: {
     button: 'Saved filters',
@@ -25,7 +28,16 @@ export const generic = {
     deleteConfirm: 'Delete the saved filter "%{name}"?',
     deleteHint: 'Press Delete to delete this saved filter',
     // names of the built-in filters (server/seed), by their stored name
-    builtInNames: { 'Enabled users': 'Enabled users' },
+    builtInNames: {
+      'Enabled users': 'Enabled users',
+      Down: 'Down',
+      'Down more than 1 hour': 'Down more than 1 hour',
+      'Offline more than 1 week': 'Offline more than 1 week',
+      Full: 'Full',
+      'Not used in 24 hours': 'Not used in 24 hours',
+    },
+    nameHint: '%{count} / %{max} characters',
+    nameTooLong: 'At most %{max} characters',
   },
   boolean: { true: 'Yes', false: 'No' },
   permissionActions: {

@@ -6,6 +6,7 @@ export const validation = {
   letter: 'At least 1 letter',
   symbol: 'At least 1 symbol',
   noChinese: 'The value cannot contain Chinese characters',
+  noSpaces: 'The value cannot contain spaces',
   passwordMismatch: 'The two passwords are inconsistent',
   incorrectPassword: 'Incorrect password input',
   samePassword: 'The new password is the same as the old one',
@@ -29,4 +30,7 @@ export const validation = {
   unknownField: 'Unknown field: %{field}',
   invalid: 'Invalid value',
   treeCycle: 'An item cannot be placed under itself or one of its subordinates',
+  scale: 'At most %{scale} decimal places',
+  unique: '%{label} "%{value}" already exists',
+  stillReferenced: 'Still used by %{count} %{resource}',
 } as const;

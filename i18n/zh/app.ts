@@ -46,6 +46,9 @@ export const app: Catalogue<typeof en> = {
     submit: '重置密码',
     success: '密码已重置，请登录。',
     backToLogin: '返回登录',
+    checking: '正在检查链接…',
+    invalidLink: '此链接已失效：已被使用、已过期或不完整。',
+    requestNew: '重新获取链接',
   },
   passwordRule: '6 到 20 个字符，至少包含 1 个数字、1 个字母和 1 个符号，不能包含中文字符。',
   notFound: {

@@ -165,6 +165,7 @@ export const fleet: Catalogue<typeof en> = {
   },
   validation: {
     binEmptyAboveFull: '回收箱空箱高度必须大于满箱高度',
+    nameTaken: '同一上级车队下已有名为"%{name}"的车队',
     binHeight: '高度必须是大于10且小于150的整数',
     almostFullNotAboveFull: '即将满不能超过已满',
     timeOfDay: '请按 HH:mm 格式输入时间',

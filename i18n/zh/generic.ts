@@ -3,6 +3,7 @@ import type { generic as en } from '../en/generic';
 
 export const generic: Catalogue<typeof en> = {
   list: { actions: '操作' },
+  notification: { created: '%{name}已创建', updated: '%{name}已更新' },
   empty: { title: '暂无%{name}', invite: '创建第一条记录。' },
   export: {
     button: '导出',
@@ -12,6 +13,7 @@ export const generic: Catalogue<typeof en> = {
     preparing: '正在生成文件…',
     percent: '已下载 %{percent}%',
     bytes: '已下载 %{size}',
+    visibleColumns: '导出当前显示的 %{count} 列，按显示顺序',
   },
   savedFilters: {
     button: '已存筛选',
@@ -27,7 +29,16 @@ export const generic: Catalogue<typeof en> = {
     deleteConfirm: '确定删除已存筛选"%{name}"吗？',
     deleteHint: '按 Delete 键删除此筛选',
     // names of the built-in filters (server/seed), by their stored name
-    builtInNames: { 'Enabled users': '已启用的用户' },
+    builtInNames: {
+      'Enabled users': '已启用的用户',
+      Down: '停止服务',
+      'Down more than 1 hour': '停止服务超过 1 小时',
+      'Offline more than 1 week': '离线超过 1 周',
+      Full: '已满',
+      'Not used in 24 hours': '过去 24 小时未使用',
+    },
+    nameHint: '%{count} / %{max} 个字符',
+    nameTooLong: '最多 %{max} 个字符',
   },
   boolean: { true: '是', false: '否' },
   permissionActions: {

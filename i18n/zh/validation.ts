@@ -8,6 +8,7 @@ export const validation: Catalogue<typeof en> = {
   letter: '至少包含 1 个字母',
   symbol: '至少包含 1 个符号',
   noChinese: '该值不能包含中文字符',
+  noSpaces: '该值不能包含空格',
   passwordMismatch: '两次输入的密码不一致',
   incorrectPassword: '密码输入错误',
   samePassword: '新密码不能与旧密码相同',
@@ -31,4 +32,7 @@ export const validation: Catalogue<typeof en> = {
   unknownField: '未知字段：%{field}',
   invalid: '无效的值',
   treeCycle: '不能将项目放在其自身或其下级之下',
+  scale: '最多 %{scale} 位小数',
+  unique: '%{label}“%{value}”已存在',
+  stillReferenced: '仍被 %{count} 个%{resource}使用',
 };

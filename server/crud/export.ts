@@ -17,6 +17,8 @@ export interface ExportBody extends Record<string, unknown> {
   sort?: string;
   order?: 'ASC' | 'DESC';
   utcOffsetMinutes?: number;
+  /** Readable fields in the order to write them (validated by exportBodySchema). */
+  columns?: string[];
 }
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -37,11 +39,14 @@ export const csvCell = (value: string) => {
 
 type Cell = string | number;
 
+/** The model's own text (configured types), else the catalogue's. */
+const textOf = (model: ResourceModel, locale: Locale, key: string) => model.texts?.(locale, key) ?? translate(locale, key);
+
 /** Turns records into rows of display values, resolving reference labels once per batch. */
 const rowFormatter = (deps: CrudDeps, model: ResourceModel, locale: Locale, columns: string[], utcOffsetMinutes: number) => {
   const { name, fields } = model.declaration;
   const labelFor = (key: string, fallback: string) => {
-    const text = translate(locale, key);
+    const text = textOf(model, locale, key);
     return text === key ? fallback : text;
   };
   return async (records: WireRecord[]): Promise<Cell[][]> => {
@@ -81,8 +86,9 @@ const rowFormatter = (deps: CrudDeps, model: ResourceModel, locale: Locale, colu
 export const exportListing = async (deps: CrudDeps, caller: Caller, model: ResourceModel, body: ExportBody, reply: FastifyReply) => {
   const { name, list } = model.declaration;
   const locale = caller.locale;
-  const columns = list.columns.filter((column) => model.readable.includes(column));
-  const headers = columns.map((column) => translate(locale, `resources.${name}.fields.${column}`));
+  // the caller's visible columns in their order, else the declaration's list columns
+  const columns = (body.columns ?? list.columns).filter((column) => model.readable.includes(column));
+  const headers = columns.map((column) => textOf(model, locale, `resources.${name}.fields.${column}`));
   const where = listingWhere(model, caller, body);
   const orderBy = orderByOf(model, body.sort, body.order);
   const format = rowFormatter(deps, model, locale, columns, body.utcOffsetMinutes ?? caller.principal.utcOffsetMinutes ?? 0);
@@ -115,7 +121,7 @@ export const exportListing = async (deps: CrudDeps, caller: Caller, model: Resou
 
   const stream = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(translate(locale, `resources.${name}.name`).split('||||')[0].trim().slice(0, 31) || name);
+  const sheet = workbook.addWorksheet(textOf(model, locale, `resources.${name}.name`).split('||||')[0].trim().slice(0, 31) || name);
   void (async () => {
     sheet.addRow(headers).commit();
     for await (const rows of batches()) for (const row of rows) sheet.addRow(row).commit();

@@ -5,6 +5,7 @@ import { getTableName, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { fieldsFor, type ResourceDeclaration } from '../../resources/types';
 import { columnByField, columnBySqlName, type TableRegistry } from '../db/registry';
+import type { Locale } from '../../i18n';
 import type { ResourceHooks } from './hooks';
 
 export interface JoinSpec {
@@ -35,6 +36,8 @@ export interface ResourceModel {
   /** Fields accepted on create / on update (besides id). */
   creatable: string[];
   editable: string[];
+  /** Texts the catalogues do not hold (a configured type's labels): consulted before translate(). */
+  texts?: (locale: Locale, key: string) => string | undefined;
 }
 
 export type ModelRegistry = ReadonlyMap<string, ResourceModel>;

@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config';
 import { callerOf } from '../auth/guard';
 import type { Db } from '../db/client';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
+import { AppError } from '../lib/errors';
 import { exportListing, type ExportBody } from './export';
 import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
@@ -39,6 +40,14 @@ interface PageBody extends Values {
 }
 
 const OPTIONS_LIMIT = 50;
+
+/** Permissions of every resource with a reference to `model` (its labels show in their lists). */
+const referrerPermissions = (model: ResourceModel, models: ModelRegistry): string[] => {
+  const referrers = [...models.values()].filter((other) =>
+    Object.values(other.declaration.fields).some((field) => field.reference === model.declaration.name && !field.virtual),
+  );
+  return [...new Set(referrers.flatMap((other) => Object.values(other.declaration.permissions).filter((p): p is string => Boolean(p))))];
+};
 
 const route = (model: ResourceModel, summary: string, permissions: string[], schema: Record<string, unknown>, data: Record<string, unknown>) =>
   ({
@@ -74,13 +83,16 @@ export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, mod
   }
 
   const pickerPermissions = [permissions.page, permissions.show, permissions.create, permissions.edit].filter((p): p is string => Boolean(p));
+  // Whoever may see a list that references this resource may read the labels of its ids there.
+  const labelPermissions = referrerPermissions(model, deps.models).filter((p) => !pickerPermissions.includes(p));
   if (pickerPermissions.length) {
     app.get(
       `${apiPath}/list`,
-      route(model, `Options for pickers and reference labels (at most ${OPTIONS_LIMIT})`, [...new Set(pickerPermissions)], { querystring: optionsQuerySchema }, optionsAnswerSchema),
+      route(model, `Options for pickers and reference labels (at most ${OPTIONS_LIMIT}); \`ids=\` alone also for holders of a referencing resource's permission`, [...new Set([...pickerPermissions, ...labelPermissions])], { querystring: optionsQuerySchema }, optionsAnswerSchema),
       async (request) => {
         const caller = callerOf(request);
         const query = request.query as { nameLike?: string; ids?: string };
+        if ((!query.ids || query.nameLike) && !(await caller.can(pickerPermissions))) throw new AppError('4003');
         const name = expressionOf(model, nameField);
         const ids = query.ids ? query.ids.split(',').map((id) => Number(id.trim())) : [];
         const rows = await db

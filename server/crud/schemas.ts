@@ -120,6 +120,8 @@ export const exportBodySchema = (model: ResourceModel): JsonSchema => ({
     format: { type: 'string', enum: ['csv', 'xlsx'] },
     /** Dates are written in the caller's local time. */
     utcOffsetMinutes: { type: 'integer', minimum: -840, maximum: 840 },
+    /** The columns to write, in this order (the console sends its visible columns); default the declaration's list columns. */
+    columns: { type: 'array', minItems: 1, maxItems: model.readable.length, uniqueItems: true, items: { type: 'string', enum: [...model.readable] } },
     ...listingProperties(model),
   },
 });

@@ -1,11 +1,13 @@
 // Create, update and delete in one transaction each: declaration validation, reference checks
-// within the referenced resource's scope, server-set readOnly fields, join-table sync and hooks.
+// within the referenced resource's scope, server-set readOnly fields, join-table sync and hooks;
+// declared defaults, unique fields and delete behaviour come from ./integrity.ts.
 import { and, eq, inArray, notInArray, type SQL } from 'drizzle-orm';
 import { ruleIssues, validateRecord } from '../../resources/validation';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import { AppError, invalid, invalidField, notFound, type Issue } from '../lib/errors';
 import type { HookContext, Values } from './hooks';
+import { applyDeleteBehaviour, uniqueViolation, withDefaults } from './integrity';
 import type { JoinSpec, ModelRegistry, ResourceModel } from './model';
 import { scopeCondition } from './query';
 
@@ -14,6 +16,15 @@ const unique = (ids: number[]) => [...new Set(ids)];
 const validate = (model: ResourceModel, input: Values, mode: 'create' | 'edit') => {
   const issues: Issue[] = validateRecord(model.declaration, input, mode);
   if (issues.length) throw invalid(issues);
+};
+
+/** Runs a write's transaction; a unique violation on a declared `unique` field answers 2002 naming it. */
+const guarded = async <T>(model: ResourceModel, caller: Caller, input: Values, run: () => Promise<T>): Promise<T> => {
+  try {
+    return await run();
+  } catch (error) {
+    throw uniqueViolation(model, error, input, caller.locale) ?? error;
+  }
 };
 
 /**
@@ -96,9 +107,10 @@ export interface WriteDeps {
 }
 
 export const createRecord = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
-  const input: Values = { ...body };
+  // An absent field takes its declared default (as the create form shows it), not the column's.
+  const input: Values = withDefaults(model, body);
   validate(model, input, 'create');
-  return db.transaction(async (tx) => {
+  return guarded(model, caller, input, () => db.transaction(async (tx) => {
     const context: HookContext = { tx, caller, model, models };
     const values: Values = { ...columnValues(model, input), ...serverSetValues(model, caller) };
     await model.hooks.beforeCreate?.(context, input, values);
@@ -108,13 +120,13 @@ export const createRecord = async ({ db, models }: WriteDeps, caller: Caller, mo
     await syncJoins(tx, model, id, input);
     await model.hooks.afterCreate?.(context, id, input);
     return id;
-  });
+  }));
 };
 
 export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
   const { id, ...input } = body as Values & { id: number };
   validate(model, input, 'edit');
-  return db.transaction(async (tx) => {
+  return guarded(model, caller, input, () => db.transaction(async (tx) => {
     const [existing] = (await tx
       .select()
       .from(model.table)
@@ -133,7 +145,7 @@ export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, mo
     await syncJoins(tx, model, id, input);
     await model.hooks.afterUpdate?.(context, id, input, existing);
     return id;
-  });
+  }));
 };
 
 /** Deletes all of `ids` or nothing: any id outside the caller's scope answers 2003. */
@@ -147,6 +159,8 @@ export const deleteRecords = async ({ db, models }: WriteDeps, caller: Caller, m
       .for('update');
     if (found.length !== ids.length) throw notFound(model);
     await model.hooks.beforeDelete?.({ tx, caller, model, models }, ids);
+    // After the hook (its own codes first: 5003 sub-fleets, 6000 machines), the declared references.
+    await applyDeleteBehaviour(tx, models, model, ids, caller.locale);
     const deleted = await tx.delete(model.table).where(inArray(model.id, ids)).returning({ id: model.id });
     return deleted.length;
   });

@@ -141,6 +141,27 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
     },
   );
 
+  // The reset page asks first, so a used, expired or unknown link shows "no longer valid" instead of a
+  // form that can only fail. It tells nothing about users: only whether this secret is live.
+  app.get(
+    '/login/resetPassword/check',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['password'],
+        summary: 'Whether a reset link token can still be used: { valid } (never says whose it is)',
+        querystring: { type: 'object', additionalProperties: false, required: ['token'], properties: { token: { type: 'string', maxLength: 128 } } },
+        response: { 200: envelopeSchema({ type: 'object', properties: { valid: { type: 'boolean' } } }), ...failureResponses(false) },
+      },
+    },
+    async (request) => {
+      const { token } = request.query as { token: string };
+      const live = and(eq(passwordReset.tokenHash, sha256(token)), isNull(passwordReset.usedAt), gt(passwordReset.expiresAt, new Date()));
+      const [reset] = token ? await db.select({ id: passwordReset.id }).from(passwordReset).where(live).limit(1) : [];
+      return ok(request, { valid: Boolean(reset) });
+    },
+  );
+
   app.post(
     '/login/resetPassword',
     {

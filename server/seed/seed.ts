@@ -1,22 +1,24 @@
 // Start-up seeding, run under the migration lock and idempotent: the permission tree is upserted
-// on every start; the "Default" license account and the `admin` superAdmin only when there is no
-// user at all (first start); built-in saved filters are added when missing.
+// on every start (rows matched by identifier: server/seed/permissionTree.ts); the "Default" license
+// account and the `admin` superAdmin only when there is no user at all (first start); built-in
+// saved filters are added when missing and their bodies kept as server/seed/builtInFilters.ts says.
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { ResourceDeclaration } from '../../resources/types';
 import type { PasswordHasher } from '../auth/passwords';
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/client';
 import { licenseAccount, licenseAccountUserRelation, savedFilter, sysPermission, sysUser } from '../db/schema';
-import { permissionTree } from './permissionTree';
+import { BUILT_IN_FILTERS } from './builtInFilters';
+import { permissionTree, placeSeedRows } from './permissionTree';
 
 export const DEFAULT_ACCOUNT_NAME = 'Default';
 export const ADMIN_USER_NAME = 'admin';
 
-/** Saved filters every user sees and nobody can change (5001). */
-export const BUILT_IN_FILTERS = [{ resource: 'user', name: 'Enabled users', filter: { enabled: true } }];
+export { BUILT_IN_FILTERS } from './builtInFilters';
 
 export const seedPermissions = async (db: Db, declarations: readonly ResourceDeclaration[]) => {
-  const rows = permissionTree(declarations);
+  const stored = await db.select({ id: sysPermission.id, identifier: sysPermission.identifier }).from(sysPermission);
+  const rows = placeSeedRows(permissionTree(declarations), stored);
   await db
     .insert(sysPermission)
     .values(rows)
@@ -54,7 +56,9 @@ const seedBuiltInFilters = async (db: Db, declarations: readonly ResourceDeclara
       .select({ id: savedFilter.id })
       .from(savedFilter)
       .where(and(eq(savedFilter.builtIn, true), eq(savedFilter.resource, builtIn.resource), eq(savedFilter.name, builtIn.name)));
-    if (!found) await db.insert(savedFilter).values({ ...builtIn, visibility: 'public', builtIn: true });
+    // the body follows the code (a changed definition reaches existing installations)
+    if (found) await db.update(savedFilter).set({ filter: builtIn.filter }).where(eq(savedFilter.id, found.id));
+    else await db.insert(savedFilter).values({ ...builtIn, visibility: 'public', builtIn: true });
   }
 };
 

@@ -1,9 +1,10 @@
-// Reset password from the e-mailed link (/resetPassword?token=...): new password and confirmation
-// under SPEC section 5's rule, then back to the login page.
-import { useState, type FormEvent } from 'react';
+// Reset password from the e-mailed link (/resetPassword?token=...): the link is checked first (a used,
+// expired or unknown one says so, with a way to request a new one, instead of a form that can only
+// fail), then new password and confirmation under SPEC section 5's rule, then back to the login page.
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNotify, useTranslate } from 'ra-core';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, Box, Button, Link } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Link, Typography } from '@mui/material';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { hasErrors, validateNewPassword } from './passwordRules';
 import { PublicFrame } from './PublicFrame';
@@ -20,6 +21,7 @@ export const ResetPasswordPage = () => {
   const [submitted, setSubmitted] = useState(false);
   const [pending, setPending] = useState(false);
   const errors = submitted ? validateNewPassword(values) : {};
+  const linkState = useLinkState(token);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,8 +39,18 @@ export const ResetPasswordPage = () => {
 
   return (
     <PublicFrame titleKey="app.resetPassword.title">
-      {token === '' ? (
-        <Alert severity="error">{translate('errors.4006')}</Alert>
+      {linkState === 'checking' ? (
+        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <CircularProgress size={20} />
+          <Typography variant="body2">{translate('app.resetPassword.checking')}</Typography>
+        </Box>
+      ) : linkState === 'invalid' ? (
+        <>
+          <Alert severity="error">{translate('app.resetPassword.invalidLink')}</Alert>
+          <Button component={RouterLink} to="/forgotPassword" variant="contained" fullWidth sx={{ mt: 2 }}>
+            {translate('app.resetPassword.requestNew')}
+          </Button>
+        </>
       ) : (
         <Box component="form" onSubmit={submit} noValidate>
           <TranslatedField
@@ -75,4 +87,24 @@ export const ResetPasswordPage = () => {
       </Box>
     </PublicFrame>
   );
+};
+
+type LinkState = 'checking' | 'valid' | 'invalid';
+
+/** Asks the server whether the link's token is still usable; a failed check shows the form (the reset itself decides). */
+const useLinkState = (token: string): LinkState => {
+  const { http } = useConsoleServices();
+  const [state, setState] = useState<LinkState>(token ? 'checking' : 'invalid');
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    http.get<{ valid: boolean }>('/login/resetPassword/check', { token }, { silent: true }).then(
+      (answer) => current && setState(answer?.valid === false ? 'invalid' : 'valid'),
+      () => current && setState('valid'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [http, token]);
+  return state;
 };

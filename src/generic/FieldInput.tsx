@@ -13,7 +13,7 @@ import {
   TextInput,
   type Validator,
 } from 'react-admin';
-import type { View } from '../../resources/types';
+import type { FieldDeclaration, View } from '../../resources/types';
 import { useDeclaration } from './DeclarationContext';
 import { FieldDisplay, LABELS_META } from './FieldDisplay';
 import { inputKindFor } from './fieldKinds';
@@ -26,6 +26,10 @@ const requiredMarker: Validator = Object.assign(() => undefined, { isRequired: t
 
 /** Pickers search by name through `GET <apiPath>/list?nameLike=`. */
 export const nameLikeQuery = (searchText: string) => (searchText ? { nameLike: searchText } : {});
+
+/** The number input's step: whole numbers 1, declared decimals 10^-scale (0.01 for 2), else any. */
+export const numberStep = (field: FieldDeclaration): number | 'any' =>
+  field.integer || field.scale === 0 ? 1 : field.scale !== undefined ? Number((10 ** -field.scale).toFixed(field.scale)) : 'any';
 
 export interface FieldInputProps {
   source: string;
@@ -53,7 +57,7 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
     case 'textarea':
       return <TextInput {...common} defaultValue={defaultValue} multiline minRows={3} />;
     case 'number':
-      return <NumberInput {...common} defaultValue={defaultValue} step={field.integer ? 1 : 'any'} min={field.min} max={field.max} />;
+      return <NumberInput {...common} defaultValue={defaultValue} step={numberStep(field)} min={field.min} max={field.max} />;
     case 'boolean':
       return <BooleanInput source={source} label={label} defaultValue={defaultValue} />;
     case 'select':

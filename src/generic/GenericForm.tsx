@@ -11,12 +11,18 @@ import {
   SimpleForm,
   Toolbar,
   TopToolbar,
+  useNotify,
+  useRedirect,
+  useResourceContext,
+  useTranslate,
+  type RaRecord,
 } from 'react-admin';
 import { fieldsFor } from '../../resources/types';
 import { useResourceAccess } from './access';
 import { useDeclaration } from './DeclarationContext';
 import { FieldInput } from './FieldInput';
 import { formValidator } from './formValidation';
+import { resourceLabel } from './registry';
 
 const GenericFormBody = ({ mode }: { mode: 'create' | 'edit' }) => {
   const { declaration } = useDeclaration();
@@ -30,7 +36,8 @@ const GenericFormBody = ({ mode }: { mode: 'create' | 'edit' }) => {
     </Toolbar>
   );
   return (
-    <SimpleForm validate={validate} toolbar={toolbar} sx={{ maxWidth: 720 }}>
+    // noValidate: the declaration's validation speaks the user's language; no browser bubbles (issue 9)
+    <SimpleForm validate={validate} toolbar={toolbar} sx={{ maxWidth: 720 }} noValidate>
       {fieldNames.map((name) => (
         <FieldInput key={name} source={name} view={mode} />
       ))}
@@ -38,13 +45,31 @@ const GenericFormBody = ({ mode }: { mode: 'create' | 'edit' }) => {
   );
 };
 
+/**
+ * What react-admin does after a save (a toast, back to the list), with a toast that names the
+ * resource in the user's language ("User created") instead of react-admin's "Element created".
+ */
+const useSavedToast = (kind: 'created' | 'updated') => {
+  const { declaration } = useDeclaration();
+  const resource = useResourceContext();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return (data: RaRecord) => {
+    notify(`generic.notification.${kind}`, { type: 'info', messageArgs: { name: translate(resourceLabel(declaration), { smart_count: 1 }) } });
+    redirect('list', resource, data.id, data);
+  };
+};
+
 export const GenericEdit = () => {
   const { declaration } = useDeclaration();
   const access = useResourceAccess(declaration);
+  const onSuccess = useSavedToast('updated');
   return (
     // pessimistic: the server's validation issues must come back to the form as field errors
     <Edit
       mutationMode="pessimistic"
+      mutationOptions={{ onSuccess }}
       actions={
         <TopToolbar>
           <ListButton />
@@ -57,15 +82,19 @@ export const GenericEdit = () => {
   );
 };
 
-export const GenericCreate = () => (
-  <Create
-    redirect="list"
-    actions={
-      <TopToolbar>
-        <ListButton />
-      </TopToolbar>
-    }
-  >
-    <GenericFormBody mode="create" />
-  </Create>
-);
+export const GenericCreate = () => {
+  const onSuccess = useSavedToast('created');
+  return (
+    <Create
+      redirect="list"
+      mutationOptions={{ onSuccess }}
+      actions={
+        <TopToolbar>
+          <ListButton />
+        </TopToolbar>
+      }
+    >
+      <GenericFormBody mode="create" />
+    </Create>
+  );
+};

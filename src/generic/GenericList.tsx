@@ -33,16 +33,17 @@ const TABLE_SX = {
 } as const;
 const LIST_SX = { '& .RaList-main, & .RaList-content': { minWidth: 0 } } as const;
 
-const ListActions = ({ hasFilters }: { hasFilters: boolean }) => {
+const ListActions = ({ hasFilters, columnSources }: { hasFilters: boolean; columnSources: (string | null)[] }) => {
   const { declaration } = useDeclaration();
   const access = useResourceAccess(declaration);
   return (
     <TopToolbar>
-      {hasFilters ? <FilterButton /> : null}
+      {/* no react-admin "Save current query" (browser-local): saved filters are the server's, next button */}
+      {hasFilters ? <FilterButton disableSaveQuery /> : null}
       {hasFilters ? <SavedFiltersButton /> : null}
       <ColumnsButton />
       {access.can('create') ? <CreateButton /> : null}
-      {access.can('export') ? <ExportButton /> : null}
+      {access.can('export') ? <ExportButton columnSources={columnSources} /> : null}
     </TopToolbar>
   );
 };
@@ -84,13 +85,16 @@ export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps
     );
   }
 
+  // the DataTable's children in order (null: row actions), so the export follows the column chooser
+  const columnSources = [...(rowActions ? [null] : []), ...declaration.list.columns];
+
   return (
     <List
       title={title}
       sx={LIST_SX}
       sort={declaration.list.defaultSort}
       filters={filters.length ? filters : undefined}
-      actions={<ListActions hasFilters={filters.length > 0} />}
+      actions={<ListActions hasFilters={filters.length > 0} columnSources={columnSources} />}
       empty={<GenericEmpty />}
       perPage={treeParent ? 500 : DEFAULT_PAGE_SIZE}
       pagination={treeParent ? false : <Pagination rowsPerPageOptions={PAGE_SIZES} />}

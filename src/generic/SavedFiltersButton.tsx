@@ -23,6 +23,7 @@ import {
 import BookmarkIcon from '@mui/icons-material/BookmarkBorder';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { Button, Confirm, useDataProvider, useListContext, useNotify, useResourceContext, useTranslate } from 'react-admin';
+import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
 import type { FilterVisibility, RvmDataProvider, SavedFilter } from '../providers/dataProvider';
 import { visuallyHidden } from '../layout/visuallyHidden';
 import { isEmptyValue } from './wire';
@@ -104,7 +105,7 @@ export const SavedFiltersButton = () => {
             >
               <ListItemText primary={filterName(translate, filter)} />
               {filter.builtIn ? <Chip size="small" label={translate('generic.savedFilters.builtIn')} /> : null}
-              {filter.visibility === 'public' ? <Chip size="small" variant="outlined" label={translate('generic.savedFilters.public')} /> : null}
+              {filter.visibility === 'public' && !filter.builtIn ? <Chip size="small" variant="outlined" label={translate('generic.savedFilters.public')} /> : null}
               {deletable ? (
                 // for the pointer; the keyboard deletes with the Delete key (announced by the hint)
                 <IconButton
@@ -168,6 +169,7 @@ const SaveFilterDialog = ({ open, onClose, onSave }: SaveFilterDialogProps) => {
   const [visibility, setVisibility] = useState<FilterVisibility>('personal');
   const [busy, setBusy] = useState(false);
   const trimmed = name.trim();
+  const tooLong = trimmed.length > SAVED_FILTER_NAME_MAX;
   const submit = async () => {
     setBusy(true);
     try {
@@ -190,7 +192,13 @@ const SaveFilterDialog = ({ open, onClose, onSave }: SaveFilterDialogProps) => {
           label={translate('generic.savedFilters.name')}
           value={name}
           onChange={(event) => setName(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 64 } }}
+          // the server's limit (1002 beyond it), shown as the user types
+          error={tooLong}
+          helperText={
+            tooLong
+              ? translate('generic.savedFilters.nameTooLong', { max: SAVED_FILTER_NAME_MAX })
+              : translate('generic.savedFilters.nameHint', { count: trimmed.length, max: SAVED_FILTER_NAME_MAX })
+          }
         />
         <RadioGroup row value={visibility} onChange={(event) => setVisibility(event.target.value as FilterVisibility)}>
           <FormControlLabel value="personal" control={<Radio />} label={translate('generic.savedFilters.personal')} />
@@ -199,7 +207,7 @@ const SaveFilterDialog = ({ open, onClose, onSave }: SaveFilterDialogProps) => {
       </DialogContent>
       <DialogActions>
         <Button label="ra.action.cancel" onClick={onClose} />
-        <Button label="ra.action.save" variant="contained" disabled={!trimmed || busy} onClick={submit} />
+        <Button label="ra.action.save" variant="contained" disabled={!trimmed || tooLong || busy} onClick={submit} />
       </DialogActions>
     </Dialog>
   );

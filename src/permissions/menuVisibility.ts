@@ -2,7 +2,8 @@
 // index pages and the route guard of menu screens.
 //
 // Rules:
-// - superAdmin sees everything; Home (and its children) is always visible.
+// - superAdmin sees everything; Home and its `open` children are always visible, its other
+//   children (quarantine overview) need their own identifier.
 // - A node is granted when the user holds an identifier matching the node's identifier (`*` wildcard
 //   on either side, resources/permissions.ts) or, for top-level entries only, a permission with the
 //   entry's SPEC menu id (ids of other permissions are server-assigned and must not alias areas).
@@ -19,11 +20,15 @@
 import { HOME_MENU_ID, MENU, type MenuNode } from '../../resources/menu';
 import { identifierMatches, type PermissionHolder } from '../../resources/permissions';
 import { RESOURCES } from '../../resources';
+import type { ResourceDeclaration } from '../../resources/types';
+
+/** Screens only a superAdmin opens (whatever area a role grants): the resource type editor (issue 9). */
+export const SUPER_ADMIN_ROUTES: ReadonlySet<string> = new Set(['/systemSettings/resourceTypes']);
 
 /** Permission identifiers of declared resources, by the menu id they live under. */
-export const resourceIdentifiersByMenuId = (): Map<number, string[]> => {
+export const resourceIdentifiersByMenuId = (registry: readonly ResourceDeclaration[] = RESOURCES): Map<number, string[]> => {
   const byMenu = new Map<number, string[]>();
-  for (const declaration of RESOURCES) {
+  for (const declaration of registry) {
     const identifiers = [
       ...Object.values(declaration.permissions),
       ...Object.keys(declaration.extraPermissions ?? {}),
@@ -38,6 +43,8 @@ export interface VisibilityOptions {
   includeHidden?: boolean;
   /** Extra identifiers granting a node, by menu id (defaults to the declared resources' ones). */
   extraIdentifiers?: Map<number, string[]>;
+  /** The declarations whose screens the menu holds (defaults to the code-declared ones; the console adds configured types). */
+  registry?: readonly ResourceDeclaration[];
 }
 
 const holdsNode = (
@@ -55,9 +62,9 @@ const holdsNode = (
 };
 
 /** The page permission of the declared resource whose list a menu route is (menu route -> identifier). */
-export const resourceScreens = (): Map<string, string> => {
+export const resourceScreens = (registry: readonly ResourceDeclaration[] = RESOURCES): Map<string, string> => {
   const screens = new Map<string, string>();
-  for (const declaration of RESOURCES) if (declaration.permissions.page) screens.set(declaration.route, declaration.permissions.page);
+  for (const declaration of registry) if (declaration.permissions.page) screens.set(declaration.route, declaration.permissions.page);
   return screens;
 };
 
@@ -68,8 +75,8 @@ export const visibleMenu = (
   menu: MenuNode[] = MENU,
 ): MenuNode[] => {
   const includeHidden = options.includeHidden ?? false;
-  const extra = options.extraIdentifiers ?? resourceIdentifiersByMenuId();
-  const screens = resourceScreens();
+  const extra = options.extraIdentifiers ?? resourceIdentifiersByMenuId(options.registry);
+  const screens = resourceScreens(options.registry);
   const holds = (required: readonly string[]) =>
     (holder?.permissions ?? []).some((p) => required.some((identifier) => identifierMatches(p.identifier, identifier)));
   /** Something more specific than the node itself is granted: a descendant or a resource permission inside. */
@@ -80,7 +87,12 @@ export const visibleMenu = (
   const filter = (nodes: MenuNode[], topLevel: boolean, area: boolean): MenuNode[] =>
     nodes.flatMap((node) => {
       if (!includeHidden && !node.inMenu) return [];
-      if (topLevel && node.id === HOME_MENU_ID) return [{ ...node, children: filter(node.children, false, true) }];
+      if (node.route && SUPER_ADMIN_ROUTES.has(node.route) && !holder?.superAdmin) return [];
+      if (topLevel && node.id === HOME_MENU_ID) {
+        // Home's `open` entries need nothing; the others (quarantine overview) their own permission.
+        const granted = node.children.filter((child) => child.open || holder?.superAdmin || holds([child.identifier]));
+        return [{ ...node, children: filter(granted, false, true) }];
+      }
       if (holder?.superAdmin) return [{ ...node, children: filter(node.children, false, true) }];
       const page = node.route ? screens.get(node.route) : undefined;
       if (page) return holds([page]) ? [{ ...node, children: filter(node.children, false, true) }] : [];

@@ -80,6 +80,19 @@ describeBackends(
       expect(answer.status).toBe(404); // permission declares no export action: no route
     });
 
+    it('writes the columns sent, in their order (the console sends its visible ones), and refuses unreadable ones', async () => {
+      const body = { format: 'csv', nameLike: 'exp1', sort: 'name', order: 'ASC', columns: ['name', 'realname', 'roles'] };
+      const rows = parseCsv((await server.call('POST', '/user/export', { token: admin, body })).raw.payload);
+      expect(rows[0]).toEqual(['User name', 'Real name', 'Roles']);
+      expect(rows[1]).toEqual(['exp1', 'Exporter 1', '']);
+      const zh = parseCsv((await server.call('POST', '/user/export', { token: admin, lang: 'zh', body: { ...body, columns: ['email', 'name'] } })).raw.payload);
+      expect(zh[0]).toEqual(['电子邮箱', '用户名']);
+      for (const columns of [['password'], ['nope'], [], ['name', 'name']]) {
+        const refused = await server.call('POST', '/user/export', { token: admin, body: { ...body, columns } });
+        expect(refused.body.resCode, JSON.stringify(columns)).toBe(columns.length === 0 ? '1001' : '1004');
+      }
+    });
+
     it('refuses an unknown format', async () => {
       expect((await server.call('POST', '/user/export', { token: admin, body: { format: 'pdf' } })).body.resCode).toBe('1004');
     });

@@ -129,6 +129,21 @@ describeBackends('passwords', (server) => {
     expect(reused.body.resCode).toBe('4006');
   });
 
+  it('tells the reset page whether a link is still usable (fresh yes; used, expired, unknown no), nothing about its user', async () => {
+    const check = async (token: string) => (await server.call('GET', `/login/resetPassword/check?token=${encodeURIComponent(token)}`)).body;
+    await server.createUser({ name: 'pw9', password: 'Old#1234', email: 'pw9@example.com' });
+    const token = tokenOf((await forgot('pw9')).mails[0]);
+    expect(await check(token)).toEqual({ resCode: '00000', resMsg: 'Success', resData: { valid: true } });
+    expect(await check(token)).toEqual({ resCode: '00000', resMsg: 'Success', resData: { valid: true } }); // checking does not use it
+    expect(await check('x'.repeat(43))).toEqual({ resCode: '00000', resMsg: 'Success', resData: { valid: false } });
+    expect((await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#123', confirmPassword: 'Fresh#123' } })).body.resCode).toBe('00000');
+    expect((await check(token)).resData).toEqual({ valid: false });
+    const second = tokenOf((await forgot('pw9')).mails[0]);
+    await server.db.update(passwordReset).set({ expiresAt: minutesAgo(1) });
+    expect((await check(second)).resData).toEqual({ valid: false });
+    expect((await server.call('GET', '/login/resetPassword/check')).body.resCode).toBe('1001');
+  });
+
   it('forgot password by user name; an expired or unknown token answers 4006', async () => {
     const token = tokenOf((await forgot('pw4')).mails[0]);
     await server.db.update(passwordReset).set({ expiresAt: minutesAgo(1) });

@@ -57,5 +57,44 @@ describeBackends('saved filters', (server) => {
     expect(missing.body.resCode).toBe('1001');
     const badType = await server.call('POST', '/saved-filter', { token: alice, body: { resource: 'user', name: 'x', filter: 'a', visibility: 'public' } });
     expect(badType.body.resCode).toBe('1003');
+    // names: 1..40 characters, not only spaces
+    const named = (name: string) => server.call('POST', '/saved-filter', { token: alice, body: { resource: 'user', name, filter: {}, visibility: 'personal' } });
+    expect((await named('x'.repeat(41))).body.resCode).toBe('1002');
+    expect((await named('')).body.resCode).toBe('1001'); // empty counts as missing
+    expect((await named('   ')).body.resCode).toBe('1004');
+    expect((await named('x'.repeat(40))).body.resCode).toBe('00000');
+    const [forty] = (await list(alice)).filter((filter) => filter.name === 'x'.repeat(40)) as Array<{ id: number }>;
+    expect((await server.call('PUT', '/saved-filter', { token: alice, body: { id: forty.id, name: 'y'.repeat(41) } })).body.resCode).toBe('1002');
+  });
+
+  it('seeds the dashboard cards as built-in machine filters, their times relative to now and the same as the cards\'', async () => {
+    const admin = await server.login();
+    const before = Date.now();
+    const filters = await list(alice, 'machine');
+    const builtIn = Object.fromEntries(filters.filter((filter) => filter.builtIn).map((filter) => [filter.name, filter.filter as Record<string, unknown>]));
+    expect(Object.keys(builtIn).sort()).toEqual(['Down', 'Down more than 1 hour', 'Full', 'Not used in 24 hours', 'Offline more than 1 week']);
+    expect(builtIn.Down).toEqual({ currentSts: 'Down' });
+    expect(builtIn.Full).toEqual({ full: true });
+    const ago = (iso: unknown) => (before - Date.parse(String(iso))) / 3_600_000;
+    expect(ago(builtIn['Down more than 1 hour'].downSince)).toBeCloseTo(1, 1);
+    expect(ago(builtIn['Offline more than 1 week'].offlineSince)).toBeCloseTo(7 * 24, 1);
+    expect(ago(builtIn['Not used in 24 hours'].notUsedSince)).toBeCloseTo(24, 1);
+    // the dashboard cards' own filters: same names, same instants (give or take the calls' time)
+    const dashboard = await server.call('GET', '/dashboard', { token: admin });
+    const cards = Object.fromEntries((dashboard.body.resData.cards as Array<{ key: string; filter?: Record<string, string> }>).map((card) => [card.key, card.filter]));
+    expect(Object.keys(cards.offlineOverWeek!)).toEqual(['offlineSince']);
+    expect(Math.abs(Date.parse(cards.offlineOverWeek!.offlineSince) - Date.parse(String(builtIn['Offline more than 1 week'].offlineSince)))).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(cards.downOverHour!.downSince) - Date.parse(String(builtIn['Down more than 1 hour'].downSince)))).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(cards.notUsed!.notUsedSince) - Date.parse(String(builtIn['Not used in 24 hours'].notUsedSince)))).toBeLessThan(60_000);
+    expect(cards.full).toEqual(builtIn.Full);
+    // usable as they are: by the machine list and as the dashboard's scope; not changeable
+    for (const filter of filters.filter((one) => one.builtIn) as Array<{ id: number; filter: Record<string, unknown> }>) {
+      const page = await server.call('POST', '/rvm/page', { token: admin, body: { pageNum: 1, pageSize: 1, ...filter.filter } });
+      expect(page.body.resCode, page.body.resMsg).toBe('00000');
+      const scoped = await server.call('GET', `/dashboard?savedFilterId=${filter.id}`, { token: admin });
+      expect(scoped.body.resCode, scoped.body.resMsg).toBe('00000');
+      expect((await server.call('PUT', '/saved-filter', { token: admin, body: { id: filter.id, name: 'Mine now' } })).body.resCode).toBe('5001');
+      expect((await server.call('DELETE', `/saved-filter?id=${filter.id}`, { token: admin })).body.resCode).toBe('5001');
+    }
   });
 });

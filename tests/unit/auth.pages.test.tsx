@@ -127,6 +127,27 @@ describe('login page', () => {
     expect(again.username.value).toBe('');
     expect(again.password.value).toBe('');
   });
+
+  it('a deep link opened signed out opens after sign-in; a foreign `next` leads home', async () => {
+    const user = userEvent.setup();
+    const h = consoleHarness({ user: null, handlers: { 'POST /login/login': LOGIN_ANSWER, 'POST /role/page': { list: [], total: 0, pageNum: 1, pageSize: 20 } } });
+    h.renderApp('/systemSettings/role?page=1');
+    const form = await loginForm();
+    expect(currentLocation()).toBe('/login?next=%2FsystemSettings%2Frole%3Fpage%3D1');
+    await user.type(form.username, 'ada');
+    await user.type(form.password, 'Old#pass1');
+    await user.click(form.submit);
+    await waitFor(() => expect(currentLocation()).toBe('/systemSettings/role?page=1'), WAIT);
+    h.session.clear();
+    cleanup();
+
+    h.renderApp('/login?next=https%3A%2F%2Fevil.example%2F');
+    const again = await loginForm();
+    await user.type(again.username, 'ada');
+    await user.type(again.password, 'Old#pass1');
+    await user.click(again.submit);
+    await homeReached();
+  });
 });
 
 describe('forgot and reset password', () => {
@@ -151,7 +172,7 @@ describe('forgot and reset password', () => {
     const user = userEvent.setup();
     const h = consoleHarness({ user: null });
     h.renderApp('/resetPassword');
-    expect(await screen.findByText(t('errors.4006'), {}, WAIT)).toBeTruthy();
+    expect(await screen.findByText(t('app.resetPassword.invalidLink'), {}, WAIT)).toBeTruthy();
     cleanup();
 
     h.renderApp('/resetPassword?token=abc');
@@ -174,13 +195,31 @@ describe('forgot and reset password', () => {
     expect(callsTo(h.calls, 'POST', '/login/resetPassword')[0].body).toEqual({ token: 'abc', password: 'New#pass2', confirmPassword: 'New#pass2' });
     await waitFor(() => expect(currentLocation()).toBe('/login'), WAIT);
   });
+
+  it('reset password: a used or unknown link says so, offers a new one, and shows no form', async () => {
+    const user = userEvent.setup();
+    const h = consoleHarness({ user: null, handlers: { 'GET /login/resetPassword/check': ({ query }: { query?: Record<string, unknown> }) => ({ valid: query?.token === 'live' }) } });
+    h.renderApp('/resetPassword?token=used');
+    expect(await screen.findByText(t('app.resetPassword.invalidLink'), {}, WAIT)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: t('app.resetPassword.submit') })).toBeNull();
+    expect(screen.queryByLabelText(labelled(t('app.resetPassword.newPassword')))).toBeNull();
+    expect(callsTo(h.calls, 'GET', '/login/resetPassword/check')[0].query).toEqual({ token: 'used' });
+    await user.click(screen.getByRole('link', { name: t('app.resetPassword.requestNew') }));
+    await waitFor(() => expect(currentLocation()).toBe('/forgotPassword'), WAIT);
+    expect(await screen.findByRole('button', { name: t('app.forgotPassword.submit') }, WAIT)).toBeTruthy();
+    cleanup();
+
+    h.renderApp('/resetPassword?token=live');
+    expect(await screen.findByRole('button', { name: t('app.resetPassword.submit') }, WAIT)).toBeTruthy();
+    expect(screen.queryByText(t('app.resetPassword.invalidLink'))).toBeNull();
+  });
 });
 
 describe('route guard and status pages', () => {
   it('a signed-out user is sent to the login page; a signed-in one away from it', async () => {
     consoleHarness({ user: null }).renderApp('/systemSettings/user');
     expect(await screen.findByRole('button', { name: t('app.login.submit') }, WAIT)).toBeTruthy();
-    expect(currentLocation()).toBe('/login');
+    expect(currentLocation()).toBe('/login?next=%2FsystemSettings%2Fuser'); // the deep link is kept
     cleanup();
     consoleHarness().renderApp('/login');
     await homeReached();

@@ -119,6 +119,23 @@ describe('fleet tree', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('a name a sibling already has: the server\'s issue (9450) shows under the name field, the dialog stays', async () => {
+    const user = setupUser();
+    const message = 'Another fleet under the same parent is already called "Macau"';
+    renderPanel({
+      'POST /fleet': () => {
+        throw new ApiError('9450', `This fleet name is already used under the same parent fleet: ${message}`, { issues: [{ field: 'name', message }] });
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: t('installation.fleet.create') }, WAIT));
+    const dialog = await screen.findByRole('dialog', { name: t('installation.fleet.createTitle') }, WAIT);
+    const name = within(dialog).getByRole('textbox', { name: new RegExp(t('resources.fleet.fields.name')) }) as HTMLInputElement;
+    await user.type(name, 'Macau');
+    await user.click(within(dialog).getByRole('button', { name: t('ra.action.save') }));
+    await waitFor(() => expect(descriptionOf(name)).toBe(message), WAIT);
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+
   it('adds a sub-fleet, renames and moves a fleet from its row menu', async () => {
     const user = setupUser();
     const { h } = renderPanel({ 'POST /fleet': { id: 9 }, 'PUT /fleet': (call: { body?: unknown }) => call.body });

@@ -66,7 +66,16 @@ describe('menu visibility', () => {
   it('Home is always visible, even with no permission or no user', () => {
     expect(keys(visibleMenu(holder()))).toEqual(['home']);
     expect(keys(visibleMenu(null))).toEqual(['home']);
-    expect(keys(find(visibleMenu(null), 'home')!.children)).toEqual(['index', 'quarantineOverview']);
+    expect(keys(find(visibleMenu(null), 'home')!.children)).toEqual(['index']);
+  });
+
+  it('shows the quarantine overview under Home only with home:quarantineOverview (or superAdmin)', () => {
+    expect(keys(find(visibleMenu(holder('search')), 'home')!.children)).toEqual(['index']);
+    expect(keys(find(visibleMenu(holder('home:quarantineOverview')), 'home')!.children)).toEqual(['index', 'quarantineOverview']);
+    expect(keys(find(visibleMenu({ superAdmin: true }), 'home')!.children)).toEqual(['index', 'quarantineOverview']);
+    const node = find(MENU, 'home')!.children.find((child) => child.key === 'quarantineOverview')!;
+    expect(canOpenMenuNode(holder('search'), node)).toBe(false);
+    expect(canOpenMenuNode(holder('home:quarantineOverview'), node)).toBe(true);
   });
 
   it.each([

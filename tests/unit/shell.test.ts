@@ -1,6 +1,6 @@
 // Pure rules of the shell: route guard, menu highlight, sidebar state, screen registry.
 import { describe, expect, it } from 'vitest';
-import { guardRedirect } from '../../src/auth/routeGuard';
+import { afterSignInPath, guardRedirect, guardTarget, loginPathFor, safeNextPath } from '../../src/auth/routeGuard';
 import { highlightPath, isActiveRoute } from '../../src/layout/menuHighlight';
 import { contentWidth, readSidebarState, SIDEBAR_STORAGE_KEY, sidebarStateFor, toggleSidebar } from '../../src/layout/sidebarState';
 import { menuScreenEntries } from '../../src/pages/menuScreens';
@@ -23,6 +23,25 @@ describe('route guard (SPEC 2)', () => {
     expect(guardRedirect('/resetPassword', false)).toBeNull();
     for (const path of ['/', '/index/index', '/404', '/401', '/systemSettings/user', '/loginx']) {
       expect(guardRedirect(path, false), path).toBe('/login');
+    }
+  });
+});
+
+describe('deep links opened signed out (issue 9)', () => {
+  it('keeps the path and query in the login URL, except for the root and home', () => {
+    expect(loginPathFor('/installation/rvmpage', '?id=3')).toBe('/login?next=%2Finstallation%2Frvmpage%3Fid%3D3');
+    expect(guardTarget('/installation/rvmpage', '?id=3', false)).toBe('/login?next=%2Finstallation%2Frvmpage%3Fid%3D3');
+    for (const path of ['/', '/index', '/index/index', '/login']) expect(loginPathFor(path), path).toBe('/login');
+    expect(guardTarget('/login', '?next=%2Fx', false)).toBeNull(); // already there
+  });
+
+  it('returns to the kept path after sign-in; only same-origin relative paths, never a signed-out page', () => {
+    expect(afterSignInPath('?next=%2Finstallation%2Frvmpage%3Fid%3D3')).toBe('/installation/rvmpage?id=3');
+    expect(guardTarget('/login', '?next=%2FsystemSettings%2Fuser', true)).toBe('/systemSettings/user');
+    expect(afterSignInPath('')).toBe('/index/index');
+    for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', 'index/index', '/login', '/resetPassword?token=a', '/', '/x\u0000y']) {
+      expect(safeNextPath(`?${new URLSearchParams({ next })}`), next).toBeNull();
+      expect(afterSignInPath(`?${new URLSearchParams({ next })}`), next).toBe('/index/index');
     }
   });
 });

@@ -7,8 +7,11 @@ import {
   type AnyPgColumn, boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, smallint,
   timestamp, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
+import { BIN_HEIGHT } from '../../../resources/fleetCatalogue';
 import { licenseAccount } from './system';
 
+const BIN_MIN = sql.raw(String(BIN_HEIGHT.min));
+const BIN_MAX = sql.raw(String(BIN_HEIGHT.max));
 const at = (name: string) => timestamp(name, { withTimezone: true });
 const accountId = () => integer('license_account_id').notNull().references(() => licenseAccount.id, { onDelete: 'restrict' });
 
@@ -79,7 +82,8 @@ export const rvm = pgTable(
     index('rvm_account_create_time_idx').on(t.licenseAccountId, t.createTime),
     index('rvm_account_last_session_idx').on(t.licenseAccountId, t.lastSessionTime),
     index('rvm_online_last_seen_idx').on(t.lastSeenTime).where(sql`${t.online}`),
-    check('rvm_bin_height_range', sql`${t.binEmptyHeight} between 11 and 149 and ${t.binFullHeight} between 11 and 149`),
+    // the declaration's bounds (resources/fleetCatalogue.ts BIN_HEIGHT), not a second copy of them
+    check('rvm_bin_height_range', sql`${t.binEmptyHeight} between ${BIN_MIN} and ${BIN_MAX} and ${t.binFullHeight} between ${BIN_MIN} and ${BIN_MAX}`),
     check('rvm_bin_empty_above_full', sql`${t.binEmptyHeight} > ${t.binFullHeight}`),
     check('rvm_bin_almost_not_above_full', sql`${t.binAlmostFull} <= ${t.binAlreadyFull}`),
   ],

@@ -85,7 +85,7 @@ export const sysUserRole = pgTable(
 );
 
 /**
- * The permission tree. Seeded ids are stable (menu ids, and menuId*100+n for resource buttons);
+ * The permission tree. Seeded ids are permanent (resources/menu.ts and each declaration's permissionIds);
  * ids of permissions created through the API start high so they never collide with seeded ones.
  */
 export const sysPermission = pgTable(

@@ -6,7 +6,9 @@ import { useNotify, useTranslate } from 'ra-core';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { fleet as fleetDeclaration } from '../../../resources/fleet';
 import { validateField } from '../../../resources/validation';
+import { issuesOf } from '../../generic/wire';
 import { useConsoleServices } from '../../layout/ConsoleServices';
+import { ApiError } from '../../providers/httpTypes';
 import { moveTargets, type FleetNode } from './fleetTree';
 
 export type FleetAction =
@@ -79,8 +81,11 @@ export const FleetDialog = ({ action, tree, onClose, onDone }: FleetDialogProps)
     try {
       notify(await run(), { type: 'success' });
       onDone(action, newParentId());
-    } catch {
-      // the http client has shown the failure (SPEC 8 toast)
+    } catch (error) {
+      // the http client has shown the failure (SPEC 8 toast); a name issue (e.g. 9450, a sibling
+      // already has the name) also goes under the field
+      const issue = error instanceof ApiError ? issuesOf(error.data)?.find((one) => one.field === 'name') : undefined;
+      if (issue) setNameError(issue.message);
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,125 @@
+// What a declaration says about a record beyond one field's value: defaults for absent fields,
+// `unique` fields (a database unique index is the guarantee; its violation is answered 2002 naming
+// the field) and the delete behaviour of references to a record (`onDelete`).
+import { and, countDistinct, inArray, notInArray } from 'drizzle-orm';
+import { getTableConfig, type IndexColumn, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { translate, type Locale } from '../../i18n';
+import type { Db } from '../db/client';
+import { AppError, pgErrorCode } from '../lib/errors';
+import type { Values } from './hooks';
+import type { ModelRegistry, ResourceModel } from './model';
+
+/** Declared `defaultValue`s of the writable fields absent from a create body (the form's initial values). */
+export const withDefaults = (model: ResourceModel, input: Values): Values => {
+  const values: Values = { ...input };
+  for (const [name, field] of Object.entries(model.declaration.fields)) {
+    if (field.defaultValue === undefined || field.readOnly || field.virtual || values[name] !== undefined) continue;
+    values[name] = field.defaultValue;
+  }
+  return values;
+};
+
+/** Unique indexes of the model's table by name -> the declared `unique` fields among their columns. */
+export const uniqueIndexFields = (model: ResourceModel): Map<string, string[]> => {
+  const fieldOfColumn = new Map(Object.entries(model.columns).map(([field, column]) => [column.name, field]));
+  const byIndex = new Map<string, string[]>();
+  for (const index of getTableConfig(model.table).indexes) {
+    if (!index.config.unique || !index.config.name) continue;
+    const fields = index.config.columns
+      .map((column) => fieldOfColumn.get((column as IndexColumn).name))
+      .filter((field): field is string => Boolean(field && model.declaration.fields[field]?.unique));
+    byIndex.set(index.config.name, fields);
+  }
+  return byIndex;
+};
+
+const constraintOf = (error: unknown): string | undefined => {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const constraint = (current as { constraint?: unknown }).constraint;
+    if (typeof constraint === 'string') return constraint;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+};
+
+/** `key` in `locale`, or `fallback` when no catalogue has it. */
+const label = (locale: Locale, key: string, fallback: string) => {
+  const text = translate(locale, key);
+  return text === key ? fallback : text;
+};
+
+/** A field's label in `locale` (`resources.<name>.fields.<field>`). */
+const fieldLabel = (model: ResourceModel, field: string, locale: Locale) => label(locale, `resources.${model.declaration.name}.fields.${field}`, field);
+
+/** A resource's name in `locale` for `count` records (react-admin's "One |||| Many" form). */
+const resourceLabel = (model: ResourceModel, locale: Locale, count: number) => {
+  const forms = label(locale, `resources.${model.declaration.name}.name`, model.declaration.name).split('||||').map((form) => form.trim());
+  return count === 1 ? forms[0] : forms[forms.length - 1];
+};
+
+/**
+ * A unique violation on a declared `unique` field as 2002 with the field's issue (its label and the
+ * value, in the request language), so the form shows it on the field; anything else: null.
+ */
+export const uniqueViolation = (model: ResourceModel, error: unknown, input: Values, locale: Locale): AppError | null => {
+  if (pgErrorCode(error) !== '23505') return null;
+  const declared = Object.entries(model.declaration.fields).filter(([, field]) => field.unique).map(([name]) => name);
+  const constraint = constraintOf(error);
+  const fromIndex = constraint ? uniqueIndexFields(model).get(constraint) : undefined;
+  // An index the Drizzle table does not name (e.g. created by the server at run time): the only unique field.
+  const fields = fromIndex ?? (declared.length === 1 ? declared : []);
+  const field = fields.find((name) => name in input) ?? fields[0];
+  if (!field) return null;
+  const value = input[field] === undefined || input[field] === null ? '' : String(input[field]);
+  return new AppError('2002', { issues: [{ field, message: 'validation.unique', values: { label: fieldLabel(model, field, locale), value } }] });
+};
+
+/**
+ * Fields of every model that reference `target`, with their behaviour: 'reference' fields through
+ * their column, 'multiReference' fields through their join table (whose `from` column names the
+ * referencing record).
+ */
+const referencesTo = (target: ResourceModel, models: ModelRegistry) =>
+  [...models.values()].flatMap((model) =>
+    Object.entries(model.declaration.fields)
+      .filter(([, field]) => field.reference === target.declaration.name && (field.type === 'reference' || field.type === 'multiReference'))
+      .flatMap(([name, field]) => {
+        const onDelete = field.onDelete ?? 'restrict';
+        const join = model.joins[name];
+        if (join) return [{ model, field: name, table: join.table, column: join.to, referrer: join.from, join: true, onDelete }];
+        const column = model.columns[name];
+        return column ? [{ model, field: name, table: model.table, column, referrer: model.id, join: false, onDelete }] : [];
+      }),
+  );
+
+/**
+ * Before deleting `ids` of `target` (inside the delete's transaction): a record still referenced
+ * through a 'restrict' field refuses the delete with 5002 naming the referencing resource and how
+ * many of its records; 'setNull' fields are emptied (a multiReference loses those ids), 'cascade'
+ * records are deleted with it.
+ */
+export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target: ResourceModel, ids: number[], locale: Locale) => {
+  if (ids.length === 0) return;
+  const references = referencesTo(target, models);
+  for (const { model, table, column, referrer } of references.filter((reference) => reference.onDelete === 'restrict')) {
+    // records deleted in the same call (a self-reference) do not hold the delete back
+    const self = model === target ? notInArray(referrer, ids) : undefined;
+    const [{ n }] = await tx.select({ n: countDistinct(referrer) }).from(table).where(and(inArray(column, ids), self));
+    if (n > 0) {
+      throw new AppError('5002', {
+        issues: [{ field: model.declaration.name, message: 'validation.stillReferenced', values: { count: n, resource: resourceLabel(model, locale, n) } }],
+      });
+    }
+  }
+  for (const { model, field, table, column, join, onDelete } of references) {
+    if (join && onDelete !== 'restrict') await tx.delete(table).where(inArray(column, ids));
+    else if (onDelete === 'setNull') await tx.update(model.table).set({ [field]: null }).where(inArray(column, ids));
+    // A foreign key that cascades does it itself, after the target's own delete triggers have read the
+    // rows (the performance roll-ups subtract a deleted machine's alarms in a BEFORE DELETE trigger).
+    else if (onDelete === 'cascade' && !cascadesInDatabase(table, column)) await tx.delete(model.table).where(inArray(column, ids));
+  }
+};
+
+/** Whether `column` of `table` holds a foreign key declared `on delete cascade` in the Drizzle schema. */
+const cascadesInDatabase = (table: PgTable, column: PgColumn) =>
+  getTableConfig(table).foreignKeys.some((key) => key.onDelete === 'cascade' && key.reference().columns.some((from) => from.name === column.name));

@@ -1,0 +1,152 @@
+// The permission identity guard (issue 9): roles store permission ids (sys_role_permission), so a
+// seeded permission's id must mean the same identifier forever. This list is the seeded tree as
+// installations hold it; it may only grow. If this test fails because an id moved, give the moved
+// or new entry a NEW id in resources/menu.ts or the declaration's `permissionIds` instead.
+import { describe, expect, it } from 'vitest';
+import { RESOURCES } from '../../resources';
+import { permissionTree, placeSeedRows } from '../../server/seed/permissionTree';
+
+const SEEDED: ReadonlyArray<readonly [string, number]> = [
+  ['home:quarantineOverview', 9902],
+  ['search', 1],
+  ['installation', 2],
+  ['installation:fleetManagement', 201],
+  ['installation:rvmpage', 202],
+  ['installation:rvmpage:Overview', 20201],
+  ['installation:rvmpage:ProfileSetting', 20202],
+  ['installation:rvmpage:RemoteControl', 20203],
+  ['installation:rvmpage:StatusHistory', 20204],
+  ['installation:rvmpage:OnlineOfflineHistory', 20205],
+  ['installation:rvmpage:ServiceSessions', 20206],
+  ['installation:rvmpage:EventHistory', 20207],
+  ['installation:rvmpage:ConsumerSessions', 20208],
+  ['reports', 3],
+  ['reports:showreport', 301],
+  ['reports:report', 302],
+  ['reports:notifications', 303],
+  ['service', 6],
+  ['service:performance', 601],
+  ['service:events', 602],
+  ['service:eventNotifications', 603],
+  ['service:setup', 604],
+  ['service:softwareUpgrade', 605],
+  ['service:ai', 606],
+  ['service:assortment', 607],
+  ['service:mainConfig', 608],
+  ['service:langConfig', 609],
+  ['service:group', 610],
+  ['service:payout', 611],
+  ['service:refund', 612],
+  ['service:sorting', 613],
+  ['service:h30config', 614],
+  ['service:generateConfigFile', 615],
+  ['service:personnalSetting', 616],
+  ['service:personnalDeploy', 617],
+  ['service:createServicePersonnelPackage', 618],
+  ['service:banManagement', 619],
+  ['service:getSamples', 620],
+  ['service:imageLabeling', 621],
+  ['service:imageClassify', 622],
+  ['service:trainingTask', 623],
+  ['promotion', 113],
+  ['promotion:promotionResource', 11301],
+  ['promotion:promotionDeployment', 11302],
+  ['promotion:createPromotionOption', 11303],
+  ['promotion:defaultPromotion', 11304],
+  ['apis', 12],
+  ['apis:csApi', 1201],
+  ['apis:csApiTransaction', 1202],
+  ['apis:csThridApp', 1203],
+  ['apis:ciApi', 1204],
+  ['apis:ciApiTransaction', 1205],
+  ['apis:ciThridApp', 1206],
+  ['apis:statusApi', 1207],
+  ['apis:statusApiTransaction', 1208],
+  ['apis:statusThridApp', 1209],
+  ['apis:tcRvmList', 1210],
+  ['apis:tcTransactionList', 1211],
+  ['apis:notificationList', 1212],
+  ['systemSettings', 21],
+  ['systemSettings:account', 2101],
+  ['systemSettings:user', 2102],
+  ['systemSettings:role', 2103],
+  ['systemSettings:permission', 2104],
+  ['systemSettings:resourceTypes', 2105],
+  ['account:page', 210101],
+  ['account:add', 210102],
+  ['account:edit', 210103],
+  ['account:delete', 210104],
+  ['account:export', 210105],
+  ['user:page', 210201],
+  ['user:add', 210202],
+  ['user:edit', 210203],
+  ['user:delete', 210204],
+  ['user:export', 210205],
+  ['user:resetPassword', 210206],
+  ['user:disable', 210207],
+  ['role:page', 210301],
+  ['role:add', 210302],
+  ['role:edit', 210303],
+  ['role:delete', 210304],
+  ['role:export', 210305],
+  ['permission:page', 210401],
+  ['permission:add', 210402],
+  ['permission:edit', 210403],
+  ['permission:delete', 210404],
+  ['fleet:page', 20101],
+  ['fleet:add', 20102],
+  ['fleet:edit', 20103],
+  ['fleet:delete', 20104],
+  ['machine:page', 2020201],
+  ['machine:add', 2020202],
+  ['machine:edit', 2020203],
+  ['machine:delete', 2020204],
+  ['machine:export', 2020205],
+  ['event:page', 60201],
+  ['event:export', 60202],
+  ['eventNotification:page', 60301],
+  ['eventNotification:add', 60302],
+  ['eventNotification:edit', 60303],
+  ['eventNotification:delete', 60304],
+  ['reportNotification:page', 30301],
+  ['reportNotification:add', 30302],
+  ['reportNotification:edit', 30303],
+  ['reportNotification:delete', 30304],];
+
+describe('permission identities', () => {
+  const tree = permissionTree(RESOURCES);
+
+  it('seeds exactly the recorded (identifier -> id) pairs', () => {
+    expect(tree.map((row) => [row.identifier, row.id])).toEqual(SEEDED.map(([identifier, id]) => [identifier, id]));
+  });
+
+  it('has no duplicate id or identifier', () => {
+    expect(new Set(tree.map((row) => row.id)).size).toBe(tree.length);
+    expect(new Set(tree.map((row) => row.identifier)).size).toBe(tree.length);
+  });
+
+  it('writes every code-declared button id down (none derived from a position)', () => {
+    for (const declaration of RESOURCES) {
+      const identifiers = [...Object.values(declaration.permissions), ...Object.keys(declaration.extraPermissions ?? {})];
+      for (const identifier of new Set(identifiers)) expect(declaration.permissionIds?.[identifier], `${declaration.name}: ${identifier}`).toBeTypeOf('number');
+    }
+  });
+
+  it('seeds an existing table by identifier: a moved id never re-points a role', () => {
+    const moved = tree.map((row) => (row.identifier === 'service:trainingTask' ? { ...row, id: 624 } : row));
+    const stored = tree.map(({ id, identifier }) => ({ id, identifier }));
+    // the identifier already stored keeps its row (roles holding 623 still mean trainingTask)
+    expect(placeSeedRows(moved, stored).find((row) => row.identifier === 'service:trainingTask')?.id).toBe(623);
+    // a new entry given an id that a declared identifier holds is refused
+    const stolen = [...tree, { ...tree.find((row) => row.id === 623)!, identifier: 'service:newScreen' }];
+    expect(() => placeSeedRows(stolen, stored)).toThrow(/re-point/);
+    // a hand-edited seeded row gets its declared identity back
+    const edited = stored.map((row) => (row.id === 623 ? { ...row, identifier: 'edited' } : row));
+    expect(placeSeedRows(tree, edited).find((row) => row.id === 623)?.identifier).toBe('service:trainingTask');
+  });
+
+  it('seeds Home entries that need a permission (quarantine overview), not the always-open dashboard', () => {
+    expect(tree.find((row) => row.identifier === 'home:quarantineOverview')).toMatchObject({ id: 9902, parentId: null, type: 'menu' });
+    expect(tree.some((row) => row.identifier === 'home:index')).toBe(false);
+  });
+});
