@@ -40,13 +40,13 @@ export interface DatabaseOptions {
 
 export const openDatabase = async ({ databaseUrl, dataDir }: DatabaseOptions): Promise<Database> => {
   if (databaseUrl) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // No JIT: compiling costs more than it saves on the console's short queries (the dashboard's pass
+    // took 86 ms of CPU with it, 27 ms without; docs/dashboard.md). Set at connection start-up (no extra
+    // round trip); a DATABASE_URL that gives its own `options` keeps them.
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, ...(/[?&]options=/.test(databaseUrl) ? {} : { options: '-c jit=off' }) });
     // A pool error on an idle client must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     pool.on('connect', nameRepeatedSelects);
-    // No JIT: compiling costs more than it saves on the console's short queries (the dashboard's pass
-    // took 86 ms of CPU with it, 27 ms without; docs/dashboard.md). Once per pooled connection.
-    pool.on('connect', (client) => void client.query('set jit = off').catch(() => undefined));
     return {
       kind: 'postgres',
       db: drizzlePg(pool) as unknown as Db,

@@ -38,6 +38,11 @@ describeBackends('named statements', (server, backend) => {
     });
   });
 
+  it.skipIf(backend !== 'postgres')('pooled connections run without JIT (set at connection start-up)', async () => {
+    const [{ jit }] = rowsOf<{ jit: string }>(await server.app.services.db.execute(sql`show jit`));
+    expect(jit).toBe('off');
+  });
+
   it('the page of a list answers the same however often it is asked', async () => {
     const token = await server.login();
     const page = () => server.call('POST', '/user/page', { token, body: { pageNum: 1, pageSize: 5 } });
