@@ -3,7 +3,6 @@
 // parameter and resolves it per request: unknown or archived type 2003, an action the type does not
 // offer 4004, the action's permission `custom:<name>:<action>` (superAdmin passes) else 4003, the
 // caller's license account only. Paging, reading, deleting and export are server/crud's own code.
-import { and, asc, ilike, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action } from '../../resources/types';
 import { callerOf } from '../auth/guard';
@@ -12,8 +11,8 @@ import type { Services } from '../services';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
 import { exportListing, type ExportBody } from '../crud/export';
-import { expressionOf, likePattern, listingWhere, orderByOf, scopeCondition } from '../crud/query';
-import { countRecords, readOne, readRecords } from '../crud/records';
+import { readOne } from '../crud/records';
+import { OPTIONS_LIMIT, readOptions, readPage, type PageBody } from '../crud/routes';
 import { batchDeleteBodySchema, optionsAnswerSchema, optionsQuerySchema } from '../crud/schemas';
 import { deleteRecords } from '../crud/write';
 import { customPermission, TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
@@ -21,7 +20,6 @@ import type { ConfiguredEntry, ConfiguredTypeRegistry } from './registry';
 import { checkBody } from './validate';
 import { createConfiguredRecord, updateConfiguredRecord } from './records';
 
-const OPTIONS_LIMIT = 50;
 const TYPE_NAME = new RegExp(TYPE_NAME_PATTERN);
 const typeParam = { type: 'string', maxLength: 40, description: 'The configured type name' };
 const typeParams = { type: 'object', required: ['type'], properties: { type: typeParam } };
@@ -65,29 +63,13 @@ export const registerConfiguredRecordRoutes = (app: FastifyInstance, services: S
     const { entry, caller } = await resolve(request, ['page']);
     const body = { ...((request.body as Record<string, unknown> | undefined) ?? {}) };
     checkBody(entry.validators.page, entry.model, caller.locale, body);
-    const { model } = entry;
-    const where = listingWhere(model, caller, body);
-    const pageNum = body.pageNum as number;
-    const pageSize = body.pageSize as number;
-    const [list, total] = await Promise.all([
-      readRecords(db, model, { where, orderBy: orderByOf(model, body.sort as string | undefined, body.order as 'ASC' | 'DESC' | undefined), limit: pageSize, offset: (pageNum - 1) * pageSize }),
-      countRecords(db, model, where),
-    ]);
-    return ok(request, { list, total, pageNum, pageSize });
+    // checkBody validated pageNum, pageSize, sort and order against the type's page schema
+    return ok(request, await readPage(db, entry.model, caller, body as PageBody));
   });
 
   app.get('/custom/:type/list', { onRequest: permitted(['page', 'show', 'create', 'edit']), schema: schema(`Options for pickers and reference labels (at most ${OPTIONS_LIMIT})`, 'page|show|create|edit', { params: typeParams, querystring: optionsQuerySchema }, optionsAnswerSchema) }, async (request) => {
     const { entry, caller } = await resolve(request, ['page', 'show', 'create', 'edit']);
-    const { model } = entry;
-    const query = request.query as { nameLike?: string; ids?: string };
-    const name = expressionOf(model, model.declaration.nameField);
-    const ids = query.ids ? query.ids.split(',').map((id) => Number(id.trim())) : [];
-    const rows = await db
-      .select({ id: model.id, name })
-      .from(model.table)
-      .where(and(scopeCondition(model, caller), query.nameLike ? ilike(name, likePattern(query.nameLike)) : undefined, ids.length ? inArray(model.id, ids) : undefined))
-      .orderBy(asc(name), asc(model.id))
-      .limit(OPTIONS_LIMIT);
+    const rows = await readOptions(db, entry.model, caller, request.query as { nameLike?: string; ids?: string });
     return ok(request, rows.map((row) => ({ id: row.id, name: row.name === null ? null : String(row.name) })));
   });
 

@@ -4,6 +4,7 @@ import { and, asc, ilike, inArray } from 'drizzle-orm';
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { ServerConfig } from '../config';
 import { callerOf } from '../auth/guard';
+import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
@@ -32,14 +33,14 @@ export interface CrudDeps {
   config: ServerConfig;
 }
 
-interface PageBody extends Values {
+export interface PageBody extends Values {
   pageNum: number;
   pageSize: number;
   sort?: string;
   order?: 'ASC' | 'DESC';
 }
 
-const OPTIONS_LIMIT = 50;
+export const OPTIONS_LIMIT = 50;
 
 /** Permissions of every resource with a reference to `model` (its labels show in their lists). */
 const referrerPermissions = (model: ResourceModel, models: ModelRegistry): string[] => {
@@ -62,23 +63,38 @@ const route = (model: ResourceModel, summary: string, permissions: string[], sch
     },
   }) satisfies RouteShorthandOptions;
 
+/** One page of the filtered, sorted list and the filtered total (the `<apiPath>/page` answer). */
+export const readPage = async (db: Db, model: ResourceModel, caller: Caller, body: PageBody) => {
+  const where = listingWhere(model, caller, body);
+  // Both at once: on PostgreSQL two pooled connections (PGlite queues them in its worker).
+  const [list, total] = await Promise.all([
+    readRecords(db, model, { where, orderBy: orderByOf(model, body.sort, body.order), limit: body.pageSize, offset: (body.pageNum - 1) * body.pageSize }),
+    countRecords(db, model, where),
+  ]);
+  return { list, total, pageNum: body.pageNum, pageSize: body.pageSize };
+};
+
+/** Picker options and reference labels: `{ id, name }` by name part or ids, in the caller's scope (`<apiPath>/list`). */
+export const readOptions = (db: Db, model: ResourceModel, caller: Caller, query: { nameLike?: string; ids?: string }) => {
+  const name = expressionOf(model, model.declaration.nameField);
+  const ids = query.ids ? query.ids.split(',').map((id) => Number(id.trim())) : [];
+  return db
+    .select({ id: model.id, name })
+    .from(model.table)
+    .where(and(scopeCondition(model, caller), query.nameLike ? ilike(name, likePattern(query.nameLike)) : undefined, ids.length ? inArray(model.id, ids) : undefined))
+    .orderBy(asc(name), asc(model.id))
+    .limit(OPTIONS_LIMIT);
+};
+
 export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, model: ResourceModel) => {
   const { db } = deps;
-  const { apiPath, permissions, nameField } = model.declaration;
+  const { apiPath, permissions } = model.declaration;
   const record = recordSchema(model);
   const nullData = { type: 'null' };
 
   if (permissions.page) {
     app.post(`${apiPath}/page`, route(model, 'One page of the filtered, sorted list', [permissions.page], { body: pageBodySchema(model) }, pageAnswerSchema(model)), async (request) => {
-      const caller = callerOf(request);
-      const body = request.body as PageBody;
-      const where = listingWhere(model, caller, body);
-      // Both at once: on PostgreSQL two pooled connections (PGlite queues them in its worker).
-      const [list, total] = await Promise.all([
-        readRecords(db, model, { where, orderBy: orderByOf(model, body.sort, body.order), limit: body.pageSize, offset: (body.pageNum - 1) * body.pageSize }),
-        countRecords(db, model, where),
-      ]);
-      return ok(request, { list, total, pageNum: body.pageNum, pageSize: body.pageSize });
+      return ok(request, await readPage(db, model, callerOf(request), request.body as PageBody));
     });
   }
 
@@ -93,15 +109,7 @@ export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, mod
         const caller = callerOf(request);
         const query = request.query as { nameLike?: string; ids?: string };
         if ((!query.ids || query.nameLike) && !(await caller.can(pickerPermissions))) throw new AppError('4003');
-        const name = expressionOf(model, nameField);
-        const ids = query.ids ? query.ids.split(',').map((id) => Number(id.trim())) : [];
-        const rows = await db
-          .select({ id: model.id, name })
-          .from(model.table)
-          .where(and(scopeCondition(model, caller), query.nameLike ? ilike(name, likePattern(query.nameLike)) : undefined, ids.length ? inArray(model.id, ids) : undefined))
-          .orderBy(asc(name), asc(model.id))
-          .limit(OPTIONS_LIMIT);
-        return ok(request, rows);
+        return ok(request, await readOptions(db, model, caller, query));
       },
     );
   }
