@@ -10,6 +10,7 @@ import type { ResourceModel } from '../crud/model';
 import { filterConditions, scopeCondition } from '../crud/query';
 import { rowsOf, type Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
+import { CARD_FILTERS, resolveRelativeTimes } from './cardFilters';
 import { FACTS, isMachineFact } from './definitions';
 import { dayLabel, periodsOf, type Periods } from './periods';
 import type { DayUsage, UsageFigures } from './usage';
@@ -17,8 +18,6 @@ import { MACHINE_CARDS, type Card, type CardKey, type Dashboard, type MachineFil
 
 export type { Card, MachineFilter };
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /**
  * The machine conditions of a list body, as POST /rvm/page applies them; facts in their whole-account form
@@ -34,20 +33,7 @@ export const machineConditions = (model: ResourceModel, body: MachineFilter, acc
     return filterConditions(model, { [name]: value });
   });
 
-const cardConditions = (now: Date): Record<(typeof MACHINE_CARDS)[number], MachineFilter> => ({
-  machines: {},
-  downOverHour: { downSince: new Date(now.getTime() - HOME_LIMITS.downHours * HOUR).toISOString() },
-  full: { full: true },
-  offlineOverWeek: { offlineSince: new Date(now.getTime() - HOME_LIMITS.offlineDays * DAY).toISOString() },
-  profileMismatch: { profileMismatch: true },
-  offline: { currentSts: 'Offline' },
-  highRejectRate: { highRejectRate: true },
-  quarantined: { quarantined: true },
-  notUsed: { notUsedSince: new Date(now.getTime() - HOME_LIMITS.notUsedHours * HOUR).toISOString() },
-  needsClean: { needsClean: true },
-  octopusOffline: { octopusOffline: true },
-  alipayOffline: { alipayOffline: true },
-});
+const cardConditions = (now: Date) => Object.fromEntries(Object.entries(CARD_FILTERS).map(([key, filter]) => [key, resolveRelativeTimes(filter, now)]));
 
 const money = (value: number) => Math.round(value * 100) / 100;
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);

@@ -11,7 +11,7 @@ import { savedFilter } from '../db/schema';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { issuesFromAjv } from '../lib/ajv';
 import { AppError, invalid } from '../lib/errors';
-import { resolveRelativeTimes } from '../seed/builtInFilters';
+import { resolveRelativeTimes } from '../dashboard/cardFilters';
 import type { Services } from '../services';
 import { computeDashboard, type MachineFilter } from './compute';
 import { periodsOf } from './periods';

@@ -9,7 +9,7 @@ import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
 import { AppError, invalidField } from '../lib/errors';
 import { TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
-import { resolveRelativeTimes } from '../seed/builtInFilters';
+import { resolveRelativeTimes } from '../dashboard/cardFilters';
 import type { Services } from '../services';
 
 type Row = typeof savedFilter.$inferSelect;
