@@ -81,7 +81,8 @@ const ValueDisplay = ({ source }: FieldDisplayProps) => {
   switch (displayKindFor(field)) {
     case 'number':
       if (field.display === 'duration') return <FunctionField source={source} render={(record: RaRecord) => formatDuration(valueOf(record))} />;
-      return <NumberField source={source} />;
+      // a declared scale shows every decimal (a refund of 0.5 with scale 2 reads 0.50)
+      return <NumberField source={source} options={field.scale === undefined ? undefined : { minimumFractionDigits: field.scale, maximumFractionDigits: field.scale }} />;
     case 'boolean':
       return <BooleanField source={source} />;
     case 'enum':

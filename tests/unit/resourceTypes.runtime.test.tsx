@@ -71,7 +71,7 @@ describe('configured types in the console', () => {
       user: holding('custom:barcode:page', 'custom:barcode:create'),
       handlers: {
         'GET /resource-types/active': [BARCODE],
-        'POST /custom/barcode/page': { list: [{ id: 1, code: '12345', itemType: 'pet', refund: 0.25 }], total: 1, pageNum: 1, pageSize: 20 },
+        'POST /custom/barcode/page': { list: [{ id: 1, code: '12345', itemType: 'pet', refund: 0.5 }], total: 1, pageNum: 1, pageSize: 20 },
         'GET /saved-filter': [],
       },
     });
@@ -81,6 +81,8 @@ describe('configured types in the console', () => {
 
     expect(await screen.findByText('12345', {}, WAIT)).toBeTruthy();
     expect(screen.getByText('PET bottle')).toBeTruthy();
+    // the declared scale shows both decimals
+    expect(screen.getByText('0.50')).toBeTruthy();
     expect(screen.getAllByText('Barcode').length).toBeGreaterThan(0); // column header (and the filter's label)
     const sidebar = screen.getByTestId('sidebar');
     const entry = within(sidebar).getByRole('link', { name: 'Barcodes' });
