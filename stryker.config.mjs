@@ -55,7 +55,7 @@ export default {
   cleanTempDir: true,
   // not incremental: with --testFiles it kept survivors as survivors after new tests covering them were added
   // anchored (gitignore syntax): a bare 'reports' would also drop src/reports
-  ignorePatterns: ['/dist', '/dist-server', '/data', '/.tmp', '/test-results', '/reports', '/bench'],
+  ignorePatterns: ['/.stryker-tmp*', '/dist', '/dist-server', '/data', '/.tmp', '/test-results', '/reports', '/bench'],
   // Stryker rewrites tsconfig.json's extends/references through the TypeScript API, which TypeScript 7
   // (native) no longer has; ours has neither, so point it at a file that does not exist
   tsconfigFile: 'tsconfig.stryker-absent.json',

@@ -1,6 +1,6 @@
 // `npm run test:mutation [-- --folder src/providers [--folder resources]] [-- --report-only]`
 // Runs Stryker (stryker.config.mjs) over the folders asked for (all six when none is named), then reads
-// its JSON report (reports/mutation/mutation.json) and writes each folder's figures and surviving
+// its JSON report (reports/mutation/<folders>.json) and writes each folder's figures and surviving
 // mutants into docs/test-quality.md between the report markers. Folders not in this run keep the
 // section an earlier run wrote, so one folder at a time builds up the whole table.
 // A survivor judged equivalent (no test can tell it apart) gets its reason from
@@ -9,7 +9,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { MUTATED_FOLDERS, mutatePatterns, testFilesFor } from '../stryker.config.mjs';
 
-const REPORT = 'reports/mutation/mutation.json';
+/** One report and one sandbox per folder set, so runs over different folders may go at the same time. */
+const runName = (folders) => folders.map((folder) => folder.replace(/\//g, '-')).join('+');
+const reportFile = (folders) => `reports/mutation/${runName(folders)}.json`;
 const DOC = 'docs/test-quality.md';
 const EQUIVALENTS = 'scripts/mutationReport.equivalents.json';
 const START = '<!-- mutation-report:start -->';
@@ -42,7 +44,14 @@ const parseArgs = (argv) => {
 const runStryker = async (folders, testFiles) => {
   const { Stryker } = await import('../node_modules/@stryker-mutator/core/dist/src/stryker.js');
   const started = Date.now();
-  await new Stryker({ configFile: 'stryker.config.mjs', mutate: mutatePatterns(folders), ...(testFiles ? { testFiles } : {}) }).runMutationTest();
+  await new Stryker({
+    configFile: 'stryker.config.mjs',
+    mutate: mutatePatterns(folders),
+    jsonReporter: { fileName: reportFile(folders) },
+    htmlReporter: { fileName: reportFile(folders).replace(/\.json$/, '.html') },
+    tempDirName: `.stryker-tmp-${runName(folders)}`,
+    ...(testFiles ? { testFiles } : {}),
+  }).runMutationTest();
   return Math.round((Date.now() - started) / 60_000);
 };
 
@@ -157,7 +166,7 @@ const main = async () => {
   const { folders, reportOnly, allTests } = parseArgs(process.argv.slice(2));
   const testFiles = allTests ? undefined : testFilesFor(folders);
   const minutes = reportOnly ? undefined : await runStryker(folders, testFiles);
-  const report = JSON.parse(readFileSync(REPORT, 'utf8'));
+  const report = JSON.parse(readFileSync(reportFile(folders), 'utf8'));
   const equivalents = existsSync(EQUIVALENTS) ? JSON.parse(readFileSync(EQUIVALENTS, 'utf8')) : {};
   const byFolder = summarise(report, equivalents);
   // only the folders of this run: a report-only pass over an older mutation.json must name its folders
