@@ -36,9 +36,14 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder; absent means in memory. */
   dataDir?: string;
+  /**
+   * PGlite in memory only: start from this dumped database (PGlite's dumpDataDir) instead of initdb.
+   * The server suite starts every file from one migrated snapshot (tests/server/pgliteSnapshot.ts).
+   */
+  pgliteSnapshot?: string;
 }
 
-export const openDatabase = async ({ databaseUrl, dataDir }: DatabaseOptions): Promise<Database> => {
+export const openDatabase = async ({ databaseUrl, dataDir, pgliteSnapshot }: DatabaseOptions): Promise<Database> => {
   if (databaseUrl) {
     // No JIT: compiling costs more than it saves on the console's short queries (the dashboard's pass
     // took 86 ms of CPU with it, 27 ms without; docs/dashboard.md). Set at connection start-up (no extra
@@ -69,7 +74,7 @@ export const openDatabase = async ({ databaseUrl, dataDir }: DatabaseOptions): P
     };
   }
   // The worker loads pg_trgm (trigram indexes; the migrations create the extension).
-  const client = new PgliteWorkerClient(dataDir);
+  const client = new PgliteWorkerClient(dataDir, pgliteSnapshot);
   try {
     await client.waitReady;
   } catch (error) {

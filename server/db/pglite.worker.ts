@@ -2,6 +2,7 @@
 // PostgreSQL runs here, so a heavy query no longer stops the server's event loop. Requests arrive as
 // messages and may overlap; PGlite's own mutexes run them one at a time, and a transaction holds the
 // single connection from BEGIN to its end exactly as `PGlite.transaction()` does in one thread.
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -10,7 +11,7 @@ import { serializeError } from './pgliteProtocol';
 
 const port = parentPort;
 if (!port) throw new Error('pglite.worker must run in a worker thread');
-const { dataDir } = workerData as PgliteWorkerData;
+const { dataDir, snapshotFile } = workerData as PgliteWorkerData;
 
 /** Thrown into a transaction's callback to make PGlite roll it back. */
 const ROLLBACK = Symbol('rollback');
@@ -33,7 +34,11 @@ const rawParsers = (types: readonly number[]) => Object.fromEntries(types.map((t
 
 // pg_trgm: trigram indexes keep contains-search fast (migrations create the extension).
 // (options-object form: `new PGlite(undefined, options)` silently drops the extensions)
-const db = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+const db = new PGlite({
+  ...(dataDir ? { dataDir } : {}),
+  ...(snapshotFile && !dataDir ? { loadDataDir: new Blob([readFileSync(snapshotFile)]) } : {}),
+  extensions: { pg_trgm },
+});
 
 const begin = (id: number) => {
   const transactionId = nextTransactionId++;

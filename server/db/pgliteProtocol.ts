@@ -6,6 +6,8 @@
 export interface PgliteWorkerData {
   /** PGlite data folder; absent means in memory. */
   dataDir?: string;
+  /** In memory only: a file written by PGlite's dumpDataDir to start from instead of running initdb. */
+  snapshotFile?: string;
 }
 
 export type PgliteRequest =

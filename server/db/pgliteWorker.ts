@@ -47,8 +47,8 @@ export class PgliteWorkerClient implements PgliteQueryable {
   private failure: Error | null = null;
   readonly waitReady: Promise<void>;
 
-  constructor(dataDir?: string) {
-    this.worker = startWorker({ dataDir });
+  constructor(dataDir?: string, snapshotFile?: string) {
+    this.worker = startWorker({ dataDir, snapshotFile });
     this.waitReady = new Promise((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
     this.worker.on('message', (message: PgliteReply) => {
       const waiting = this.pending.get(message.id);

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/app';
 import type { ServerConfig } from '../../server/config';
 import { openDatabase, type Database, type Db } from '../../server/db/client';
@@ -89,7 +89,8 @@ export const startTestServer = async (backend: BackendName, options: Partial<Bui
   const cleanups: Array<() => Promise<unknown>> = [];
   const throwAway = backend === 'postgres' ? await throwAwayDatabase() : undefined;
   if (throwAway) cleanups.push(throwAway.drop);
-  const database = await openDatabase({ databaseUrl: throwAway?.url });
+  // PGlite starts from the suite's migrated dump (tests/server/pgliteSnapshot.ts), not from initdb
+  const database = await openDatabase({ databaseUrl: throwAway?.url, pgliteSnapshot: throwAway ? undefined : inject('pgliteSnapshot') });
   cleanups.push(() => database.close());
   const appOptions: BuildAppOptions = { ...options, database, config: { ...TEST_CONFIG, ...options.config } };
   const app = await buildApp(appOptions);
