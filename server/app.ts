@@ -5,7 +5,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { RESOURCES } from '../resources';
 import type { ResourceDeclaration } from '../resources/types';
+import { CallerCache } from './auth/callerCache';
 import { registerGuard } from './auth/guard';
+import type { CallerEntry } from './auth/principal';
 import { createPasswordHasher } from './auth/passwords';
 import { DEFAULT_CONFIG, type ServerConfig } from './config';
 import type { ResourceHooks } from './crud/hooks';
@@ -120,12 +122,17 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
       app.addHook('onClose', () => services.gateway.close());
     }
 
+    // Resolved callers in memory, forgotten on any change to what they were read from (callerCache.ts).
+    const callers = new CallerCache<CallerEntry>(database.callerChanges, config.callerCacheSeconds * 1000);
+    app.addHook('onClose', async () => callers.close());
+    services.callers = callers;
+
     await registerSecurityHeaders(app);
     await registerOpenApi(app, config.version);
     await app.register(
       async (api) => {
         await registerApiProtections(api, config);
-        registerGuard(api, services.db, config);
+        registerGuard(api, services.db, config, callers);
         registerLoginRoutes(api, services);
         registerPasswordRoutes(api, services);
         registerLicenseAccountRoutes(api, services);

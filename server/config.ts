@@ -5,6 +5,11 @@ import { COMMAND_REPEAT_SECONDS_DEFAULT } from '../resources/commands';
 import { GATEWAY_DEFAULTS, type GatewayOptions } from './gateway';
 
 export interface ServerConfig {
+  /**
+   * How long a resolved caller (token, user, account, permissions) may be served from memory at most;
+   * any change to those tables forgets it at once (server/auth/callerCache.ts). 0: read on every request.
+   */
+  callerCacheSeconds: number;
   tokenIdleMinutes: number;
   tokenMaxHours: number;
   maxSessionsPerUser: number;
@@ -68,6 +73,7 @@ const packageVersion = (): string => {
 };
 
 export const DEFAULT_CONFIG: ServerConfig = {
+  callerCacheSeconds: 30,
   tokenIdleMinutes: 120,
   tokenMaxHours: 12,
   maxSessionsPerUser: 10,
@@ -180,6 +186,7 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
     },
     config: {
       ...DEFAULT_CONFIG,
+      callerCacheSeconds: whole(env, 'CALLER_CACHE_SECONDS', DEFAULT_CONFIG.callerCacheSeconds, 0),
       tokenIdleMinutes: positive(env, 'TOKEN_IDLE_MINUTES', DEFAULT_CONFIG.tokenIdleMinutes),
       tokenMaxHours: positive(env, 'TOKEN_MAX_HOURS', DEFAULT_CONFIG.tokenMaxHours),
       maxSessionsPerUser: positive(env, 'MAX_SESSIONS_PER_USER', DEFAULT_CONFIG.maxSessionsPerUser),

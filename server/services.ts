@@ -1,4 +1,5 @@
-// What route modules share. Built once per app; holds no per-user state (that lives in the database).
+// What route modules share. Built once per app; the only per-user state is the callers kept in memory,
+// which every change in the database makes it forget (server/auth/callerCache.ts).
 import type { ServerConfig } from './config';
 import type { PasswordHasher } from './auth/passwords';
 import type { Database, Db } from './db/client';
@@ -7,7 +8,8 @@ import type { ModelRegistry } from './crud/model';
 import type { Gateway } from './gateway/types';
 import type { JobRunner } from './jobs/periodic';
 import type { ConfiguredTypeRegistry } from './configuredTypes/registry';
-
+import type { CallerCache } from './auth/callerCache';
+import type { CallerEntry } from './auth/principal';
 export interface Services {
   database: Database;
   db: Db;
@@ -21,4 +23,6 @@ export interface Services {
   gateway: Gateway;
   /** Resource types defined at run time (server/configuredTypes/), set once they are loaded. */
   configuredTypes?: ConfiguredTypeRegistry;
+  /** Resolved callers kept in memory (server/auth/callerCache.ts). */
+  callers?: CallerCache<CallerEntry>;
 }

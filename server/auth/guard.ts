@@ -8,7 +8,8 @@ import type { Db } from '../db/client';
 import { localeOf } from '../lib/envelope';
 import { AppError } from '../lib/errors';
 import { passwordChangeReason } from './loginAnswer';
-import { Caller, loadCaller } from './principal';
+import type { CallerCache } from './callerCache';
+import { Caller, loadCaller, type CallerEntry } from './principal';
 import { TOKEN_NAME } from './tokens';
 
 declare module 'fastify' {
@@ -36,13 +37,14 @@ export const callerOf = (request: FastifyRequest): Caller => {
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Adds the guard to the routes of `app` (an encapsulated plugin: the API routes only). */
-export const registerGuard = (app: FastifyInstance, db: Db, config: ServerConfig) => {
+export const registerGuard = (app: FastifyInstance, db: Db, config: ServerConfig, callers?: CallerCache<CallerEntry>) => {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config;
     if (access.public) return;
-    // One round trip: token checks, user, current license account and permissions (principal.ts).
-    const { principal, permissions } = await loadCaller(db, config, headerValue(request.headers[TOKEN_NAME])?.trim());
+    // Token checks, user, current license account and permissions: one round trip, or none while
+    // the caller is kept in memory (principal.ts, callerCache.ts).
+    const { principal, permissions } = await loadCaller(db, config, headerValue(request.headers[TOKEN_NAME])?.trim(), callers);
     request.caller = new Caller(db, config, principal, localeOf(request), permissions);
     const reason = passwordChangeReason(config, principal);
     if (reason && !access.whilePasswordChangeRequired) throw new AppError('4007', { resData: { reason } });

@@ -7,6 +7,7 @@ import type { ServerConfig } from '../config';
 import { rowsOf, type Db } from '../db/client';
 import { licenseAccount, licenseAccountUserRelation, sysPermission, sysRole, sysRolePermission, sysUser, sysUserRole } from '../db/schema';
 import { AppError } from '../lib/errors';
+import type { CallerCache } from './callerCache';
 import { checkTokenRow, touchToken, tokenHashOf, type TokenRow } from './tokens';
 
 export interface Principal {
@@ -137,19 +138,10 @@ interface CallerRow {
   permissions: PermissionItem[] | string | null;
 }
 
-/**
- * The token check, the principal and (for a non-superAdmin with a license account) the permissions in
- * ONE query: what `authenticate`, `loadPrincipal` and `permissionsOf` read one after the other, with
- * the same answers and forced-logout codes. Read fresh on every request, so a revoked token, a disabled
- * user or a changed role counts at once on every instance. Times come as epoch milliseconds (float8),
- * which both drivers answer as numbers.
- */
-export const loadCaller = async (
-  db: Db,
-  config: ServerConfig,
-  tokenValue: string | undefined,
-): Promise<{ principal: Principal; permissions?: PermissionItem[] }> => {
-  const hash = tokenHashOf(tokenValue);
+/** The caller's row as one query reads it (permissions parsed), kept by the guard's CallerCache. */
+export type CallerEntry = Omit<CallerRow, 'permissions'> & { permissions: PermissionItem[] | null };
+
+const readCallerRow = async (db: Db, hash: string): Promise<CallerEntry | undefined> => {
   const [row] = rowsOf<CallerRow>(
     await db.execute(sql`
       select t.id as token_id, t.user_id as token_user_id, t.utc_offset_minutes, t.revoked_at is not null as revoked, t.revoke_reason,
@@ -176,17 +168,24 @@ export const loadCaller = async (
       where t.token_hash = ${hash}
       limit 1`),
   );
-  if (!row) throw new AppError('11012');
+  if (!row) return undefined;
+  return { ...row, permissions: typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as PermissionItem[]) : row.permissions };
+};
+
+/** The checks and the answer of `loadCaller` on one row; a touch of the token updates the row too. */
+const admitCaller = async (db: Db, config: ServerConfig, row: CallerEntry): Promise<{ principal: Principal; permissions?: PermissionItem[] }> => {
   const lastSeen = checkTokenRow(config, {
     revoked: row.revoked,
     revokeReason: row.revoke_reason,
     createdAt: row.created_ms,
     lastSeenAt: row.last_seen_ms,
   });
-  if (lastSeen) await touchToken(db, row.token_id, lastSeen);
+  if (lastSeen) {
+    await touchToken(db, row.token_id, lastSeen);
+    row.last_seen_ms = lastSeen.getTime();
+  }
   // A deleted or disabled user's tokens are revoked when that happens; this covers any race.
   if (row.user_id === null || !row.enabled) throw new AppError('11015');
-  const permissions = typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as PermissionItem[]) : row.permissions;
   return {
     principal: {
       userId: row.user_id,
@@ -201,8 +200,39 @@ export const loadCaller = async (
       utcOffsetMinutes: row.utc_offset_minutes,
     },
     // superAdmin: never asked; no account: none.
-    permissions: permissions ?? (row.account_id === null ? [] : undefined),
+    permissions: row.permissions ?? (row.account_id === null ? [] : undefined),
   };
+};
+
+/**
+ * The token check, the principal and (for a non-superAdmin with a license account) the permissions in
+ * ONE query: what `authenticate`, `loadPrincipal` and `permissionsOf` read one after the other, with
+ * the same answers and forced-logout codes. Times come as epoch milliseconds (float8), which both
+ * drivers answer as numbers. With a `cache`, a caller resolved before is answered from memory until
+ * anything it was read from changes (callerCache.ts); a refusal is never answered from memory: the
+ * row is read again and checked, so a revoked token, a disabled user or a changed role counts at once.
+ */
+export const loadCaller = async (
+  db: Db,
+  config: ServerConfig,
+  tokenValue: string | undefined,
+  cache?: CallerCache<CallerEntry>,
+): Promise<{ principal: Principal; permissions?: PermissionItem[] }> => {
+  const hash = tokenHashOf(tokenValue);
+  const kept = cache?.get(hash);
+  if (kept) {
+    try {
+      return await admitCaller(db, config, kept);
+    } catch {
+      cache?.forget(hash);
+    }
+  }
+  const generation = cache?.generation ?? 0;
+  const row = await readCallerRow(db, hash);
+  if (!row) throw new AppError('11012');
+  const admitted = await admitCaller(db, config, row);
+  cache?.remember(hash, row, generation);
+  return admitted;
 };
 
 /** Everything a handler needs about its caller; permissions are loaded at most once per request. */

@@ -22,6 +22,11 @@ export interface ResourceHooks {
   filter?(filter: FilterDeclaration, value: unknown): SQL | undefined;
   /** scope 'custom': the condition limiting the rows the caller sees (undefined: all rows). */
   scope?(caller: Caller, model: ResourceModel): SQL | undefined;
+  /**
+   * How many rows the caller's scope holds, read from a count kept as rows change: the page answer's
+   * total when no filter applies, instead of counting the scope's rows on every page.
+   */
+  scopeTotal?(db: Db, caller: Caller): Promise<number>;
   /** readOnly fields computed in SQL (sortable like columns). */
   computed?(table: PgTable): Record<string, SQL>;
   /** `input` is the validated request record (mutable: e.g. default join ids); `values` the row to insert. */

@@ -11,7 +11,7 @@ import { AppError } from '../lib/errors';
 import { exportListing, type ExportBody } from './export';
 import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
-import { expressionOf, likePattern, listingWhere, orderByOf, scopeCondition } from './query';
+import { expressionOf, filterConditions, likePattern, orderByOf, scopeCondition } from './query';
 import { countRecords, readOne, readRecords } from './records';
 import {
   batchDeleteBodySchema,
@@ -65,11 +65,13 @@ const route = (model: ResourceModel, summary: string, permissions: string[], sch
 
 /** One page of the filtered, sorted list and the filtered total (the `<apiPath>/page` answer). */
 export const readPage = async (db: Db, model: ResourceModel, caller: Caller, body: PageBody) => {
-  const where = listingWhere(model, caller, body);
+  const filters = filterConditions(model, body);
+  const where = and(scopeCondition(model, caller), ...filters);
+  const { scopeTotal } = model.hooks;
   // Both at once: on PostgreSQL two pooled connections (PGlite queues them in its worker).
   const [list, total] = await Promise.all([
     readRecords(db, model, { where, orderBy: orderByOf(model, body.sort, body.order), limit: body.pageSize, offset: (body.pageNum - 1) * body.pageSize }),
-    countRecords(db, model, where),
+    filters.length === 0 && scopeTotal ? scopeTotal(db, caller) : countRecords(db, model, where),
   ]);
   return { list, total, pageNum: body.pageNum, pageSize: body.pageSize };
 };

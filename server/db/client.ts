@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
+import { CALLER_CHANGES_CHANNEL, CallerChangeFeed, listenForCallerChanges, watchOwnCallerWrites } from './callerChanges';
 import { nameRepeatedSelects } from './namedStatements';
 import { PgliteWorkerClient } from './pgliteWorker';
 
@@ -24,6 +25,8 @@ export interface Database {
    * migrations there: instances starting together migrate and seed one after the other.
    */
   migrateLocked<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /** Signals that something a caller is read from has changed (server/db/callerChanges.ts). */
+  callerChanges: CallerChangeFeed;
   close(): Promise<void>;
 }
 
@@ -52,7 +55,11 @@ export const openDatabase = async ({ databaseUrl, dataDir, pgliteSnapshot }: Dat
     // A pool error on an idle client must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     pool.on('connect', nameRepeatedSelects);
+    const callerChanges = new CallerChangeFeed();
+    pool.on('connect', watchOwnCallerWrites(callerChanges));
+    const stopListening = listenForCallerChanges(databaseUrl, callerChanges);
     return {
+      callerChanges,
       kind: 'postgres',
       db: drizzlePg(pool) as unknown as Db,
       migrateLocked: async (work) => {
@@ -70,7 +77,10 @@ export const openDatabase = async ({ databaseUrl, dataDir, pgliteSnapshot }: Dat
           client.release();
         }
       },
-      close: () => pool.end(),
+      close: async () => {
+        await stopListening();
+        await pool.end();
+      },
     };
   }
   // The worker loads pg_trgm (trigram indexes; the migrations create the extension).
@@ -83,8 +93,17 @@ export const openDatabase = async ({ databaseUrl, dataDir, pgliteSnapshot }: Dat
   }
   // drizzle's PGlite driver only calls query() and transaction(), which the worker client answers alike.
   const db = drizzlePglite(client as unknown as PGlite);
+  const callerChanges = new CallerChangeFeed();
+  try {
+    await client.listen(CALLER_CHANGES_CHANNEL, () => callerChanges.changed());
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  callerChanges.setLive(true);
   return {
     kind: 'pglite',
+    callerChanges,
     db: db as unknown as Db,
     migrateLocked: async (work) => {
       // PGlite has a single connection; the lock is kept for symmetry with PostgreSQL.
@@ -96,7 +115,10 @@ export const openDatabase = async ({ databaseUrl, dataDir, pgliteSnapshot }: Dat
         await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
       }
     },
-    close: () => client.close(),
+    close: async () => {
+      callerChanges.setLive(false);
+      await client.close();
+    },
   };
 };
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { PgliteReply, PgliteRequest, PgliteWorkerData } from './pgliteProtocol';
+import type { PgliteNotification, PgliteReply, PgliteRequest, PgliteWorkerData } from './pgliteProtocol';
 import { serializeError } from './pgliteProtocol';
 
 const port = parentPort;
@@ -81,6 +81,11 @@ const handle = async (request: PgliteRequest): Promise<unknown> => {
       if (request.commit) open.commit();
       else open.rollback();
       return undefined; // answered by finish()
+    }
+    case 'listen': {
+      const { channel } = request;
+      await db.listen(channel, () => port.postMessage({ notification: channel } satisfies PgliteNotification));
+      return null;
     }
     case 'close':
       await db.close();

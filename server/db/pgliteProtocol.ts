@@ -14,7 +14,8 @@ export type PgliteRequest =
   | { id: number; op: 'query'; sql: string; params?: unknown[]; rowMode?: 'array' | 'object'; rawTypes: number[]; transactionId?: number }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; transactionId: number; commit: boolean }
-  | { id: number; op: 'close' };
+  | { id: number; op: 'close' }
+  | { id: number; op: 'listen'; channel: string };
 
 export interface SerializedError {
   name: string;
@@ -25,6 +26,11 @@ export interface SerializedError {
 
 /** id 0 is the "ready" (or start-up failure) message. */
 export type PgliteReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError };
+
+/** A NOTIFY heard on a LISTENed channel; posted before the answer to the statement that caused it. */
+export interface PgliteNotification {
+  notification: string;
+}
 
 export const serializeError = (error: unknown): SerializedError => {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { deserializeError, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol';
+import { deserializeError, type PgliteNotification, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol';
 
 type Request = PgliteRequest extends infer R ? (R extends PgliteRequest ? Omit<R, 'id'> : never) : never;
 
@@ -44,13 +44,18 @@ export class PgliteWorkerClient implements PgliteQueryable {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
+  private readonly notificationListeners = new Map<string, Array<() => void>>();
   private failure: Error | null = null;
   readonly waitReady: Promise<void>;
 
   constructor(dataDir?: string, snapshotFile?: string) {
     this.worker = startWorker({ dataDir, snapshotFile });
     this.waitReady = new Promise((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
-    this.worker.on('message', (message: PgliteReply) => {
+    this.worker.on('message', (message: PgliteReply | PgliteNotification) => {
+      if ('notification' in message) {
+        for (const listener of this.notificationListeners.get(message.notification) ?? []) listener();
+        return;
+      }
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
       this.pending.delete(message.id);
@@ -114,6 +119,12 @@ export class PgliteWorkerClient implements PgliteQueryable {
     closed = true;
     await this.send({ op: 'end', transactionId, commit: true });
     return result;
+  }
+
+  /** LISTENs on `channel`: `listener` runs on each NOTIFY, before the answer to the statement that sent it. */
+  async listen(channel: string, listener: () => void): Promise<void> {
+    this.notificationListeners.set(channel, [...(this.notificationListeners.get(channel) ?? []), listener]);
+    await this.send({ op: 'listen', channel });
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,7 @@ import { forgetMachinesUsage } from '../dashboard/rollup';
 import { forgetMachinesReportItems } from '../reports/rollup';
 import type { Db } from '../db/client';
 import { invalidField } from '../lib/errors';
-import { fleet, rvm, rvmBin } from '../db/schema/fleet';
+import { accountMachineCounts, fleet, rvm, rvmBin } from '../db/schema/fleet';
 import { rvmOnlineHistory, rvmStatusHistory } from '../db/schema/fleetActivity';
 
 const DEFAULT_EMPTY_HEIGHT = 120;
@@ -55,6 +55,14 @@ export const machineFilter = (filter: FilterDeclaration, value: unknown): SQL | 
 
 export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
   filter: machineFilter,
+
+  // The unfiltered list's total: the account's machine count the rvm triggers keep (migration 0017).
+  scopeTotal: async (db, caller) => {
+    const account = caller.principal.licenseAccountId;
+    if (account === null) return 0;
+    const [row] = await db.select({ machines: accountMachineCounts.machines }).from(accountMachineCounts).where(eq(accountMachineCounts.licenseAccountId, account));
+    return row?.machines ?? 0;
+  },
 
   // Health flags: per-machine index probes, cheap for a page of rows (the dashboard counts whole accounts its own way).
   computed: () => Object.fromEntries(MACHINE_FACTS.map((fact) => [fact, FACTS[fact].perMachine(dbNow)])),

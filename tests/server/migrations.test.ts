@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { createPasswordHasher } from '../../server/auth/passwords';
 import { MIGRATIONS_FOLDER, rowsOf, type Database, type Db } from '../../server/db/client';
+import { CallerChangeFeed } from '../../server/db/callerChanges';
 import * as schema from '../../server/db/schema';
 import { TEST_CONFIG } from './helpers';
 
@@ -118,6 +119,8 @@ describe('migrations', () => {
         await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
         return work(db as unknown as Db);
       },
+      // never live: this instance reads every caller from the database
+      callerChanges: new CallerChangeFeed(),
       close: async () => undefined,
     };
     const app = await buildApp({ database, config: TEST_CONFIG });

@@ -1,6 +1,6 @@
 // Token checks: the forced-logout codes 11011 to 11016, logout, touch, the per-user session cap.
 import { eq } from 'drizzle-orm';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { sha256 } from '../../server/auth/tokens';
 import { sysToken } from '../../server/db/schema';
 import { describeBackends, minutesAgo } from './helpers';
@@ -45,9 +45,17 @@ describeBackends(
       const before = await rowOf(server, token);
       await current(token);
       expect((await rowOf(server, token)).lastSeenAt.getTime()).toBe(before.lastSeenAt.getTime());
-      await server.db.update(sysToken).set({ lastSeenAt: minutesAgo(5) }).where(eq(sysToken.id, before.id));
-      expect((await current(token)).body.resCode).toBe('00000');
-      expect(Date.now() - (await rowOf(server, token)).lastSeenAt.getTime()).toBeLessThan(10_000);
+      // five minutes later (the server's clock: the token's row and the caller it keeps in memory age alike)
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 5 * 60_000);
+        expect((await current(token)).body.resCode).toBe('00000');
+        const touched = (await rowOf(server, token)).lastSeenAt.getTime();
+        expect(Math.abs(Date.now() - touched)).toBeLessThan(10_000);
+        expect(touched - before.lastSeenAt.getTime()).toBeGreaterThanOrEqual(5 * 60_000 - 10_000);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('logout revokes the token (11015) and only that one', async () => {

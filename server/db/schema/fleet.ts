@@ -90,6 +90,17 @@ export const rvm = pgTable(
 );
 
 /**
+ * How many machines each license account holds: the machine list's unfiltered total without a
+ * count(*) over the account's machines on every page (a third of that page's database time,
+ * bench/pageBreakdown.ts). Kept by row triggers on rvm (migration 0017), so every writer (CRUD,
+ * gateway, seed, simulator) keeps it exact; accounts that reach 0 keep their row.
+ */
+export const accountMachineCounts = pgTable('account_machine_counts', {
+  licenseAccountId: integer('license_account_id').primaryKey(),
+  machines: integer('machines').notNull(),
+});
+
+/**
  * One row per physical bin. The sensor measures the distance to the contents: `currentHeight`
  * goes from the machine's binEmptyHeight (empty) down to binFullHeight (full); `fillPercent` is
  * derived from it at write time so "full" counts need no arithmetic over the fleet.
