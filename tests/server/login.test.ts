@@ -1,7 +1,11 @@
 // POST /login/login, GET /login/current: answers, attempts left, lock-out and its window, flags.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { loginAttempt, sysUser } from '../../server/db/schema';
+import { answeredWorkSettled } from '../../server/auth/afterAnswer';
+import { PasswordQueueFull } from '../../server/auth/passwordQueue';
+import { sha256 } from '../../server/auth/tokens';
+import { createPasswordHasher } from '../../server/auth/passwords';
+import { loginAttempt, sysToken, sysUser } from '../../server/db/schema';
 import { ADMIN, describeBackends, minutesAgo } from './helpers';
 
 describeBackends('login', (server) => {
@@ -127,6 +131,99 @@ describeBackends('login', (server) => {
       .where(eq(sysUser.id, id));
     const later = await server.call('POST', '/login/login', { body: { username: 'flags1', password: 'Good#123' } });
     expect(later.body.resData).toMatchObject({ firstLogin: false, passwordExpired: true });
+  });
+
+  /** A sign-in from an address of its own, so the per-address limits of the other tests are not touched. */
+  const signInFrom = async (remoteAddress: string, username: string, password: string) => {
+    const raw = await server.app.inject({ method: 'POST', url: '/test-api/login/login', payload: { username, password }, remoteAddress });
+    return { status: raw.statusCode, retryAfter: raw.headers['retry-after'], body: raw.json() as { resCode: string; resMsg: string; resData: any } };
+  };
+
+  it('signs out: that token is revoked (reason logout), another session of the user stays', async () => {
+    const token = await server.login();
+    const other = await server.login();
+    expect((await server.call('GET', '/login/logout', { token })).body).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
+    expect((await server.call('GET', '/login/current', { token })).body.resCode).toBe('11015');
+    const [row] = await server.db.select({ reason: sysToken.revokeReason }).from(sysToken).where(eq(sysToken.tokenHash, sha256(token)));
+    expect(row).toEqual({ reason: 'logout' });
+    expect((await server.call('GET', '/login/current', { token: other })).body.resCode).toBe('00000');
+  });
+
+  it('a user who must change the password can still read the login answer, sign out and change the password (not 4007)', async () => {
+    await server.createUser({ name: 'forced1', password: 'Good#123' });
+    const forcedSignIn = async () => (await server.call('POST', '/login/login', { body: { username: 'forced1', password: 'Good#123' } })).body.resData.tokenInfo.tokenValue as string;
+    const [token, second] = [await forcedSignIn(), await forcedSignIn()];
+    expect((await server.call('POST', '/user/page', { token, body: {} })).body.resCode).toBe('4007');
+    expect((await server.call('GET', '/login/current', { token })).body.resData.firstLogin).toBe(true);
+    expect((await server.call('GET', '/login/logout', { token: second })).body.resCode).toBe('00000');
+    const changed = await server.call('PUT', `/user/password?password=${encodeURIComponent('Fresh#123')}`, { token, body: { oldPassword: 'Good#123' } });
+    expect(changed.body.resCode).toBe('00000');
+    expect((await server.call('POST', '/login/login', { body: { username: 'forced1', password: 'Fresh#123' } })).body.resData.firstLogin).toBe(false);
+  });
+
+  it('a locked pair is told to retry when the oldest failure leaves the 15-minute window (Retry-After in seconds)', async () => {
+    await server.createUser({ name: 'lock2', password: 'Good#123' });
+    for (let attempt = 0; attempt < 4; attempt++) await signInFrom('192.0.2.21', 'lock2', 'Wrong#123');
+    const fifth = await signInFrom('192.0.2.21', 'lock2', 'Wrong#123');
+    expect([fifth.status, fifth.body.resCode]).toEqual([429, '7']);
+    expect(Number(fifth.retryAfter)).toBeGreaterThan(15 * 60 - 60);
+    expect(Number(fifth.retryAfter)).toBeLessThanOrEqual(15 * 60);
+  });
+
+  it('a password check that cannot run gives the reserved attempt back: full queue 4029 (Retry-After 1), other failures 500', async () => {
+    const verify = vi.spyOn(server.app.services.hasher, 'verifyDummy');
+    try {
+      verify.mockRejectedValueOnce(new PasswordQueueFull());
+      const full = await signInFrom('192.0.2.22', 'ghost22', 'Wrong#123');
+      expect([full.status, full.body.resCode, full.retryAfter]).toEqual([429, '4029', '1']);
+      verify.mockRejectedValueOnce(new Error('disk on fire'));
+      expect((await signInFrom('192.0.2.22', 'ghost22', 'Wrong#123')).status).toBe(500);
+    } finally {
+      verify.mockRestore();
+    }
+    // Neither counted: the first real check still has all 4 attempts left.
+    expect((await signInFrom('192.0.2.22', 'ghost22', 'Wrong#123')).body.resData).toEqual({ attemptsLeft: 4 });
+  });
+
+  it('re-hashes a password stored with older scrypt parameters after a right sign-in', async () => {
+    const id = await server.createUser({ name: 'old1', password: 'Good#123' });
+    await server.db.update(sysUser).set({ password: await createPasswordHasher(13).hash('Good#123') }).where(eq(sysUser.id, id));
+    await server.login('old1', 'Good#123');
+    await answeredWorkSettled(server.app.services);
+    const [stored] = await server.db.select({ password: sysUser.password }).from(sysUser).where(eq(sysUser.id, id));
+    expect(stored.password).toMatch(/^scrypt\$4096\$8\$1\$/);
+    await server.login('old1', 'Good#123');
+  });
+
+  it('documents the sign-in, password, saved-filter and license-account routes: tag, summary, token, limits', async () => {
+    type Operation = { tags?: string[]; summary?: string; description?: string; security?: unknown; responses?: Record<string, unknown> };
+    const docs = (await server.app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const routes: Array<[string, string, string, boolean]> = [
+      ['post', '/login/login', 'login', false],
+      ['get', '/login/logout', 'login', true],
+      ['get', '/login/current', 'login', true],
+      ['put', '/user/password', 'password', true],
+      ['put', '/user/resetPassword', 'password', true],
+      ['post', '/login/forgotPassword', 'password', false],
+      ['get', '/login/resetPassword/check', 'password', false],
+      ['post', '/login/resetPassword', 'password', false],
+      ['get', '/saved-filter', 'saved filter', true],
+      ['post', '/saved-filter', 'saved filter', true],
+      ['put', '/saved-filter', 'saved filter', true],
+      ['delete', '/saved-filter', 'saved filter', true],
+      ['get', '/license-account-user-relation', 'license account', true],
+      ['put', '/license-account-user-relation', 'license account', true],
+    ];
+    const described = routes.map(([method, path]) => {
+      const operation = docs.paths[`/test-api${path}`]?.[method];
+      // an answer documented for success, and the forced-logout one (401) exactly where a token is needed
+      return [method, path, operation?.tags, Boolean(operation?.summary?.trim()), operation?.security, Boolean(operation?.responses?.['200']), Boolean(operation?.responses?.['401'])];
+    });
+    expect(described).toEqual(routes.map(([method, path, tag, withToken]) => [method, path, [tag], true, withToken ? [{ rvmToken: [] }] : undefined, true, withToken]));
+    const { description: signIn } = docs.paths['/test-api/login/login'].post;
+    for (const part of ['code 6', 'Code 7 (HTTP 429, Retry-After)', 'LOGIN_ACCOUNT_MAX_FAILURES', 'LOGIN_ADDRESS_MAX_FAILURES', 'all busy', 'README']) expect(signIn).toContain(part);
+    const { description: forgotten } = docs.paths['/test-api/login/forgotPassword'].post;
+    for (const part of ['before looking it up', 'RESET_MAILS_PER_ACCOUNT', 'FORGOT_PASSWORD_PER_ADDRESS']) expect(forgotten).toContain(part);
   });
 
   describe('input rules', () => {

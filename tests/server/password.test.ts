@@ -5,7 +5,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { expect, it, vi } from 'vitest';
 import { answeredWorkSettled } from '../../server/auth/afterAnswer';
-import { mailOutbox, passwordReset, sysUser } from '../../server/db/schema';
+import { mailOutbox, passwordReset, sysToken, sysUser } from '../../server/db/schema';
 import { createMailer, type Mail } from '../../server/lib/mailer';
 import { describeBackends, minutesAgo, TEST_CONFIG } from './helpers';
 
@@ -44,7 +44,7 @@ describeBackends('passwords', (server) => {
   it('refuses the same password and each broken rule with its message', async () => {
     const token = await server.login('pw1', 'Old#1234');
     const same = await change(token, 'Old#1234', 'Old#1234');
-    expect([same.body.resCode, same.body.resData.issues[0].message]).toEqual(['1004', 'The new password is the same as the old one']);
+    expect([same.body.resCode, same.body.resData.issues]).toEqual(['1004', [{ field: 'password', message: 'The new password is the same as the old one' }]]);
     const cases: Array<[string, string, string]> = [
       ['', '1001', 'This field cannot be empty'],
       ['Ab#1', '1002', 'The length must be between 6 and 20 characters'],
@@ -56,7 +56,7 @@ describeBackends('passwords', (server) => {
     ];
     for (const [password, code, message] of cases) {
       const { body } = await change(token, password, 'Old#1234');
-      expect([password, body.resCode, body.resData.issues[0].message]).toEqual([password, code, message]);
+      expect([password, body.resCode, body.resData.issues[0]]).toEqual([password, code, { field: 'password', message }]);
     }
     // Nothing changed: the old password still works.
     await server.login('pw1', 'Old#1234');
@@ -79,7 +79,7 @@ describeBackends('passwords', (server) => {
     const victim = await server.login('pw2', 'Old#1234');
     const admin = await server.login();
     const bad = await server.call('PUT', '/user/resetPassword', { token: admin, body: { id, password: 'short' } });
-    expect(bad.body.resCode).toBe('1002');
+    expect([bad.body.resCode, bad.body.resData.issues[0].field]).toEqual(['1002', 'password']);
     const missing = await server.call('PUT', '/user/resetPassword', { token: admin, body: { id: 999999, password: 'Reset#123' } });
     expect(missing.body.resCode).toBe('2003');
     const { body } = await server.call('PUT', '/user/resetPassword', { token: admin, body: { id, password: 'Reset#123' } });
@@ -87,6 +87,65 @@ describeBackends('passwords', (server) => {
     expect((await server.call('GET', '/login/current', { token: victim })).body.resCode).toBe('11015');
     const login = await server.call('POST', '/login/login', { body: { username: 'pw2', password: 'Reset#123' } });
     expect(login.body.resData.firstLogin).toBe(true);
+  });
+
+  const revokeReasonsOf = async (userId: number) =>
+    [...new Set((await server.db.select({ reason: sysToken.revokeReason }).from(sysToken).where(eq(sysToken.userId, userId))).map((row) => row.reason))];
+
+  it('trims both passwords of a change, and records why the sessions ended (passwordChange)', async () => {
+    const id = await server.createUser({ name: 'pw10', password: 'Old#1234' });
+    const token = await server.login('pw10', 'Old#1234');
+    expect((await change(token, '  New#1234 ', ' Old#1234  ')).body.resCode).toBe('00000');
+    expect(await revokeReasonsOf(id)).toEqual(['passwordChange']);
+    await server.login('pw10', 'New#1234');
+  });
+
+  it('lets a holder of user:resetPassword who is not superAdmin reset a plain user, never a superAdmin (4003)', async () => {
+    const admin = await server.login();
+    const role = await server.call('POST', '/role', { token: admin, body: { name: 'resetter', permissions: [210206] } });
+    await server.createUser({ name: 'pw11', password: 'Old#1234', roles: [role.body.resData.id] });
+    const resetter = await server.login('pw11', 'Old#1234');
+    const adminId = (await server.call('GET', '/login/current', { token: admin })).body.resData.userId as number;
+    const refused = await server.call('PUT', '/user/resetPassword', { token: resetter, body: { id: adminId, password: 'Taken#123' } });
+    expect([refused.status, refused.body.resCode]).toEqual([403, '4003']);
+    await server.login(); // the admin's password is unchanged
+    // nor a user holding rights the resetter lacks (user:page here)
+    const viewerRole = await server.call('POST', '/role', { token: admin, body: { name: 'pw-viewer', permissions: [210201] } });
+    const stronger = await server.createUser({ name: 'pw16', password: 'Old#1234', roles: [viewerRole.body.resData.id] });
+    expect((await server.call('PUT', '/user/resetPassword', { token: resetter, body: { id: stronger, password: 'Taken#123' } })).body.resCode).toBe('4003');
+    await server.login('pw16', 'Old#1234');
+    const plain = await server.createUser({ name: 'pw12', password: 'Old#1234' });
+    await server.login('pw12', 'Old#1234');
+    expect((await server.call('PUT', '/user/resetPassword', { token: resetter, body: { id: plain, password: 'Reset#123' } })).body.resCode).toBe('00000');
+    expect(await revokeReasonsOf(plain)).toEqual(['passwordReset']);
+    expect((await server.call('POST', '/login/login', { body: { username: 'pw12', password: 'Reset#123' } })).body.resData.firstLogin).toBe(true);
+  });
+
+  it('validates the input of every password route: 1001 missing, 1004 unknown field or out of range', async () => {
+    const admin = await server.login();
+    const cases: Array<[string, string, unknown, string, string]> = [
+      ['PUT', '/user/password', { oldPassword: 'Old#1234' }, '1001', 'password'],
+      ['PUT', '/user/password?password=New%231234', {}, '1001', 'oldPassword'],
+      ['PUT', '/user/password?password=New%231234', { oldPassword: '' }, '1001', 'oldPassword'],
+      ['PUT', '/user/password?password=New%231234', { oldPassword: 'Old#1234', extra: 1 }, '1004', 'extra'],
+      ['PUT', '/user/resetPassword', { password: 'Reset#123' }, '1001', 'id'],
+      ['PUT', '/user/resetPassword', { id: 1 }, '1001', 'password'],
+      ['PUT', '/user/resetPassword', { id: 0, password: 'Reset#123' }, '1004', 'id'],
+      ['PUT', '/user/resetPassword', { id: 1, password: 'Reset#123', extra: 1 }, '1004', 'extra'],
+      ['POST', '/login/forgotPassword', {}, '1001', 'account'],
+      ['POST', '/login/forgotPassword', { account: '' }, '1001', 'account'],
+      ['POST', '/login/forgotPassword', { account: 'pw1', extra: 1 }, '1004', 'extra'],
+      ['GET', '/login/resetPassword/check?token=x&extra=1', undefined, '1004', 'extra'],
+      ['POST', '/login/resetPassword', { password: 'Fresh#123', confirmPassword: 'Fresh#123' }, '1001', 'token'],
+      ['POST', '/login/resetPassword', { token: '', password: 'Fresh#123', confirmPassword: 'Fresh#123' }, '1001', 'token'],
+      ['POST', '/login/resetPassword', { token: 'x', confirmPassword: 'Fresh#123' }, '1001', 'password'],
+      ['POST', '/login/resetPassword', { token: 'x', password: 'Fresh#123' }, '1001', 'confirmPassword'],
+      ['POST', '/login/resetPassword', { token: 'x', password: 'Fresh#123', confirmPassword: 'Fresh#123', extra: 1 }, '1004', 'extra'],
+    ];
+    for (const [method, path, body, code, field] of cases) {
+      const { status, body: answer } = await server.call(method as 'PUT', path, { token: admin, body });
+      expect([method, path, status, answer.resCode, answer.resData?.issues?.map((issue: { field: string }) => issue.field)]).toEqual([method, path, 400, code, [field]]);
+    }
   });
 
   it('refuses the reset to a user without user:resetPassword (4003)', async () => {
@@ -97,7 +156,7 @@ describeBackends('passwords', (server) => {
   });
 
   it('forgot password: always success, a single-use link mailed (redacted in mail_outbox), the password reset', async () => {
-    await server.createUser({ name: 'pw4', password: 'Old#1234', email: 'Pw4@Example.com' });
+    const pw4 = await server.createUser({ name: 'pw4', password: 'Old#1234', email: 'Pw4@Example.com' });
     const session = await server.login('pw4', 'Old#1234');
     const unknown = await forgot('nobody@example.com');
     expect(unknown.body).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
@@ -117,14 +176,16 @@ describeBackends('passwords', (server) => {
     expect(JSON.stringify(await server.db.select().from(passwordReset))).not.toContain(token);
 
     const mismatch = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#123', confirmPassword: 'Fresh#124' } });
-    expect([mismatch.body.resCode, mismatch.body.resData.issues[0].message]).toEqual(['1004', 'The two passwords are inconsistent']);
+    expect([mismatch.body.resCode, mismatch.body.resData.issues]).toEqual(['1004', [{ field: 'confirmPassword', message: 'The two passwords are inconsistent' }]]);
     const weak = await server.call('POST', '/login/resetPassword', { body: { token, password: 'fresh123', confirmPassword: 'fresh123' } });
-    expect(weak.body.resData.issues[0].message).toBe('At least 1 symbol');
+    expect(weak.body.resData.issues[0]).toEqual({ field: 'password', message: 'At least 1 symbol' });
 
     const done = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#123', confirmPassword: 'Fresh#123' } });
     expect(done.body.resCode).toBe('00000');
     expect((await server.call('GET', '/login/current', { token: session })).body.resCode).toBe('11015');
-    await server.login('pw4', 'Fresh#123');
+    expect(await revokeReasonsOf(pw4)).toEqual(['passwordChange']);
+    // chosen by the user: no change asked at the next sign-in
+    expect((await server.call('POST', '/login/login', { body: { username: 'pw4', password: 'Fresh#123' } })).body.resData.firstLogin).toBe(false);
     const reused = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Other#123', confirmPassword: 'Other#123' } });
     expect(reused.body.resCode).toBe('4006');
   });
@@ -136,6 +197,7 @@ describeBackends('passwords', (server) => {
     expect(await check(token)).toEqual({ resCode: '00000', resMsg: 'Success', resData: { valid: true } });
     expect(await check(token)).toEqual({ resCode: '00000', resMsg: 'Success', resData: { valid: true } }); // checking does not use it
     expect(await check('x'.repeat(43))).toEqual({ resCode: '00000', resMsg: 'Success', resData: { valid: false } });
+    expect(await check('')).toEqual({ resCode: '00000', resMsg: 'Success', resData: { valid: false } });
     expect((await server.call('POST', '/login/resetPassword', { body: { token, password: 'Fresh#123', confirmPassword: 'Fresh#123' } })).body.resCode).toBe('00000');
     expect((await check(token)).resData).toEqual({ valid: false });
     const second = tokenOf((await forgot('pw9')).mails[0]);
@@ -170,6 +232,44 @@ describeBackends('passwords', (server) => {
     expect((await change(token, 'Fresh#333', 'Fresh#111')).body.resCode).toBe('00000');
     expect((await useLink(third, 'Fresh#444')).body.resCode).toBe('4006');
     await server.login('pw6', 'Fresh#333');
+  });
+
+  it('forgot password trims the account; without SMTP a user without e-mail still gets the (logged) link; the per-user limit is logged', async () => {
+    const log = new PassThrough();
+    let lines = '';
+    log.on('data', (chunk: Buffer) => (lines += chunk.toString()));
+    const app = await server.anotherInstance({ config: { ...TEST_CONFIG, resetMailsPerAccount: 1 }, logger: { level: 'info', stream: log } });
+    const id = await server.createUser({ name: 'pw13', password: 'Old#1234' });
+    const ask = async () => {
+      const answer = await app.inject({ method: 'POST', url: '/test-api/login/forgotPassword', payload: { account: '  pw13 ' }, remoteAddress: '192.0.2.31' });
+      await answeredWorkSettled(app.services);
+      return answer.json();
+    };
+    expect(await ask()).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
+    expect(await server.db.select({ id: passwordReset.id }).from(passwordReset).where(eq(passwordReset.userId, id))).toHaveLength(1);
+    expect(lines).not.toContain('RESET_MAILS_PER_ACCOUNT reached');
+    expect(await ask()).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
+    expect(await server.db.select({ id: passwordReset.id }).from(passwordReset).where(eq(passwordReset.userId, id))).toHaveLength(1);
+    const refusal = lines.split('\n').find((line) => line.includes('RESET_MAILS_PER_ACCOUNT reached'));
+    expect(JSON.parse(refusal ?? '{}')).toMatchObject({ userId: id });
+  });
+
+  it('closing the server first finishes the forgot-password work it already answered (the mail is written)', async () => {
+    await server.createUser({ name: 'pw15', password: 'Old#1234', email: 'pw15@example.com' });
+    const app = await server.anotherInstance();
+    const answer = await app.inject({ method: 'POST', url: '/test-api/login/forgotPassword', payload: { account: 'pw15' }, remoteAddress: '192.0.2.32' });
+    expect(answer.json().resCode).toBe('00000');
+    await app.close();
+    expect(await server.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.recipient, 'pw15@example.com'))).toHaveLength(1);
+  });
+
+  it('a reset link used twice at the same time sets one password: the other use answers 4006', async () => {
+    await server.createUser({ name: 'pw14', password: 'Old#1234', email: 'pw14@example.com' });
+    const token = await mailedLink('pw14');
+    const answers = await Promise.all([useLink(token, 'First#123'), useLink(token, 'Second#123')]);
+    expect(answers.map((answer) => answer.body.resCode).sort()).toEqual(['00000', '4006']);
+    const winner = answers[0].body.resCode === '00000' ? 'First#123' : 'Second#123';
+    await server.login('pw14', winner);
   });
 
   it('with SMTP configured: no reset token, no mail and no log line for a user without e-mail; answer still success', async () => {

@@ -1,5 +1,6 @@
 // /saved-filter: personal and public filters, built-in ones read-only (5001), owners only.
 import { beforeAll, expect, it } from 'vitest';
+import { BARCODE } from './configuredTypesFixture';
 import { describeBackends } from './helpers';
 
 describeBackends('saved filters', (server) => {
@@ -50,6 +51,36 @@ describeBackends('saved filters', (server) => {
     expect((await server.call('DELETE', `/saved-filter?id=${mine.id}`, { token: alice })).body.resCode).toBe('00000');
   });
 
+  it('without ?resource lists every visible filter; a change may move it to another resource, and a deleted one is gone', async () => {
+    const created = await server.call('POST', '/saved-filter', { token: bob, body: { resource: 'user', name: 'Movable', filter: { nameLike: 'b' }, visibility: 'personal' } });
+    const id = created.body.resData.id as number;
+    const everything = (await server.call('GET', '/saved-filter', { token: bob })).body.resData as Array<{ id: number; resource: string; builtIn: boolean }>;
+    expect(everything.some((filter) => filter.id === id)).toBe(true);
+    expect(new Set(everything.filter((filter) => filter.builtIn).map((filter) => filter.resource))).toEqual(new Set(['user', 'machine']));
+    // built-in first, then by name
+    expect(everything.findIndex((filter) => !filter.builtIn)).toBe(everything.filter((filter) => filter.builtIn).length);
+
+    expect((await server.call('PUT', '/saved-filter', { token: bob, body: { id, resource: 'nope' } })).body.resCode).toBe('1004');
+    const moved = await server.call('PUT', '/saved-filter', { token: bob, body: { id, resource: 'role' } });
+    expect(moved.body.resData).toEqual({ id, resource: 'role', name: 'Movable', filter: { nameLike: 'b' }, visibility: 'personal', builtIn: false, ownerId: expect.any(Number), mine: true });
+    expect((await list(bob, 'role')).map((filter) => filter.id)).toEqual([id]);
+    expect((await list(bob)).map((filter) => filter.id)).not.toContain(id);
+
+    expect((await server.call('DELETE', `/saved-filter?id=${id}`, { token: bob })).body.resCode).toBe('00000');
+    expect(await list(bob, 'role')).toEqual([]);
+    expect((await server.call('DELETE', `/saved-filter?id=${id}`, { token: bob })).body.resCode).toBe('2003');
+  });
+
+  it('accepts an active configured type as the resource, not a well-formed name of no type (1004)', async () => {
+    const admin = await server.login();
+    expect((await server.call('POST', '/resource-types', { token: admin, body: BARCODE })).body.resCode).toBe('00000');
+    const save = (resource: string) => server.call('POST', '/saved-filter', { token: alice, body: { resource, name: 'Typed', filter: {}, visibility: 'personal' } });
+    const saved = await save('barcode');
+    expect([saved.body.resCode, saved.body.resData?.resource]).toEqual(['00000', 'barcode']);
+    expect((await save('nosuchtype')).body.resCode).toBe('1004');
+    expect((await server.call('PUT', '/saved-filter', { token: alice, body: { id: saved.body.resData.id, resource: 'nosuchtype' } })).body.resCode).toBe('1004');
+  });
+
   it('validates the body', async () => {
     const unknownResource = await server.call('POST', '/saved-filter', { token: alice, body: { resource: 'nope', name: 'x', filter: {}, visibility: 'public' } });
     expect(unknownResource.body.resCode).toBe('1004');
@@ -65,6 +96,12 @@ describeBackends('saved filters', (server) => {
     expect((await named('x'.repeat(40))).body.resCode).toBe('00000');
     const [forty] = (await list(alice)).filter((filter) => filter.name === 'x'.repeat(40)) as Array<{ id: number }>;
     expect((await server.call('PUT', '/saved-filter', { token: alice, body: { id: forty.id, name: 'y'.repeat(41) } })).body.resCode).toBe('1002');
+    // a change names the filter and something to change; a deletion names the filter
+    expect((await server.call('PUT', '/saved-filter', { token: alice, body: { name: 'no id', visibility: 'personal' } })).body.resCode).toBe('1001');
+    expect((await server.call('PUT', '/saved-filter', { token: alice, body: { id: forty.id } })).body.resCode).toBe('1004');
+    expect((await server.call('PUT', '/saved-filter', { token: alice, body: { id: forty.id, name: 'z', owner: 1 } })).body.resCode).toBe('1004');
+    expect((await server.call('POST', '/saved-filter', { token: alice, body: { resource: 'user', name: 'x', filter: {}, visibility: 'personal', builtIn: true } })).body.resCode).toBe('1004');
+    expect((await server.call('DELETE', '/saved-filter', { token: alice })).body.resCode).toBe('1001');
   });
 
   it('seeds the dashboard cards as built-in machine filters, their times relative to now and the same as the cards\'', async () => {

@@ -143,6 +143,37 @@ describeBackends('sign-in and forgot-password abuse', (server) => {
     });
   });
 
+  describe('background sweeps', () => {
+    it('with background jobs on, the sign-in failures and forgot-password hits past their window are swept every 5 minutes', async () => {
+      // the jobs' timers are kept (to fire them by hand) but never fire by themselves
+      const ticks: Array<[() => void, number]> = [];
+      const inert = globalThis.setInterval;
+      const timers = vi.spyOn(globalThis, 'setInterval').mockImplementation(((tick: () => void, ms: number) => {
+        ticks.push([tick, ms]);
+        return inert(() => undefined, 2_147_483_647);
+      }) as unknown as typeof setInterval);
+      let app: FastifyInstance;
+      try {
+        app = await server.anotherInstance({ backgroundJobs: true });
+      } finally {
+        timers.mockRestore();
+      }
+      const everyFiveMinutes = ticks.filter(([, ms]) => ms === 5 * 60_000).map(([tick]) => tick);
+      await signIn(app, 'swp2', 'Wrong#123', '192.0.2.61');
+      await forgot(app, 'nobody-swp2@example.com', '192.0.2.61');
+      await answeredWorkSettled(app.services);
+      await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.address, '192.0.2.61'));
+      await server.db.update(rateLimitHit).set({ hitAt: minutesAgo(61) }).where(eq(rateLimitHit.subject, '192.0.2.61'));
+      // what the timers of those 5-minute jobs would do when they fire
+      everyFiveMinutes.forEach((tick) => tick());
+      await vi.waitFor(async () => {
+        const attempts = await server.db.select().from(loginAttempt).where(eq(loginAttempt.address, '192.0.2.61'));
+        const hits = await server.db.select().from(rateLimitHit).where(eq(rateLimitHit.subject, '192.0.2.61'));
+        expect([attempts.length, hits.length]).toEqual([0, 0]);
+      }, { timeout: 10_000 });
+    });
+  });
+
   describe('hole 5: only failures count, per (user name, address) pair and per account', () => {
     it('10 concurrent right sign-ins (twice LOGIN_MAX_FAILURES) all succeed and count no failure', async () => {
       await server.createUser({ name: 'conc1', password: 'Good#123' });
