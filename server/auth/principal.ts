@@ -1,5 +1,5 @@
 // Who is calling: the user behind a token, their current license account and their permissions,
-// read from the database on every request (nothing is cached across requests).
+// read from the database in one query, or kept in memory until any of it changes (callerCache.ts).
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { hasPermission, identifierCovers } from '../../resources/permissions';
 import type { Locale } from '../../i18n';
@@ -181,8 +181,9 @@ const admitCaller = async (db: Db, config: ServerConfig, row: CallerEntry): Prom
     lastSeenAt: row.last_seen_ms,
   });
   if (lastSeen) {
-    await touchToken(db, row.token_id, lastSeen);
+    // first: concurrent requests of a kept caller then touch once
     row.last_seen_ms = lastSeen.getTime();
+    await touchToken(db, row.token_id, lastSeen);
   }
   // A deleted or disabled user's tokens are revoked when that happens; this covers any race.
   if (row.user_id === null || !row.enabled) throw new AppError('11015');

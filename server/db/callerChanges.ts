@@ -16,7 +16,13 @@ const CALLER_TABLE = /\b(sys_token|sys_user|sys_user_role|sys_role|sys_role_perm
 const WRITE = /\b(insert\s+into|update|delete\s+from|truncate|merge\s+into)\b/i;
 /** The token's "last seen" time: written every minute per active token, and nothing a caller's rights depend on. */
 const TOKEN_TOUCH = /^\s*update\s+"sys_token"\s+set\s+"last_seen_at"\s*=\s*\$1\s+where\s+"sys_token"\."id"\s*=\s*\$2\s*$/i;
-const TRANSACTION_END = /^\s*(commit|end|rollback)\b/i;
+/**
+ * A sign-in's housekeeping (server/auth/tokens.ts issueToken): tokens a day past their absolute lifetime,
+ * which any check refuses by their creation time alone, kept in memory or not.
+ */
+const TOKEN_HOUSEKEEPING = /^\s*delete\s+from\s+"sys_token"\s+where\s+\("sys_token"\."user_id"\s*=\s*\$1\s+and\s+"sys_token"\."created_at"\s*<\s*\$2\)\s*$/i;
+/** The end of a transaction (not of a savepoint). */
+const TRANSACTION_END = /^\s*(commit|end|rollback)\s*;?\s*$/i;
 
 const classified = new Map<string, boolean>();
 const MAX_CLASSIFIED = 5_000;
@@ -25,7 +31,11 @@ const MAX_CLASSIFIED = 5_000;
 export const changesCallers = (text: string): boolean => {
   let known = classified.get(text);
   if (known === undefined) {
-    known = CALLER_TABLE.test(text) && WRITE.test(text.replace(/\bfor\s+(no\s+key\s+)?update\b/gi, '')) && !TOKEN_TOUCH.test(text);
+    known =
+      CALLER_TABLE.test(text) &&
+      WRITE.test(text.replace(/\bfor\s+(no\s+key\s+)?update\b/gi, '')) &&
+      !TOKEN_TOUCH.test(text) &&
+      !TOKEN_HOUSEKEEPING.test(text);
     if (classified.size >= MAX_CLASSIFIED) classified.clear();
     classified.set(text, known);
   }
@@ -105,6 +115,8 @@ export const watchOwnCallerWrites = (feed: CallerChangeFeed) => (client: pg.Pool
 };
 
 const RECONNECT_MS = 1_000;
+/** A connection that answers no `select 1` within this long counts as lost (a half-open TCP connection hears nothing). */
+const HEARTBEAT_MS = 5_000;
 
 /**
  * PostgreSQL: LISTEN on a connection of its own, live once LISTEN is in force; on a lost connection not
@@ -116,9 +128,11 @@ export const listenForCallerChanges = (connectionString: string, feed: CallerCha
   let retry: NodeJS.Timeout | undefined;
   const connect = async () => {
     if (stopped) return;
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, keepAlive: true });
     client = next;
+    let heartbeat: NodeJS.Timeout | undefined;
     const lost = () => {
+      clearInterval(heartbeat);
       if (client !== next) return;
       client = undefined;
       feed.setLive(false);
@@ -131,7 +145,13 @@ export const listenForCallerChanges = (connectionString: string, feed: CallerCha
     try {
       await next.connect();
       await next.query(`LISTEN ${CALLER_CHANGES_CHANNEL}`);
-      if (client === next && !stopped) feed.setLive(true);
+      if (client !== next || stopped) return;
+      feed.setLive(true);
+      heartbeat = setInterval(() => {
+        const answered = next.query('select 1');
+        const silent = new Promise((_, reject) => setTimeout(() => reject(new Error('no answer')), HEARTBEAT_MS).unref());
+        Promise.race([answered, silent]).catch(lost);
+      }, HEARTBEAT_MS).unref();
     } catch {
       lost();
     }

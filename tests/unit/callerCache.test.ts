@@ -101,6 +101,8 @@ describe('changesCallers', () => {
     expect(changesCallers('select * from "sys_user" where "id" = $1 for update')).toBe(false);
     expect(changesCallers('with roles as (select role_id from sys_user_role) select * from roles')).toBe(false);
     expect(changesCallers('update "sys_token" set "last_seen_at" = $1 where "sys_token"."id" = $2')).toBe(false);
+    expect(changesCallers('delete from "sys_token" where ("sys_token"."user_id" = $1 and "sys_token"."created_at" < $2)')).toBe(false);
+    expect(changesCallers('delete from "sys_token" where "sys_token"."user_id" = $1')).toBe(true);
     expect(changesCallers('update "rvm" set "online" = $1 where "rvm"."id" = $2')).toBe(false);
     // a table whose name only starts like one of them
     expect(changesCallers('insert into "sys_user_setting" ("user_id") values ($1)')).toBe(false);

@@ -23,5 +23,14 @@ CREATE TRIGGER "rvm_account_machines_update" AFTER UPDATE OF "license_account_id
   FOR EACH ROW WHEN (OLD.license_account_id IS DISTINCT FROM NEW.license_account_id)
   EXECUTE FUNCTION "account_machine_counts_track"();
 --> statement-breakpoint
+CREATE OR REPLACE FUNCTION "account_machine_counts_clear"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE account_machine_counts SET machines = 0;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "rvm_account_machines_truncate" AFTER TRUNCATE ON "rvm"
+  FOR EACH STATEMENT EXECUTE FUNCTION "account_machine_counts_clear"();
+--> statement-breakpoint
 INSERT INTO "account_machine_counts" ("license_account_id", "machines")
   SELECT "license_account_id", count(*) FROM "rvm" GROUP BY 1;

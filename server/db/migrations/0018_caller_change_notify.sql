@@ -7,9 +7,22 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
+-- Deletes that removed rows only: every sign-in's housekeeping delete (tokens a day past their lifetime)
+-- usually removes none, and must not make every instance forget every caller.
+CREATE OR REPLACE FUNCTION "rvm_notify_caller_rows_gone"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM gone) THEN
+    PERFORM pg_notify('rvm_caller_changes', '');
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
 -- Not on token inserts (a new token is in nobody's memory) nor on "last seen" (no right depends on it).
-CREATE TRIGGER "sys_token_caller_change" AFTER UPDATE OF "revoked_at", "revoke_reason", "user_id" OR DELETE OR TRUNCATE ON "sys_token"
+CREATE TRIGGER "sys_token_caller_change" AFTER UPDATE OF "revoked_at", "revoke_reason", "user_id", "token_hash", "created_at", "utc_offset_minutes" OR TRUNCATE ON "sys_token"
   FOR EACH STATEMENT EXECUTE FUNCTION "rvm_notify_caller_change"();
+--> statement-breakpoint
+CREATE TRIGGER "sys_token_caller_change_delete" AFTER DELETE ON "sys_token" REFERENCING OLD TABLE AS gone
+  FOR EACH STATEMENT EXECUTE FUNCTION "rvm_notify_caller_rows_gone"();
 --> statement-breakpoint
 CREATE TRIGGER "sys_user_caller_change" AFTER UPDATE OR DELETE OR TRUNCATE ON "sys_user"
   FOR EACH STATEMENT EXECUTE FUNCTION "rvm_notify_caller_change"();
