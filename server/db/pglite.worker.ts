@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgliteNotification, PgliteReply, PgliteRequest, PgliteWorkerData } from './pgliteProtocol';
+import { namedQueries } from './pgliteNamed';
 import { serializeError } from './pgliteProtocol';
 
 const port = parentPort;
@@ -40,6 +41,8 @@ const db = new PGlite({
   extensions: { pg_trgm },
 });
 
+const query = namedQueries(db);
+
 const begin = (id: number) => {
   const transactionId = nextTransactionId++;
   let started = false;
@@ -70,9 +73,12 @@ const finish = (transactionId: number, error?: unknown) => {
 const handle = async (request: PgliteRequest): Promise<unknown> => {
   switch (request.op) {
     case 'query': {
-      const target = request.transactionId === undefined ? db : transactions.get(request.transactionId)?.tx;
+      const options = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes) };
+      // outside a transaction a repeated SELECT runs as a named statement (pgliteNamed.ts)
+      if (request.transactionId === undefined) return query(request.sql, request.params, options);
+      const target = transactions.get(request.transactionId)?.tx;
       if (!target) throw new Error('The transaction is closed');
-      return target.query(request.sql, request.params, { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes) });
+      return target.query(request.sql, request.params, options);
     }
     case 'end': {
       const open = transactions.get(request.transactionId);

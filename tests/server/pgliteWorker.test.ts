@@ -37,6 +37,34 @@ describeBackends('database driver under concurrency', (server, backend) => {
     expect(await tags()).toEqual(['outside']);
   });
 
+  it('a SELECT repeated with parameters answers the same once it runs as a named statement, and after the table changes', async () => {
+    await server.db.execute(sql`delete from driver_probe`);
+    await server.db.execute(sql`insert into driver_probe (tag) values ('alpha'), ('beta'), ('gamma')`);
+    const since = new Date('2026-01-02T03:04:05.678Z');
+    const probe = async (tag: string, ids: number[]) =>
+      rowsOf<Record<string, unknown>>(
+        await server.db.execute(sql`select p.tag, ${since}::timestamptz as since, ${null}::int as nothing, ${JSON.stringify({ a: [1, 'x'] })}::jsonb as doc,
+          ${tag}::text || '!' as shout, p.id = any(${sql.param(ids)}::int[]) as listed
+          from driver_probe p where p.tag >= ${tag} order by p.tag`),
+      ).map((row) => ({ ...row, since: new Date(row.since as string).toISOString(), doc: typeof row.doc === 'string' ? JSON.parse(row.doc) : row.doc }));
+    const [alpha] = rowsOf<{ id: number }>(await server.db.execute(sql`select id from driver_probe where tag = 'alpha'`));
+    // the first calls are sent unnamed, later ones named (server/db/namedStatements.ts, pgliteNamed.ts)
+    const answers = [];
+    for (let call = 0; call < 6; call++) answers.push(await probe(call % 2 ? 'beta' : 'alpha', [alpha.id]));
+    const expected = (from: string) =>
+      ['alpha', 'beta', 'gamma'].filter((tag) => tag >= from).map((tag) => ({ tag, since: since.toISOString(), nothing: null, doc: { a: [1, 'x'] }, shout: `${from}!`, listed: tag === 'alpha' }));
+    answers.forEach((answer, call) => expect(answer).toEqual(expected(call % 2 ? 'beta' : 'alpha')));
+    // PGlite has one connection: the statement really is kept there under a name
+    if (backend === 'pglite') {
+      const kept = rowsOf<{ name: string }>(await server.db.execute(sql`select name from pg_prepared_statements where statement like '%from driver_probe p where p.tag >=%'`));
+      expect(kept.map((row) => row.name)).toEqual([expect.stringMatching(/^rvm_/)]);
+    }
+    // a column change under a named statement: the same text still answers (re-planned or sent unnamed)
+    await server.db.execute(sql`alter table driver_probe alter column tag type varchar(40)`);
+    for (let call = 0; call < 3; call++) expect(await probe('gamma', [])).toEqual(expected('gamma').map((row) => ({ ...row, listed: false })));
+    await server.db.execute(sql`alter table driver_probe alter column tag type text`);
+  });
+
   it('constraint violations keep their PostgreSQL code (what maps them to catalogue codes)', async () => {
     await server.db.execute(sql`delete from driver_probe`);
     await server.db.execute(sql`insert into driver_probe (tag) values ('once')`);
