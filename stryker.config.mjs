@@ -15,10 +15,14 @@ export const FOLDER_TESTS = {
   // not passwordCipherLazy.test.ts: it needs a module graph of its own (stryker.vitest.config.ts, isolate)
   'src/providers': ['tests/unit/{authProvider,authProviderEdges,dataProvider,dataProviderEdges,download,downloadRules,http,httpRules,i18n,i18nProvider,localTime,passwordCookie,recordLabels,sessionStore}.test.ts'],
   // the unit tests of the shared declarations and rules (the server's use of them is measured under server/*)
-  resources: ['tests/unit/{configuredTypes,declarationInputs,generic.helpers,i18n,menu,menuVisibility.rules,passwordRules,permissionIdentity,permissions,recordLabels,resourceTypes.model,shell,validation}.test.ts'],
+  resources: ['tests/unit/{commandParams,configuredTypes,configuredTypesRules,declarationInputs,displayRules,generic.helpers,i18n,menu,menuVisibility.rules,passwordRules,permissionIdentity,permissions,recordLabels,resourceHelpers,resourceTypes.model,shell,validation,validationRules}.test.ts'],
   // the server folders' own suites (PGlite per file: every covering file's set-up runs again per mutant)
-  'server/auth': ['tests/server/{login,password,passwordHashing,tokens,securitySignin,routeGuard,stateless,accountsAndScope}.test.ts'],
-  'server/crud': ['tests/server/{userCrud,fixtureResource,export,permissions,accountsAndScope,securityInput,declarations,routeGuard}.test.ts'],
+  // the folder's dedicated tests (one server): the route suites (login, tokens, securitySignin, stateless,
+  // password, accountsAndScope: ~14 s a mutant on the shared machine) pin the same rules through HTTP;
+  // routeGuard/passwordHashing.test.ts mock modules, which needs isolation (off here)
+  'server/auth': ['tests/server/{authRules,authCaller,authLimits}.test.ts', 'tests/unit/callerCache.test.ts'],
+  // securityInput (four servers, headers and input guards) and routeGuard (refused before any handler) pin little of server/crud
+  'server/crud': ['tests/server/{crudRules,userCrud,fixtureResource,export,permissions,accountsAndScope,declarations}.test.ts'],
   'server/routes': ['tests/server/{login,password,savedFilter,accountsAndScope,securitySignin}.test.ts'],
 };
 

@@ -73,6 +73,7 @@ describeBackends('license accounts and scoping', (server) => {
     const { status, body } = await server.call('PUT', `/license-account-user-relation?id=${defaultId}`, { token });
     expect([status, body.resCode]).toEqual([404, '2003']);
     expect((await server.call('PUT', '/license-account-user-relation?id=abc', { token })).body.resCode).toBe('1003');
+    expect((await server.call('PUT', '/license-account-user-relation', { token })).body.resCode).toBe('1001');
     expect((await server.call('GET', '/license-account-user-relation', { token })).body.resData).toEqual([
       { id: otherId, licenseAccountName: 'Kowloon', isDefault: true },
     ]);
