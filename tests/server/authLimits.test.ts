@@ -13,20 +13,11 @@ import { upgradePasswordHash } from '../../server/auth/rehash';
 import { authenticate, issueToken, revokeToken, revokeUserTokens, sha256 } from '../../server/auth/tokens';
 import { DEFAULT_CONFIG } from '../../server/config';
 import { licenseAccount, licenseAccountUserRelation, loginAttempt, passwordReset, rateLimitHit, sysToken, sysUser } from '../../server/db/schema';
-import { AppError } from '../../server/lib/errors';
+import { codeOf } from './appErrors';
 import { describeBackends, minutesAgo } from './helpers';
 
 const LIMITS = { loginMaxFailures: 3, loginAccountMaxFailures: 5, loginAddressMaxFailures: 7, loginLockMinutes: 15 };
 
-const codeOf = async (action: () => Promise<unknown>) => {
-  try {
-    await action();
-    return 'none';
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-};
 
 describeBackends('server/auth against the database', (server) => {
   const claim = (username: string, address: string) => claimLoginSlot(server.db, LIMITS, username, address);

@@ -11,22 +11,12 @@ import { upgradePasswordHash } from '../../server/auth/rehash';
 import { checkTokenRow, randomSecret, sha256, tokenHashOf } from '../../server/auth/tokens';
 import { DEFAULT_CONFIG } from '../../server/config';
 import type { Db } from '../../server/db/client';
-import { AppError } from '../../server/lib/errors';
+import { codeOf } from './appErrors';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const NOW = Date.UTC(2026, 10, 24, 12);
 
-/** The catalogue code `action` fails with (or 'none'). */
-const codeOf = async (action: () => unknown): Promise<string> => {
-  try {
-    await action();
-    return 'none';
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-};
 
 afterEach(() => {
   vi.restoreAllMocks();
