@@ -77,6 +77,28 @@ describeBackends('callers kept in memory', (server, backend) => {
   });
 
 
+  it('a change inside a transaction counts from its commit: a caller read while it was open is not served after it', async () => {
+    const { token } = await clerk('pending');
+    expect(await answeredFromMemory(() => machinePage(token))).toBe(true);
+    let readWhileOpen = '';
+    await server.db.transaction(async (tx) => {
+      await tx.update(sysUser).set({ enabled: false }).where(eq(sysUser.name, 'pending'));
+      // another request while the change is not committed: it still sees the user enabled (and may keep that)
+      if (backend === 'postgres') readWhileOpen = (await machinePage(token)).body.resCode;
+    });
+    if (backend === 'postgres') expect(readWhileOpen).toBe('00000');
+    expect((await machinePage(token)).body.resCode).toBe('11015');
+  });
+
+  it('switching the license account counts on the next call', async () => {
+    const admin = await server.login();
+    const created = await server.call('POST', '/license-account', { token: admin, body: { licenseAccountName: `Cache ${backend}`, businessUnit: 'HK', contact: 'Ms Lee' } });
+    expect(created.body.resCode).toBe('00000');
+    expect(await answeredFromMemory(() => current(admin))).toBe(true);
+    expect((await server.call('PUT', `/license-account-user-relation?id=${created.body.resData.id}`, { token: admin })).body.resCode).toBe('00000');
+    expect((await current(admin)).body.resData.licenseAccountId).toBe(created.body.resData.id);
+  });
+
   it.skipIf(backend !== 'postgres')('a change made on another connection (another instance) counts as soon as its notification arrives', async () => {
     const { roleId, token } = await clerk('faraway');
     // kept: the next answer would be stale without the notification
