@@ -96,6 +96,7 @@ try {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
+    if (process.env.KEEP_PROFILE) cpSync(profileFile, process.env.KEEP_PROFILE);
     summarise(JSON.parse(readFileSync(profileFile, 'utf8')) as Profile);
   }
 } finally {

@@ -23,10 +23,11 @@ export interface ResourceHooks {
   /** scope 'custom': the condition limiting the rows the caller sees (undefined: all rows). */
   scope?(caller: Caller, model: ResourceModel): SQL | undefined;
   /**
-   * How many rows the caller's scope holds, read from a count kept as rows change: the page answer's
-   * total when no filter applies, instead of counting the scope's rows on every page.
+   * How many rows the caller's scope holds, as a scalar SQL expression reading a count kept as rows change:
+   * the page answer's total when no filter applies, instead of counting the scope's rows on every page.
+   * Read in the page's own statement (one round trip per page instead of two).
    */
-  scopeTotal?(db: Db, caller: Caller): Promise<number>;
+  scopeTotal?(caller: Caller): SQL;
   /** readOnly fields computed in SQL (sortable like columns). */
   computed?(table: PgTable): Record<string, SQL>;
   /** `input` is the validated request record (mutable: e.g. default join ids); `values` the row to insert. */

@@ -1,8 +1,8 @@
 // A declaration resolved against the database: its Drizzle table, the column of each stored field
 // (looked up by field name), its join tables, computed fields and hooks. Built once at start;
 // a declaration that does not fit its table fails the start with a message saying what is missing.
-import { getTableName, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { fieldsFor, type ResourceDeclaration } from '../../resources/types';
 import { columnByField, columnBySqlName, type TableRegistry } from '../db/registry';
 import type { Locale } from '../../i18n';
@@ -54,9 +54,24 @@ const resolveJoin = (declaration: ResourceDeclaration, field: string, tables: Ta
   return { table, fromKey: from[0], from: from[1], toKey: to[0], to: to[1] };
 };
 
+const dialect = new PgDialect();
+
+/**
+ * A computed field without parameters, rendered to its text once: drizzle otherwise walks every chunk of its
+ * subquery again on each read (the machine list's seven flags were a fifth of the server's time per page,
+ * docs/benchmarks.md "Load"). One with parameters is kept as it is; the decoder goes with the text.
+ */
+const renderedOnce = (expression: SQL): SQL => {
+  const { sql: text, params } = dialect.sqlToQuery(expression);
+  if (params.length > 0) return expression;
+  // the decoder (`.mapWith`) is kept on the SQL object, untyped in drizzle's declarations
+  const { decoder } = expression as unknown as { decoder: Parameters<SQL['mapWith']>[0] };
+  return sql.raw(text).mapWith(decoder);
+};
+
 export const buildModel = (declaration: ResourceDeclaration, tables: TableRegistry, hooks: ResourceHooks = {}): ResourceModel => {
   const table = tables[declaration.table] ?? fail(declaration, 'no such table in server/db/schema');
-  const computed = hooks.computed?.(table) ?? {};
+  const computed = Object.fromEntries(Object.entries(hooks.computed?.(table) ?? {}).map(([name, expression]) => [name, renderedOnce(expression)]));
   const columns: Record<string, PgColumn> = {};
   const joins: Record<string, JoinSpec> = {};
   for (const [name, field] of Object.entries(declaration.fields)) {

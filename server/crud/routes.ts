@@ -12,7 +12,7 @@ import { exportListing, type ExportBody } from './export';
 import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
 import { expressionOf, filterConditions, likePattern, orderByOf, scopeCondition } from './query';
-import { countRecords, readOne, readRecords } from './records';
+import { countRecords, readOne, readRecords, readRecordsWith, readScalar } from './records';
 import {
   batchDeleteBodySchema,
   createBodySchema,
@@ -67,12 +67,16 @@ const route = (model: ResourceModel, summary: string, permissions: string[], sch
 export const readPage = async (db: Db, model: ResourceModel, caller: Caller, body: PageBody) => {
   const filters = filterConditions(model, body);
   const where = and(scopeCondition(model, caller), ...filters);
-  const { scopeTotal } = model.hooks;
+  const options = { where, orderBy: orderByOf(model, body.sort, body.order), limit: body.pageSize, offset: (body.pageNum - 1) * body.pageSize };
+  const keptTotal = filters.length === 0 ? model.hooks.scopeTotal?.(caller) : undefined;
+  if (keptTotal) {
+    // The kept total rides on the page's own rows; a page past the end has none to carry it.
+    const { records, extra } = await readRecordsWith(db, model, options, { total: keptTotal });
+    const total = extra ? Number(extra.total) : await readScalar(db, keptTotal);
+    return { list: records, total, pageNum: body.pageNum, pageSize: body.pageSize };
+  }
   // Both at once: on PostgreSQL two pooled connections (PGlite queues them in its worker).
-  const [list, total] = await Promise.all([
-    readRecords(db, model, { where, orderBy: orderByOf(model, body.sort, body.order), limit: body.pageSize, offset: (body.pageNum - 1) * body.pageSize }),
-    filters.length === 0 && scopeTotal ? scopeTotal(db, caller) : countRecords(db, model, where),
-  ]);
+  const [list, total] = await Promise.all([readRecords(db, model, options), countRecords(db, model, where)]);
   return { list, total, pageNum: body.pageNum, pageSize: body.pageSize };
 };
 

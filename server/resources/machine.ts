@@ -57,11 +57,10 @@ export const machineHooks: ResourceHooks & { filter: typeof machineFilter } = {
   filter: machineFilter,
 
   // The unfiltered list's total: the account's machine count the rvm triggers keep (migration 0017).
-  scopeTotal: async (db, caller) => {
+  scopeTotal: (caller) => {
     const account = caller.principal.licenseAccountId;
-    if (account === null) return 0;
-    const [row] = await db.select({ machines: accountMachineCounts.machines }).from(accountMachineCounts).where(eq(accountMachineCounts.licenseAccountId, account));
-    return row?.machines ?? 0;
+    if (account === null) return sql`0`;
+    return sql`coalesce((select ${accountMachineCounts.machines} from ${accountMachineCounts} where ${accountMachineCounts.licenseAccountId} = ${account}), 0)`;
   },
 
   // Health flags: per-machine index probes, cheap for a page of rows (the dashboard counts whole accounts its own way).

@@ -1,0 +1,76 @@
+// The machine list's page is one statement whose plan the database keeps: the page size, the health flags'
+// windows and alarm codes are written into its text (server/crud/records.ts pageLimit, server/dashboard/
+// definitions.ts constantText), so PostgreSQL and PGlite settle on a generic plan instead of planning each
+// call again, and the unfiltered total rides on the page's own rows (scopeTotal) instead of a second statement.
+import { sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { loadCaller } from '../../server/auth/principal';
+import { rowsOf, type Db } from '../../server/db/client';
+import { readPage } from '../../server/crud/routes';
+import { seedSmallFleet } from './fleetHarness';
+import { describeFleet } from './fleetSuite';
+
+const MACHINES = 300;
+const PAGE_TEXT = '%from "rvm" where "rvm"."id" in (select "id" from "rvm" where%';
+
+describeFleet(
+  'machine list page plans',
+  (context) => {
+    it('the first page of the list runs on a kept (generic) plan after a few calls, with the page size in its text', async () => {
+      const { server, token } = context;
+      const { db, config, models } = server.app.services;
+      const model = models.get('machine');
+      if (!model) throw new Error('no machine model');
+      const caller = await loadCaller(db, config, token);
+      const callsThenPlans = async (handle: Db) => {
+        for (let call = 0; call < 12; call++) {
+          const page = await readPage(handle, model, caller, { pageNum: 1, pageSize: 20 });
+          expect(page.list).toHaveLength(20);
+        }
+        return rowsOf<{ statement: string; generic_plans: number; custom_plans: number }>(
+          await handle.execute(sql`select statement, generic_plans, custom_plans from pg_prepared_statements where statement like ${PAGE_TEXT}`),
+        );
+      };
+      // pg_prepared_statements lists one connection's statements: PostgreSQL's pool holds one for a transaction;
+      // PGlite has a single connection, and names statements outside transactions only
+      const plans = server.backend === 'postgres' ? await db.transaction(callsThenPlans) : await callsThenPlans(db);
+      expect(plans).toHaveLength(1);
+      expect(plans[0].statement).toMatch(/ limit 20\)/);
+      expect(plans[0].statement).not.toMatch(/now\(\) - \$\d/);
+      // the database plans the first five calls of a named statement for their values, then keeps the generic plan
+      // when it costs no more: with `limit $n` and `now() - $n` it never did (every call planned again)
+      expect(Number(plans[0].generic_plans)).toBeGreaterThanOrEqual(3);
+    });
+
+    it('the unfiltered total is the kept count, on a page past the end too', async () => {
+      const { server, token, accountId } = context;
+      const [{ machines }] = rowsOf<{ machines: number }>(await server.db.execute(sql`select count(*)::int as machines from rvm where license_account_id = ${accountId}`));
+      expect(machines).toBeGreaterThanOrEqual(MACHINES);
+      for (const pageNum of [1, 2, 1000]) {
+        const answer = await server.call('POST', '/rvm/page', { token, body: { pageNum, pageSize: 50 } });
+        expect(answer.body.resCode).toBe('00000');
+        expect(answer.body.resData.total).toBe(machines);
+        expect(answer.body.resData.list).toHaveLength(pageNum === 1000 ? 0 : 50);
+      }
+      // the kept count, not a count of the rows: a count row out of step shows in the answer
+      await server.db.execute(sql`update account_machine_counts set machines = machines + 7 where license_account_id = ${accountId}`);
+      try {
+        for (const pageNum of [1, 1000]) {
+          const answer = await server.call('POST', '/rvm/page', { token, body: { pageNum, pageSize: 50 } });
+          expect(answer.body.resData.total).toBe(machines + 7);
+        }
+        // a filtered page counts its rows
+        const [{ matching }] = rowsOf<{ matching: number }>(
+          await server.db.execute(sql`select count(*)::int as matching from rvm where license_account_id = ${accountId} and term_no like ${'%1%'}`),
+        );
+        const filtered = await server.call('POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 50, termNoLike: '1' } });
+        expect(filtered.body.resData.total).toBe(matching);
+      } finally {
+        await server.db.execute(sql`update account_machine_counts set machines = machines - 7 where license_account_id = ${accountId}`);
+      }
+    });
+  },
+  async ({ server, accountId }) => {
+    await seedSmallFleet(server, accountId, { machines: MACHINES, days: 1 });
+  },
+);
