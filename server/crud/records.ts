@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Caller } from '../auth/principal';
 import { rowsOf, type Db } from '../db/client';
+import { rowLimit } from '../db/inlineSql';
 import { notFound } from '../lib/errors';
 import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
@@ -63,14 +64,6 @@ export interface ReadOptions {
 }
 
 /**
- * A page size written into the text rather than sent as a parameter. With `limit $n` PostgreSQL's generic plan
- * must guess the row count (10 % of the table), prices a hashed join over every row, and so keeps planning each call
- * again (0.7–1 ms of the machine list's 1.3 ms in the database); with the number in the text the kept plan is the
- * page's own. Page sizes are a few values, so the texts stay few. Drizzle writes an SQL object as it is.
- */
-const pageLimit = (limit: number): number => (Number.isSafeInteger(limit) && limit >= 0 ? (sql.raw(String(limit)) as unknown as number) : limit);
-
-/**
  * The ids of one page, for a model with computed fields: the page is chosen on plain columns first,
  * so the computed fields' subqueries run for its rows only. Asked for the whole filtered set at once,
  * the planner expects thousands of rows and computes some of them for every row of the table (hashed
@@ -79,7 +72,7 @@ const pageLimit = (limit: number): number => (Number.isSafeInteger(limit) && lim
 const pageIds = (db: Db, model: ResourceModel, options: ReadOptions) => {
   let ids = db.select({ id: model.id }).from(model.table).where(options.where).$dynamic();
   if (options.orderBy?.length) ids = ids.orderBy(...options.orderBy);
-  if (options.limit !== undefined) ids = ids.limit(pageLimit(options.limit));
+  if (options.limit !== undefined) ids = ids.limit(rowLimit(options.limit));
   if (options.offset) ids = ids.offset(options.offset);
   return ids;
 };
@@ -105,7 +98,7 @@ export const readRecordsWith = async (
     .where(pageFirst ? inArray(model.id, pageIds(db, model, options)) : options.where)
     .$dynamic();
   if (options.orderBy?.length) query = query.orderBy(...options.orderBy);
-  if (!pageFirst && options.limit !== undefined) query = query.limit(pageLimit(options.limit));
+  if (!pageFirst && options.limit !== undefined) query = query.limit(rowLimit(options.limit));
   if (!pageFirst && options.offset) query = query.offset(options.offset);
   const rows = (await query) as Values[];
   await attachJoins(db, model, rows);

@@ -10,6 +10,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { KNOWN_ALARMS } from '../../resources/fleetCatalogue';
 import { HOME_LIMITS } from '../../resources/machine';
+import { constantText } from '../db/inlineSql';
 import { rvm } from '../db/schema/fleet';
 
 const HOUR = 3_600_000;
@@ -27,13 +28,7 @@ export type MachineSinceFilter = (typeof MACHINE_SINCE_FILTERS)[number];
 export type Now = SQL;
 export const dbNow: Now = sql`now()`;
 export const instant = (time: Date): Now => sql`${time.toISOString()}::timestamptz`;
-// The windows and alarm codes are the product's constants: written into the text, not sent as parameters, so a
-// kept (generic) plan of the machine list knows them (with `now() - $1` PostgreSQL guessed a third of all sessions
-// and planned every call again).
-const constantText = (value: string) => {
-  if (!/^[\w .:-]*$/.test(value)) throw new Error(`not a constant: ${value}`);
-  return sql.raw(`'${value}'`);
-};
+// The windows and alarm codes are written into the text, so a kept plan of the machine list knows them (inlineSql.ts).
 const minus = (now: Now, ms: number) => sql`(${now} - ${constantText(`${ms / 1000} seconds`)}::interval)`;
 
 const id = sql`${rvm.id}`;

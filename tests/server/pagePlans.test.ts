@@ -4,7 +4,7 @@
 // call again, and the unfiltered total rides on the page's own rows (scopeTotal) instead of a second statement.
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { loadCaller } from '../../server/auth/principal';
+import { Caller, loadCaller } from '../../server/auth/principal';
 import { rowsOf, type Db } from '../../server/db/client';
 import { readPage } from '../../server/crud/routes';
 import { seedSmallFleet } from './fleetHarness';
@@ -21,7 +21,8 @@ describeFleet(
       const { db, config, models } = server.app.services;
       const model = models.get('machine');
       if (!model) throw new Error('no machine model');
-      const caller = await loadCaller(db, config, token);
+      const { principal, permissions } = await loadCaller(db, config, token);
+      const caller = new Caller(db, config, principal, 'en', permissions);
       const callsThenPlans = async (handle: Db) => {
         for (let call = 0; call < 12; call++) {
           const page = await readPage(handle, model, caller, { pageNum: 1, pageSize: 20 });
@@ -40,6 +41,23 @@ describeFleet(
       // the database plans the first five calls of a named statement for their values, then keeps the generic plan
       // when it costs no more: with `limit $n` and `now() - $n` it never did (every call planned again)
       expect(Number(plans[0].generic_plans)).toBeGreaterThanOrEqual(3);
+    });
+
+    // "address contains" stays planned per call: how many rows a pattern matches (and whether the trigram index
+    // can help: not under 3 characters) is the user's text, which only a custom plan sees.
+    it('search keeps a plan for its identifier and session statements (PGlite: one connection lists them all)', async ({ skip }) => {
+      const { server, token } = context;
+      if (server.backend !== 'pglite') skip('PostgreSQL spreads the three statements over pooled connections, each listing only its own');
+      for (let call = 0; call < 10; call++) {
+        const answer = await server.call('GET', '/search?q=road', { token });
+        expect(answer.body.resCode).toBe('00000');
+      }
+      const plans = rowsOf<{ statement: string; generic_plans: number }>(
+        await server.db.execute(sql`select statement, generic_plans from pg_prepared_statements where statement like ${'%order by%limit 21%'}`),
+      );
+      const searchPlans = plans.filter((plan) => /"voucher_code"|"serial_number" ilike/.test(plan.statement));
+      expect(searchPlans).toHaveLength(2);
+      for (const plan of searchPlans) expect(Number(plan.generic_plans), plan.statement).toBeGreaterThanOrEqual(3);
     });
 
     it('the unfiltered total is the kept count, on a page past the end too', async () => {

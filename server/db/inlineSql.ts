@@ -1,0 +1,20 @@
+// Values written into a statement's text instead of sent as parameters, for the few that decide its plan.
+// A repeated SELECT is a named statement (namedStatements.ts): PostgreSQL and PGlite plan its first five
+// calls for their values, then keep one generic plan if it costs no more. With `limit $n` or `now() - $n`
+// the generic plan must guess (a tenth of the table; a third of the rows), looks dearer, and the statement is
+// planned again on every call: 0.7–1 ms of the machine list's 1.3 ms in the database (docs/benchmarks.md "Load").
+// Only the product's constants and validated integers go here: never a user's text.
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * A row count for drizzle's `.limit()`: a non-negative integer is written into the text (drizzle writes an
+ * SQL object as it is); anything else is left to drizzle as a parameter. Page sizes are a few values, so the
+ * texts stay few.
+ */
+export const rowLimit = (limit: number): number => (Number.isSafeInteger(limit) && limit >= 0 ? (sql.raw(String(limit)) as unknown as number) : limit);
+
+/** A constant of the code (an interval, an alarm code) as an SQL string literal; refuses anything that is not a plain word. */
+export const constantText = (value: string): SQL => {
+  if (!/^[\w .:-]*$/.test(value)) throw new Error(`not a constant: ${value}`);
+  return sql.raw(`'${value}'`);
+};
