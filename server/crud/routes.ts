@@ -1,6 +1,6 @@
 // The generic CRUD API (ARCHITECTURE.md "Generic CRUD") derived from each declaration: paths from
 // `apiPath`, schemas from the fields, permissions from `permissions`; an absent action has no route.
-import { and, asc, ilike, inArray } from 'drizzle-orm';
+import { and, asc, inArray } from 'drizzle-orm';
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import type { ServerConfig } from '../config';
 import { callerOf } from '../auth/guard';
@@ -11,7 +11,7 @@ import { AppError } from '../lib/errors';
 import { exportListing, type ExportBody } from './export';
 import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
-import { expressionOf, filterConditions, likePattern, orderByOf, scopeCondition } from './query';
+import { containsCondition, expressionOf, filterConditions, orderByOf, scopeCondition } from './query';
 import { countRecords, readOne, readRecords, readRecordsWith, readScalar } from './records';
 import {
   batchDeleteBodySchema,
@@ -87,7 +87,7 @@ export const readOptions = (db: Db, model: ResourceModel, caller: Caller, query:
   return db
     .select({ id: model.id, name })
     .from(model.table)
-    .where(and(scopeCondition(model, caller), query.nameLike ? ilike(name, likePattern(query.nameLike)) : undefined, ids.length ? inArray(model.id, ids) : undefined))
+    .where(and(scopeCondition(model, caller), query.nameLike ? containsCondition(name, query.nameLike) : undefined, ids.length ? inArray(model.id, ids) : undefined))
     .orderBy(asc(name), asc(model.id))
     .limit(OPTIONS_LIMIT);
 };
