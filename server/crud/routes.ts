@@ -71,7 +71,8 @@ export const readPage = async (db: Db, model: ResourceModel, caller: Caller, bod
   const keptTotal = filters.length === 0 ? model.hooks.scopeTotal?.(caller) : undefined;
   if (keptTotal) {
     // The kept total rides on the page's own rows; a page past the end has none to carry it.
-    const { records, extra } = await readRecordsWith(db, model, options, { total: keptTotal });
+    // Nothing but the caller's scope in the statement: one kept plan serves every call (records.ts planOnce).
+    const { records, extra } = await readRecordsWith(db, model, { ...options, planOnce: true }, { total: keptTotal });
     const total = extra ? Number(extra.total) : await readScalar(db, keptTotal);
     return { list: records, total, pageNum: body.pageNum, pageSize: body.pageSize };
   }

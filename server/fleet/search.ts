@@ -9,7 +9,6 @@
 import { and, desc, eq, ilike, like, or, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth/guard';
-import { rowLimit } from '../db/inlineSql';
 import { rvm } from '../db/schema/fleet';
 import { consumerSession } from '../db/schema/fleetActivity';
 import { ok } from '../lib/envelope';
@@ -40,7 +39,7 @@ export const registerSearchRoutes = (app: FastifyInstance, { db }: Services) => 
 
       const machineColumns = { id: rvm.id, termNo: rvm.termNo, serialNumber: rvm.serialNumber, address: rvm.address, termType: rvm.termType, currentSts: rvm.currentSts };
       const machinesWhere = (match: SQL | undefined) =>
-        db.select(machineColumns).from(rvm).where(and(eq(rvm.licenseAccountId, account), match)).orderBy(rvm.termNo).limit(rowLimit(query.limit + 1));
+        db.select(machineColumns).from(rvm).where(and(eq(rvm.licenseAccountId, account), match)).orderBy(rvm.termNo).limit(query.limit + 1);
       const [byIdentifier, byAddress, sessions] = await Promise.all([
         machinesWhere(or(ilike(rvm.serialNumber, prefix), ilike(rvm.termNo, prefix))),
         machinesWhere(ilike(rvm.address, `%${escapeLike(q)}%`)),
@@ -59,7 +58,7 @@ export const registerSearchRoutes = (app: FastifyInstance, { db }: Services) => 
           .innerJoin(rvm, eq(rvm.id, consumerSession.rvmId))
           .where(and(eq(consumerSession.licenseAccountId, account), or(sessionMatch(consumerSession.voucherCode), sessionMatch(consumerSession.userId))))
           .orderBy(desc(consumerSession.startTime))
-          .limit(rowLimit(query.limit + 1)),
+          .limit(query.limit + 1),
       ]);
       // Identifier matches before address matches, each in RVM number order (term numbers are unique
       // per account). Enough address rows are fetched: at most byIdentifier.length of them are dropped.
