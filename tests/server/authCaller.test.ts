@@ -8,8 +8,10 @@ import { afterAnswer, answeredWorkSettled } from '../../server/auth/afterAnswer'
 import { callerOf } from '../../server/auth/guard';
 import { buildLoginAnswer, loginAnswerSchema, passwordChangeReason, passwordExpired } from '../../server/auth/loginAnswer';
 import { assertPasswordRule } from '../../server/auth/passwordChange';
-import { Caller, loadCaller, permissionsAndRolesOf, type Principal } from '../../server/auth/principal';
+import { CallerCache } from '../../server/auth/callerCache';
+import { Caller, loadCaller, permissionsAndRolesOf, permissionsOf, roleIdsOf, type CallerEntry, type Principal } from '../../server/auth/principal';
 import { DEFAULT_CONFIG } from '../../server/config';
+import { CallerChangeFeed } from '../../server/db/callerChanges';
 import type { Db } from '../../server/db/client';
 import { AppError } from '../../server/lib/errors';
 import { codeOf } from './appErrors';
@@ -57,6 +59,42 @@ describe('the forced password change', () => {
     expect(failure('Ab#1')).toEqual(['1002', [['newPassword', 'validation.passwordLength']]]);
     expect(failure('Abcdef#g')).toEqual(['1004', [['newPassword', 'validation.digit']]]);
     expect(failure('Abcdef#1')).toBeNull();
+  });
+
+  it('describes every field of a LoginAnswer with the JSON type of its value, null where it can be null', async () => {
+    vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const TYPES = ['object', 'array', 'string', 'integer', 'number', 'boolean', 'null'];
+    /** Where `value` does not fit `schema` (types, properties both ways, array items), as paths. */
+    const misfits = (schema: Record<string, unknown>, value: unknown, path: string): string[] => {
+      const types = ([] as unknown[]).concat(schema.type ?? []);
+      if (types.length === 0 || !types.every((type) => TYPES.includes(type as string))) return [`${path}: type ${JSON.stringify(schema.type)}`];
+      const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+      if (!types.includes(actual)) return [`${path}: ${actual} is not ${types.join('|')}`];
+      if (actual === 'array') {
+        const items = (schema.items ?? {}) as Record<string, unknown>;
+        // an empty array still needs its items described (the OpenAPI document shows them)
+        return [...misfits(items, undefined, `${path}[]`).filter((issue) => !issue.includes('undefined is not')), ...(value as unknown[]).flatMap((item, index) => misfits(items, item, `${path}[${index}]`))];
+      }
+      if (actual !== 'object') return [];
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const fields = new Set([...Object.keys(properties), ...Object.keys(value as object)]);
+      return [...fields].flatMap((field) =>
+        field in properties ? (field in (value as object) ? misfits(properties[field], (value as Record<string, unknown>)[field], `${path}.${field}`) : [`${path}.${field}: missing`]) : [`${path}.${field}: not described`],
+      );
+    };
+    const principal: Principal = {
+      userId: 7, userName: 'u', realName: 'U', superAdmin: false, mustChangePassword: false, passwordChangedAt: new Date(NOW),
+      licenseAccountId: 3, licenseAccountName: 'Default', tokenId: 5, utcOffsetMinutes: null,
+    };
+    const db = (roleIds: number[]) => ({ execute: async () => ({ rows: [{ permissions: [{ id: 210201, identifier: 'user:page' }], role_ids: roleIds }] }) }) as unknown as Db;
+    const member = await buildLoginAnswer(db([4]), DEFAULT_CONFIG, principal, 'T'.repeat(43));
+    const stranger = await buildLoginAnswer(db([]), DEFAULT_CONFIG, { ...principal, licenseAccountId: null, licenseAccountName: null });
+    expect(misfits(loginAnswerSchema(true), member, 'answer')).toEqual([]);
+    expect(misfits(loginAnswerSchema(false), stranger, 'answer')).toEqual([]);
+    // the two flags of the forced password change are explained in the API document
+    const flags = loginAnswerSchema(false).properties as Record<string, { description?: string }>;
+    expect(flags.firstLogin.description).toMatch(/first sign-in/);
+    expect(flags.passwordExpired.description).toMatch(/PASSWORD_MAX_AGE_DAYS/);
   });
 
   it('describes the LoginAnswer with tokenInfo only for the sign-in itself', () => {
@@ -246,5 +284,111 @@ describe('rows as node-postgres answers them (json already parsed; Stryker runs 
     expect([withToken.tokenInfo, withToken.userInfo.roleId, withToken.licenseAccountId]).toEqual([{ tokenName: 'rvm-token', tokenValue: 'T'.repeat(43) }, null, null]);
     // Outside a license account nothing is read.
     expect(await permissionsAndRolesOf({} as Db, 7, null)).toEqual({ permissions: [], roleIds: [] });
+    expect([await permissionsOf({} as Db, 7, null), await roleIdsOf({} as Db, 7, null)]).toEqual([[], []]);
+  });
+});
+
+describe('a caller kept in memory (loadCaller with a CallerCache; a fake database counting its work)', () => {
+  const TOKEN = 'K'.repeat(43);
+  const liveCache = (ttlMs = 3 * HOUR) => {
+    const feed = new CallerChangeFeed();
+    const cache = new CallerCache<CallerEntry>(feed, ttlMs);
+    // going live is itself a change (changes may have been missed): the generation is 1 from here on
+    feed.setLive(true);
+    return { feed, cache };
+  };
+  const rowAt = (now: number, fields: Record<string, unknown> = {}) => ({
+    token_id: 5, token_user_id: 7, utc_offset_minutes: null, revoked: false, revoke_reason: null, created_ms: now - HOUR, last_seen_ms: now - 1000,
+    user_id: 7, enabled: true, user_name: 'u', realname: 'U', super_admin: false, must_change_password: false, password_changed_ms: now - HOUR,
+    account_id: 3, account_name: 'Default', permissions: JSON.stringify([{ id: 210201, identifier: 'user:page' }]),
+    ...fields,
+  });
+  /** Answers `next()` to the caller query; counts the reads and the token touches (db.update). */
+  const database = (next: () => Record<string, unknown> | undefined, duringRead: () => void = () => undefined) => {
+    const work = { reads: 0, touches: [] as number[] };
+    const db = {
+      execute: async () => {
+        work.reads += 1;
+        duringRead();
+        const row = next();
+        return { rows: row ? [{ ...row }] : [] };
+      },
+      update: () => ({ set: ({ lastSeenAt }: { lastSeenAt: Date }) => ({ where: async () => void work.touches.push(lastSeenAt.getTime()) }) }),
+    } as unknown as Db;
+    return { db, work };
+  };
+
+  it('answers a caller read before from memory, without a query, and the same as read', async () => {
+    vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const { cache } = liveCache();
+    const { db, work } = database(() => rowAt(NOW));
+    const read = await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    expect([work.reads, cache.size, cache.hits]).toEqual([1, 1, 0]);
+    const kept = await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    expect([work.reads, cache.hits]).toEqual([1, 1]);
+    expect(kept).toEqual(read);
+    expect(kept.permissions).toEqual([{ id: 210201, identifier: 'user:page' }]);
+    // another token is another caller
+    await loadCaller(db, DEFAULT_CONFIG, 'L'.repeat(43), cache);
+    expect(work.reads).toBe(2);
+  });
+
+  it('does not keep a caller whose read a change overlapped', async () => {
+    vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const { feed, cache } = liveCache();
+    let changeDuringRead = true;
+    const { db, work } = database(() => rowAt(NOW), () => {
+      if (changeDuringRead) feed.changed();
+      changeDuringRead = false;
+    });
+    await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    expect(cache.size).toBe(0);
+    await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    expect([work.reads, cache.hits]).toEqual([2, 1]);
+  });
+
+  it('touches a kept caller\'s token once a minute, once even for concurrent requests', async () => {
+    const now = vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const { cache } = liveCache();
+    const { db, work } = database(() => rowAt(NOW));
+    await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    expect(work.touches).toEqual([]);
+    now.mockReturnValue(NOW + 61_000);
+    await Promise.all([loadCaller(db, DEFAULT_CONFIG, TOKEN, cache), loadCaller(db, DEFAULT_CONFIG, TOKEN, cache)]);
+    await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    expect(work.touches).toEqual([NOW + 61_000]);
+    expect([work.reads, cache.hits]).toEqual([1, 3]);
+  });
+
+  it('checks a kept caller it would refuse against the database again: admitted if the row now allows it, else refused and forgotten', async () => {
+    const now = vi.spyOn(Date, 'now').mockReturnValue(NOW);
+    const { cache } = liveCache();
+    let row: Record<string, unknown> | undefined = rowAt(NOW);
+    const { db, work } = database(() => row);
+    await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    // Two hours idle as far as the kept row knows; another instance has seen the token since.
+    const later = NOW + 121 * MINUTE;
+    now.mockReturnValue(later);
+    row = rowAt(later, { last_seen_ms: later - 1000, utc_offset_minutes: 60 });
+    const again = await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    expect([work.reads, again.principal.utcOffsetMinutes]).toEqual([2, 60]);
+    // the row read again is the one kept now
+    expect((await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache)).principal.utcOffsetMinutes).toBe(60);
+    expect(work.reads).toBe(2);
+
+    // Idle again, and this time the database refuses too (revoked meanwhile): refused, nothing kept.
+    const latest = later + 121 * MINUTE;
+    now.mockReturnValue(latest);
+    row = rowAt(latest, { revoked: true, revoke_reason: 'logout' });
+    expect(await codeOf(() => loadCaller(db, DEFAULT_CONFIG, TOKEN, cache))).toBe('11015');
+    expect([work.reads, cache.size]).toEqual([3, 0]);
+    // Kept again, then idle and its token row gone (deleted with its user): 11012, and nothing kept.
+    row = rowAt(latest);
+    await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
+    now.mockReturnValue(latest + 121 * MINUTE);
+    row = undefined;
+    expect(await codeOf(() => loadCaller(db, DEFAULT_CONFIG, TOKEN, cache))).toBe('11012');
+    expect(cache.size).toBe(0);
   });
 });

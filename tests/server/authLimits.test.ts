@@ -174,8 +174,8 @@ describeBackends('server/auth against the database', (server) => {
   describe('waiting for a slot (poll timers and the clock faked; the database runs for real)', () => {
     const realSetTimeout = setTimeout;
     /** Lets the real database work (a PGlite worker or a PostgreSQL connection) run until `done` holds. */
-    const until = async (done: () => boolean) => {
-      for (let waited = 0; waited < 15_000 && !done(); waited += 5) await new Promise((resolve) => realSetTimeout(resolve, 5));
+    const until = async (done: () => boolean, limitMs = 15_000) => {
+      for (let waited = 0; waited < limitMs && !done(); waited += 5) await new Promise((resolve) => realSetTimeout(resolve, 5));
       expect(done()).toBe(true);
     };
     afterEach(() => {
@@ -197,6 +197,18 @@ describeBackends('server/auth against the database', (server) => {
       const state: { answer?: LoginClaim } = {};
       void claim(username, address).then((answer) => (state.answer = answer));
       return state;
+    };
+    /**
+     * Until every one of `waiting` has answered after failures that lock what they wait for: each failure wakes
+     * them, but one that looked again between two failures waits for its next poll, so the faked timers move on.
+     */
+    const answered = async (waiting: Array<{ answer?: LoginClaim }>) => {
+      const settled = () => waiting.every((state) => state.answer !== undefined);
+      for (let round = 0; round < 400 && !settled(); round++) {
+        await new Promise((resolve) => realSetTimeout(resolve, 50));
+        await vi.advanceTimersByTimeAsync(1000);
+      }
+      expect(settled()).toBe(true);
     };
 
     it('polls again after 200 ms, doubling up to 1 s, and answers busy once 10 s have passed', async () => {
@@ -261,12 +273,91 @@ describeBackends('server/auth against the database', (server) => {
 
       // Failures lock the address: every waiter of it looks again and answers throttled.
       for (const claimOf of [...held.slice(1), first.answer as Extract<LoginClaim, { kind: 'claimed' }>]) await recordFailure(server.db, claimOf);
-      await until(() => second.answer !== undefined);
+      await answered([second]);
       expect(second.answer?.kind).toBe('throttled');
       expect(bystander.answer).toBeUndefined();
       for (const claimOf of bystanderHeld) await recordFailure(server.db, claimOf);
-      await until(() => bystander.answer !== undefined);
+      await answered([bystander]);
       expect(bystander.answer?.kind).toBe('locked');
+    });
+
+    it('a slot given back wakes a waiter of that name from another address, passing over a longer waiter of neither', async () => {
+      // The name's five slots (its account limit) held from five addresses; another pair's three held too.
+      const held: Array<Extract<LoginClaim, { kind: 'claimed' }>> = [];
+      for (let index = 0; index < 5; index++) held.push(await claimed('acctw', `10.11.0.${index}`));
+      const otherHeld = await holdAll(() => 'otherw', '10.11.1.1', 3);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const waits = pollWaits();
+      const unrelated = follow('otherw', '10.11.1.1');
+      await until(() => waits().length === 1);
+      const sameName = follow('acctw', '10.11.0.9');
+      await until(() => waits().length === 2);
+      await releaseSlot(server.db, held[0]);
+      await until(() => sameName.answer !== undefined);
+      expect(sameName.answer).toMatchObject({ kind: 'claimed', username: 'acctw', address: '10.11.0.9' });
+      expect(unrelated.answer).toBeUndefined();
+      for (const claimOf of otherHeld) await recordFailure(server.db, claimOf);
+      await answered([unrelated]);
+      expect(unrelated.answer?.kind).toBe('locked');
+    });
+
+    it('wakes a waiter that has already polled once (and waits again) when a slot is given back', async () => {
+      const held = await holdAll(() => 'repoll', '10.12.0.1', 3);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const waits = pollWaits();
+      const waiting = follow('repoll', '10.12.0.1');
+      await until(() => waits().length === 1);
+      await vi.advanceTimersByTimeAsync(200);
+      await until(() => waits().length === 2);
+      await releaseSlot(server.db, held[0]);
+      await until(() => waiting.answer !== undefined);
+      expect(waiting.answer?.kind).toBe('claimed');
+    });
+
+    it('a failure wakes every waiter of the pair; a success wakes only the longest waiting', async () => {
+      await fail('wakeall', '10.13.0.1');
+      await fail('wakeall', '10.13.0.1');
+      const [running] = await holdAll(() => 'wakeall', '10.13.0.1', 1);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const waits = pollWaits();
+      const first = follow('wakeall', '10.13.0.1');
+      await until(() => waits().length === 1);
+      const second = follow('wakeall', '10.13.0.1');
+      await until(() => waits().length === 2);
+      // The third failure locks the pair: both look again at once.
+      await recordFailure(server.db, running);
+      await until(() => first.answer !== undefined && second.answer !== undefined);
+      expect([first.answer?.kind, second.answer?.kind]).toEqual(['locked', 'locked']);
+
+      const held = await holdAll(() => 'wakeone', '10.13.0.2', 3);
+      const tries = vi.spyOn(server.db, 'transaction');
+      const one = follow('wakeone', '10.13.0.2');
+      await until(() => waits().length === 3);
+      const two = follow('wakeone', '10.13.0.2');
+      await until(() => waits().length === 4);
+      const triesBefore = tries.mock.calls.length;
+      await recordSuccess(server.db, held[0]);
+      await until(() => one.answer !== undefined);
+      expect([one.answer?.kind, two.answer, tries.mock.calls.length - triesBefore]).toEqual(['claimed', undefined, 1]);
+      for (const claimOf of [...held.slice(1), one.answer as Extract<LoginClaim, { kind: 'claimed' }>]) await recordFailure(server.db, claimOf);
+      await answered([two]);
+      expect(two.answer?.kind).toBe('locked');
+    });
+
+    it('lets at most 200 sign-ins of this process wait: the next one answers busy at once', async () => {
+      const held = await holdAll(() => 'crowd', '10.14.0.1', 3);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const waits = pollWaits();
+      const crowd = Array.from({ length: 200 }, () => follow('crowd', '10.14.0.1'));
+      // 200 claims in turn (each under the name's advisory lock): slow on a loaded machine
+      await until(() => waits().length === 200, 45_000);
+      const extra = follow('crowd', '10.14.0.1');
+      await until(() => extra.answer !== undefined || waits().length > 200);
+      expect([extra.answer, waits().length]).toEqual([{ kind: 'busy', retryAfter: 1 }, 200]);
+      // failures lock the pair: every one answers (none may stay in the waiting set)
+      for (const claimOf of held) await recordFailure(server.db, claimOf);
+      await answered(crowd);
+      expect(new Set(crowd.map((waiting) => waiting.answer?.kind))).toEqual(new Set(['locked']));
     });
   });
 
@@ -386,6 +477,7 @@ describeBackends('server/auth against the database', (server) => {
     await server.db.delete(licenseAccountUserRelation).where(eq(licenseAccountUserRelation.userId, userId));
     expect(await currentLicenseAccount(server.db, userId)).toBeNull();
     expect(await loadCaller(server.db, DEFAULT_CONFIG, token)).toMatchObject({ principal: { licenseAccountId: null, licenseAccountName: null }, permissions: [] });
+    expect(await loadPrincipal(server.db, row)).toMatchObject({ userId, licenseAccountId: null, licenseAccountName: null });
     const adminCaller = await loadCaller(server.db, DEFAULT_CONFIG, admin);
     expect([adminCaller.principal.superAdmin, adminCaller.permissions]).toEqual([true, undefined]);
 

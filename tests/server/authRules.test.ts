@@ -237,6 +237,8 @@ describe('stored password hashes', () => {
       `scrypt$4096$8$x$${salt}$${key64}`,
       `scrypt$4096$8$1$${salt}$===`,
     ];
+    // r = 0: node's scrypt computes a key with it; the stored value is still refused
+    malformed.push(await storedWith({ N: 4096, r: 0, p: 1 }));
     for (const stored of malformed) {
       expect(await hasher.verify('Pass#word1', stored), stored).toBe(false);
       expect(hasher.needsRehash(stored), stored).toBe(true);
@@ -272,6 +274,8 @@ describe('stored password hashes', () => {
   });
 
   it('verifies hashes up to the legacy 2^17 set\'s memory (above node\'s default maxmem), never beyond', async () => {
+    // made inside the test: its memory limit is fixed when the hasher is created
+    const hasher = createPasswordHasher(12);
     // 2^13 with r=16: more than the current 2^12 set takes, less than the legacy limit.
     expect(await hasher.verify('Pass#word1', await storedWith({ N: 8192, r: 16, p: 1 }))).toBe(true);
     // Exactly the legacy memory (128 MiB, real work): verifies only with maxmem set from the parameters.

@@ -87,6 +87,24 @@ describe('CallerCache', () => {
     feed.changed();
     expect(cache.generation).toBe(generation);
   });
+
+  it('counts an entry loaded again as the newest, and replaces it without dropping another', () => {
+    const full = new CallerCache<string>(liveFeed(), 30_000, 2);
+    full.remember('a', 'A', full.generation);
+    full.remember('b', 'B', full.generation);
+    // at capacity: the same key again takes no other entry's place
+    full.remember('b', 'B2', full.generation);
+    expect([full.size, full.get('a'), full.get('b')]).toEqual([2, 'A', 'B2']);
+
+    const cache = new CallerCache<string>(liveFeed(), 30_000, 3);
+    cache.remember('a', 'A', cache.generation);
+    cache.remember('b', 'B', cache.generation);
+    cache.remember('a', 'A2', cache.generation);
+    cache.remember('c', 'C', cache.generation);
+    // 'b' is now the oldest: the next new key drops it, not 'a'
+    cache.remember('d', 'D', cache.generation);
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d')]).toEqual(['A2', undefined, 'C', 'D']);
+  });
 });
 
 describe('changesCallers', () => {
