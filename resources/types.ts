@@ -172,6 +172,9 @@ export const fieldsFor = (declaration: ResourceDeclaration, view: View): string[
     })
     .map(([name]) => name);
 
+/** The page sizes a list offers (the console's pagination; the server keeps one plan per size, server/crud/records.ts). */
+export const LIST_PAGE_SIZES = [10, 20, 50, 100] as const;
+
 /** The paging contract shared by every list (request). */
 export interface PageRequest {
   pageNum: number;

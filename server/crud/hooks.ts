@@ -25,7 +25,8 @@ export interface ResourceHooks {
   /**
    * How many rows the caller's scope holds, as a scalar SQL expression reading a count kept as rows change:
    * the page answer's total when no filter applies, instead of counting the scope's rows on every page.
-   * Read in the page's own statement (one round trip per page instead of two).
+   * Read in the page's own statement (one round trip per page instead of two), in its select list: it must be a
+   * self-contained subquery, naming no column of the listed table (a bare name there would bind to the listed row).
    */
   scopeTotal?(caller: Caller): SQL;
   /** readOnly fields computed in SQL (sortable like columns). */

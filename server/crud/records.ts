@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Caller } from '../auth/principal';
 import { rowsOf, type Db } from '../db/client';
+import { LIST_PAGE_SIZES } from '../../resources/types';
 import { rowLimit } from '../db/inlineSql';
 import { notFound } from '../lib/errors';
 import type { Values } from './hooks';
@@ -70,7 +71,10 @@ export interface ReadOptions {
   planOnce?: boolean;
 }
 
-const limitOf = (options: ReadOptions, limit: number) => (options.planOnce ? rowLimit(limit) : limit);
+// Written in for the sizes the console offers only: every other size would be one more statement text, and the
+// names are few (namedStatements.ts MAX_NAMES) and kept for the process's life.
+const limitOf = (options: ReadOptions, limit: number) =>
+  options.planOnce && (LIST_PAGE_SIZES as readonly number[]).includes(limit) ? rowLimit(limit) : limit;
 
 /**
  * The ids of one page, for a model with computed fields: the page is chosen on plain columns first,

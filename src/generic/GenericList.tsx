@@ -19,11 +19,11 @@ import { buildFilterInputs } from './filterInputs';
 import { GenericEmpty } from './GenericEmpty';
 import { KeyboardRowsBody, ROW_FOCUS_SX } from './KeyboardRows';
 import { fieldLabel } from './registry';
+import { LIST_PAGE_SIZES } from '../../resources/types';
 import { SavedFiltersButton } from './SavedFiltersButton';
 import { treeParentFieldOf } from './TreeChecklistInput';
 import { TreeCell, TreeDataTable } from './TreeDataTable';
 
-const PAGE_SIZES = [10, 20, 50, 100];
 const DEFAULT_PAGE_SIZE = 20;
 // headers and date-times stay on one line; a table wider than the content area scrolls inside it
 const TABLE_SX = {
@@ -97,7 +97,7 @@ export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps
       actions={<ListActions hasFilters={filters.length > 0} columnSources={columnSources} />}
       empty={<GenericEmpty />}
       perPage={treeParent ? 500 : DEFAULT_PAGE_SIZE}
-      pagination={treeParent ? false : <Pagination rowsPerPageOptions={PAGE_SIZES} />}
+      pagination={treeParent ? false : <Pagination rowsPerPageOptions={[...LIST_PAGE_SIZES]} />}
       // a tree needs every node: the data provider pages through all of them
       queryOptions={treeParent ? { meta: { all: true } } : undefined}
     >

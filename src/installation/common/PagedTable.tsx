@@ -4,6 +4,7 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, type SxProps, type Theme } from '@mui/material';
+import { LIST_PAGE_SIZES } from '../../../resources/types';
 import { EmptyState, LoadError, Loading } from './LoadState';
 import type { ApiData } from './useApiData';
 
@@ -40,7 +41,7 @@ export interface PagedTableProps<T> {
   unpaged?: boolean;
 }
 
-export const PAGE_SIZES = [10, 20, 50, 100];
+export const PAGE_SIZES: number[] = [...LIST_PAGE_SIZES];
 
 /** A row that opens: the pointer says so, and a keyboard focus shows a ring. */
 const ROW_OPENS_SX = {
