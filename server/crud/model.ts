@@ -58,8 +58,8 @@ const dialect = new PgDialect();
 
 /**
  * A computed field without parameters, rendered to its text once: drizzle otherwise walks every chunk of its
- * subquery again on each read (the machine list's seven flags were a fifth of the server's time per page,
- * docs/benchmarks.md "Load"). One with parameters is kept as it is; the decoder goes with the text.
+ * subquery again on each read (drizzle building SQL was a fifth of the server's time per machine-list page, much of it
+ * the seven flags' subqueries; docs/benchmarks.md). One with parameters is kept as it is; the decoder goes with the text.
  */
 const renderedOnce = (expression: SQL): SQL => {
   const { sql: text, params } = dialect.sqlToQuery(expression);
