@@ -23,28 +23,23 @@ describeFleet(
       if (!model) throw new Error('no machine model');
       const { principal, permissions } = await loadCaller(db, config, token);
       const caller = new Caller(db, config, principal, 'en', permissions);
-      const callsThenPlans = async (handle: Db) => {
-        for (let call = 0; call < 12; call++) {
-          const page = await readPage(handle, model, caller, { pageNum: 1, pageSize: 20 });
-          expect(page.list).toHaveLength(20);
-        }
-        return rowsOf<{ statement: string; generic_plans: number; custom_plans: number }>(
-          await handle.execute(sql`select statement, generic_plans, custom_plans from pg_prepared_statements where statement like ${PAGE_TEXT}`),
-        );
-      };
       // pg_prepared_statements lists one connection's statements: PostgreSQL's pool holds one for a transaction;
       // PGlite has a single connection, and names statements outside transactions only
-      const plans = server.backend === 'postgres' ? await db.transaction(callsThenPlans) : await callsThenPlans(db);
+      const callsThenPlans = (pageSize: number, calls: number, like: string) => {
+        const run = async (handle: Db) => {
+          for (let call = 0; call < calls; call++) {
+            const page = await readPage(handle, model, caller, { pageNum: 1, pageSize });
+            expect(page.list).toHaveLength(pageSize);
+          }
+          return rowsOf<{ statement: string; generic_plans: number; custom_plans: number }>(
+            await handle.execute(sql`select statement, generic_plans, custom_plans from pg_prepared_statements where statement like ${like}`),
+          );
+        };
+        return server.backend === 'postgres' ? db.transaction(run) : run(db);
+      };
+      const plans = await callsThenPlans(20, 12, PAGE_TEXT);
       // a size the console does not offer stays a parameter: each size written in is one more statement name, and names are few
-      const odd = await (server.backend === 'postgres'
-        ? db.transaction(async (tx) => {
-            for (let call = 0; call < 4; call++) await readPage(tx, model, caller, { pageNum: 1, pageSize: 7 });
-            return rowsOf<{ statement: string }>(await tx.execute(sql`select statement from pg_prepared_statements where statement like ${'%limit 7%'}`));
-          })
-        : (async () => {
-            for (let call = 0; call < 4; call++) await readPage(db, model, caller, { pageNum: 1, pageSize: 7 });
-            return rowsOf<{ statement: string }>(await db.execute(sql`select statement from pg_prepared_statements where statement like ${'%limit 7%'}`));
-          })());
+      const odd = await callsThenPlans(7, 4, '%limit 7%');
       expect(odd).toEqual([]);
       expect(plans).toHaveLength(1);
       expect(plans[0].statement).toMatch(/ limit 20\)/);
