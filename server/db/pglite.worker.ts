@@ -1,13 +1,15 @@
 // PGlite in its own thread (server/db/pgliteWorker.ts is the other side): the WebAssembly
 // PostgreSQL runs here, so a heavy query no longer stops the server's event loop. Requests arrive as
-// messages and may overlap; PGlite's own mutexes run them one at a time, and a transaction holds the
-// single connection from BEGIN to its end exactly as `PGlite.transaction()` does in one thread.
+// messages and may overlap; they run one at a time, the shortest expected first (pgliteScheduler.ts),
+// and a transaction holds the single connection from BEGIN to its end exactly as
+// `PGlite.transaction()` does in one thread.
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgliteNotification, PgliteReply, PgliteRequest, PgliteWorkerData } from './pgliteProtocol';
 import { namedQueries } from './pgliteNamed';
+import { shortestFirst } from './pgliteScheduler';
 import { serializeError } from './pgliteProtocol';
 
 const port = parentPort;
@@ -42,6 +44,8 @@ const db = new PGlite({
 });
 
 const query = namedQueries(db);
+// statements outside a transaction wait here, shortest expected first (pgliteScheduler.ts)
+const queue = shortestFirst();
 
 const begin = (id: number) => {
   const transactionId = nextTransactionId++;
@@ -75,7 +79,7 @@ const handle = async (request: PgliteRequest): Promise<unknown> => {
     case 'query': {
       const options = { rowMode: request.rowMode, parsers: rawParsers(request.rawTypes) };
       // outside a transaction a repeated SELECT runs as a named statement (pgliteNamed.ts)
-      if (request.transactionId === undefined) return query(request.sql, request.params, options);
+      if (request.transactionId === undefined) return queue.run(request.sql, () => query(request.sql, request.params, options));
       const target = transactions.get(request.transactionId)?.tx;
       if (!target) throw new Error('The transaction is closed');
       return target.query(request.sql, request.params, options);

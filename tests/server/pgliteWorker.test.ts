@@ -93,6 +93,23 @@ describeBackends('database driver under concurrency', (server, backend) => {
     expect(await tags()).toEqual(['first', 'second']);
   });
 
+  it.runIf(backend === 'pglite')('PGlite: a statement known to be short runs before long ones that were sent earlier', async () => {
+    const long = sql`select count(*) from generate_series(1, 1500000)`;
+    const short = sql`select count(*) from driver_probe`;
+    // each text runs once first: the worker learns what it costs (server/db/pgliteScheduler.ts)
+    await server.db.execute(long);
+    await server.db.execute(short);
+    const order: string[] = [];
+    await Promise.all([
+      ...[1, 2, 3].map((n) => server.db.execute(long).then(() => order.push(`long ${n}`))),
+      server.db.execute(short).then(() => order.push('short')),
+    ]);
+    // the short one goes first, or second if the first long one was already running when it arrived
+    // (first come, first served would run it last)
+    expect(order.filter((done) => done !== 'short')).toEqual(['long 1', 'long 2', 'long 3']);
+    expect(order.indexOf('short')).toBeLessThanOrEqual(1);
+  });
+
   it.runIf(backend === 'pglite')('PGlite: the server answers a light call while a heavy query runs', async () => {
     const order: string[] = [];
     const heavy = server.db.execute(sql`select count(*) from generate_series(1, 3000000)`).then(() => order.push('heavy query'));
