@@ -58,11 +58,14 @@ describeFleet(
       for (let call = 0; call < 10; call++) {
         expect((await server.call('GET', '/search?q=S1202', { token })).body.resCode).toBe('00000');
         expect((await server.call('POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 20, addressLike: 'road' } })).body.resCode).toBe('00000');
+        // fewer than 3 characters: a substring test, strpos(lower(x), lower($n)) (server/crud/query.ts)
+        expect((await server.call('POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 20, addressLike: 'ro' } })).body.resCode).toBe('00000');
       }
       const statements = rowsOf<{ statement: string }>(await server.db.execute(sql`select statement from pg_prepared_statements`)).map((row) => row.statement);
       // named statements are there (the unfiltered page's, from the test above), pattern matches are not
       expect(statements.some((text) => text.includes('from "rvm" where "rvm"."id" in'))).toBe(true);
       expect(statements.filter((text) => /like \$\d/.test(text))).toEqual([]);
+      expect(statements.filter((text) => text.includes('strpos('))).toEqual([]);
     });
 
     it('the unfiltered total is the kept count, on a page past the end too', async () => {
