@@ -4,15 +4,28 @@
 //   <out>/server.js              server/server.ts and everything it imports (npm packages stay external)
 //   <out>/<name>.worker.js       each server/**/<name>.worker.ts, an entry of its own (worker threads)
 //   <out>/migrations/            server/db/migrations (server/db/client.ts: new URL('./migrations', import.meta.url))
-//   <out>/pglite-template/       a freshly initialised PGlite cluster, copied into a new DATA_DIR (skips initdb, ~4 s)
+//   <out>/pglite-template/       a PGlite cluster with every migration applied, copied into a new DATA_DIR (skips
+//                                initdb, ~4 s, and the migrations, ~1 s); its marker names the PGlite version and
+//                                each migration it holds by content hash (server/dataFolder.ts checks them)
 //   <out>/build-stamp.json       hash of the inputs (scripts/buildStamp.mjs), compared by `npm start`
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONSOLE_OUT_DIR, ROOT, SERVER_OUT_DIR, STAMP_FILE, sourceHash } from './buildStamp.mjs';
 
 export const TEMPLATE_DIR_NAME = 'pglite-template';
 const TEMPLATE_VERSION_FILE = '.pglite-version';
+const MIGRATIONS_DIR = join(ROOT, 'server', 'db', 'migrations');
+
+/** Each migration file by the hash of its content (the same hashes server/dataFolder.ts computes). */
+const migrationHashes = () =>
+  Object.fromEntries(
+    readdirSync(MIGRATIONS_DIR)
+      .filter((name) => name.endsWith('.sql'))
+      .sort()
+      .map((name) => [name, createHash('sha256').update(readFileSync(join(MIGRATIONS_DIR, name))).digest('hex')]),
+  );
 
 const workerEntries = (folder = join(ROOT, 'server')) =>
   readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -53,23 +66,29 @@ export const bundleServer = async (outDir) => {
 };
 
 /**
- * An initialised PGlite cluster with compact write-ahead-log settings: old WAL segments are deleted at a
- * checkpoint instead of being kept for reuse (PostgreSQL keeps min_wal_size = 80 MB of them). Reused
- * while the installed PGlite version is the same.
+ * An initialised PGlite cluster with compact write-ahead-log settings (old WAL segments are deleted at a
+ * checkpoint instead of being kept for reuse: PostgreSQL keeps min_wal_size = 80 MB of them) and every
+ * migration applied. Rebuilt when the installed PGlite version or a migration changes.
  */
 export const buildPgliteTemplate = async (outDir) => {
   const target = join(outDir, TEMPLATE_DIR_NAME);
-  const version = pgliteVersion();
-  if (existsSync(join(target, TEMPLATE_VERSION_FILE)) && readFileSync(join(target, TEMPLATE_VERSION_FILE), 'utf8') === version) return false;
+  const marker = JSON.stringify({ pglite: pgliteVersion(), migrations: migrationHashes() });
+  if (existsSync(join(target, TEMPLATE_VERSION_FILE)) && readFileSync(join(target, TEMPLATE_VERSION_FILE), 'utf8') === marker) return false;
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
   const scratch = mkdtempSync(join(outDir, '.template-'));
   try {
-    const db = new PGlite({ dataDir: scratch });
+    // pg_trgm as the server's worker loads it (server/db/pglite.worker.ts): the migrations create the extension
+    const db = new PGlite({ dataDir: scratch, extensions: { pg_trgm } });
     await db.waitReady;
     await db.exec(`alter system set min_wal_size = '32MB'`);
     await db.exec(`alter system set wal_recycle = off`);
+    await migrate(drizzle(db), { migrationsFolder: MIGRATIONS_DIR });
+    await db.exec('checkpoint');
     await db.close();
-    writeFileSync(join(scratch, TEMPLATE_VERSION_FILE), version);
+    writeFileSync(join(scratch, TEMPLATE_VERSION_FILE), marker);
     rmSync(target, { recursive: true, force: true });
     renameSync(scratch, target);
   } finally {

@@ -4,9 +4,11 @@
 // resolved from the working directory or from server/ instead of the bundle, a worker entry missing,
 // dev-only code at run time. Signs in through the API on a new data folder and again after a restart.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, postgresStore, ROOT, type Store } from '../robust/childServer';
 
@@ -104,6 +106,23 @@ describe('the built server (scripts/build.mjs, node <out>/server.js)', () => {
       );
     for (const worker of workers(join(ROOT, 'server'))) expect(existsSync(join(outDir, worker)), worker).toBe(true);
     expect(existsSync(join(outDir, 'pglite-template', 'PG_VERSION'))).toBe(true);
+  });
+
+  it('the PGlite template holds every migration, each named in its marker (a new folder only checks them at start)', async () => {
+    const journal = JSON.parse(readFileSync(join(outDir, 'migrations', 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+    const marker = JSON.parse(readFileSync(join(outDir, 'pglite-template', '.pglite-version'), 'utf8')) as { migrations: Record<string, string> };
+    expect(Object.keys(marker.migrations).sort()).toEqual(journal.entries.map((entry) => `${entry.tag}.sql`).sort());
+    const copy = join(scratch, 'template-copy');
+    cpSync(join(outDir, 'pglite-template'), copy, { recursive: true });
+    const db = new PGlite({ dataDir: copy, extensions: { pg_trgm } });
+    try {
+      const applied = await db.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations');
+      expect(applied.rows[0].n).toBe(journal.entries.length);
+      const trigram = await db.query<{ n: number }>(`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`);
+      expect(trigram.rows[0].n).toBe(1);
+    } finally {
+      await db.close();
+    }
   });
 
   it('starts on a new PGlite folder from a foreign working directory, signs in, and again after a restart', { timeout: 2 * START_LIMIT_MS + 60_000 }, async () => {
