@@ -52,6 +52,13 @@ describe('the authProvider at its edges', () => {
     await expect(auth.checkError({ code: '1004', status: 400 })).resolves.toBeUndefined();
   });
 
+  it('checkError: only a text code counts, as the http client gives it; a number (another library\'s error) is none', async () => {
+    const { http } = fakeHttp();
+    const auth = createAuthProvider(http, fakeSession(true));
+    await expect(auth.checkError({ code: 11012 })).resolves.toBeUndefined();
+    await expect(auth.checkError(Object.assign(new Error('x'), { code: 11011, status: 500 }))).resolves.toBeUndefined();
+  });
+
   it('an identity without a stored user has an empty id and name', async () => {
     const { http } = fakeHttp();
     await expect(createAuthProvider(http, fakeSession(false)).getIdentity?.()).resolves.toEqual({ id: '', fullName: '' });

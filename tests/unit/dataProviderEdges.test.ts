@@ -95,3 +95,32 @@ describe('the registry', () => {
     expect((await provider.getOne('systemSettings/role', { id: 5 })).data).toEqual({ id: 5, name: 'ops' });
   });
 });
+
+describe('more edges (issue 13, second mutation run)', () => {
+  it('labels: a server that answers no list gives no records', async () => {
+    const { http, download } = fakeHttp({ 'GET /role/list': null });
+    const result = await createDataProvider(http, download).getList('systemSettings/role', { ...all, meta: { labels: true } });
+    expect(result).toEqual({ data: [], total: 0 });
+  });
+
+  it('export sends the columns asked for, in their order, and none when none are asked', async () => {
+    const { http, download, calls } = fakeHttp();
+    const provider = createDataProvider(http, download);
+    await provider.export('systemSettings/role', { format: 'csv', columns: ['name', 'id'] });
+    await provider.export('systemSettings/role', { format: 'xlsx', columns: [] });
+    expect(calls.map((call) => [call.path, (call.body as { columns?: string[] }).columns])).toEqual([
+      ['/role/export', ['name', 'id']],
+      ['/role/export', undefined],
+    ]);
+  });
+
+  it('a failure of another kind passes through unchanged even when it carries validation issues', async () => {
+    const foreign = Object.assign(new Error('other client'), { data: { issues: [{ field: 'name', message: 'too long' }] } });
+    const { http, download } = fakeHttp({
+      'POST /role': () => {
+        throw foreign;
+      },
+    });
+    await expect(createDataProvider(http, download).create('systemSettings/role', { data: { name: 'x' } })).rejects.toBe(foreign);
+  });
+});

@@ -1,6 +1,6 @@
 // The download client's edges (src/providers/download.ts): what it sends, file names, progress
 // without a stream or a length, silent failures and a caller's own abort (issue 13's mutation run).
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { translate as translateCatalogue } from '../../i18n';
 import { createDownloadClient, filenameFromDisposition } from '../../src/providers/download';
 import type { Notify } from '../../src/providers/http';
@@ -101,5 +101,78 @@ describe('failures', () => {
   it('an envelope failure keeps its code and data', async () => {
     const { client } = setup(() => new Response(JSON.stringify({ resCode: '2003', resMsg: 'Data does not exist', resData: { id: 4 } }), { status: 404 }));
     await expect(client.download('GET', '/f')).rejects.toMatchObject({ code: '2003', data: { id: 4 }, status: 404 });
+  });
+});
+
+describe('edges of the download client (issue 13, second mutation run)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('uses the page fetch when none is given', async () => {
+    const fetch = vi.fn(async () => file('abc'));
+    vi.stubGlobal('fetch', fetch);
+    const session = { getToken: () => null, getLang: () => 'en' as const, clear: vi.fn() };
+    const client = createDownloadClient({ session, notify: vi.fn(), onForcedLogout: vi.fn(), translate: (k, v) => translateCatalogue('en', k, v) });
+    expect((await client.download('GET', '/files/a.csv')).blob.size).toBe(3);
+    expect(fetch).toHaveBeenCalledWith('/test-api/files/a.csv', expect.objectContaining({ method: 'GET' }));
+  });
+
+  it('names a file of a path without segments "download"', async () => {
+    const { client } = setup(() => file('x'));
+    expect((await client.download('GET', '/')).filename).toBe('download');
+  });
+
+  it('reads an answer without a stream when nobody follows the progress', async () => {
+    const bodyless = { status: 200, headers: new Headers(), body: null, blob: async () => new Blob(['abc']), text: async () => '' } as unknown as Response;
+    const { client, notify } = setup(() => bodyless);
+    expect((await client.download('GET', '/f')).blob.size).toBe(3);
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('a request that never reaches the server fails as "download" with the toast', async () => {
+    const { client, notify } = setup(() => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(client.download('GET', '/f')).rejects.toMatchObject({ code: 'download', message: 'Download failed' });
+    expect(notify).toHaveBeenCalledWith('Download failed', { type: 'error', autoHideDuration: 5000 });
+  });
+
+  const breaking = (onPull?: () => void) =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new Uint8Array([65]));
+        },
+        pull(controller) {
+          onPull?.();
+          controller.error(new TypeError('connection reset'));
+        },
+      }),
+      { status: 200 },
+    );
+
+  it('a file whose transfer breaks off fails as "download" with its status and the toast', async () => {
+    const { client, notify } = setup(() => breaking());
+    const failure = await client.download('GET', '/f').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'download', message: 'Download failed', status: 200 });
+    expect(notify).toHaveBeenCalledWith('Download failed', { type: 'error', autoHideDuration: 5000 });
+  });
+
+  it("a caller's abort during the transfer is passed on as it is, without a toast", async () => {
+    const controller = new AbortController();
+    const { client, notify } = setup(() => breaking(() => controller.abort()));
+    const failure = await client.download('GET', '/f', { signal: controller.signal }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toBe('connection reset');
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('leaves no timer running once the file is there, nor after a failure', async () => {
+    vi.useFakeTimers();
+    const { client } = setup(() => file('x'));
+    await client.download('GET', '/f');
+    const failing = setup(() => new Response('oops', { status: 500 }));
+    await failing.client.download('GET', '/f', { silent: true }).catch(() => undefined);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -1,9 +1,10 @@
 // The http client's pure rules one by one (src/providers/http.ts, SPEC sections 7 and 8): the forced
 // logout codes, GET parameter flattening, envelope reading, the failure toast text and the abort
 // signal (issue 13's mutation run found these edges unobserved).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogueTranslator } from '../../src/providers/i18nProvider';
-import { buildQueryString, convertDateTimes, failureMessage, flattenQuery, isForcedLogoutCode, readEnvelope, timeoutSignal } from '../../src/providers/http';
+import { buildQueryString, convertDateTimes, createHttpClient, failureMessage, flattenQuery, isForcedLogoutCode, readEnvelope, timeoutSignal, type HttpClientOptions, type Notify } from '../../src/providers/http';
+import { ApiError } from '../../src/providers/httpTypes';
 
 const en = catalogueTranslator('en');
 const zh = catalogueTranslator('zh');
@@ -125,5 +126,159 @@ describe('timeoutSignal', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect([timer.timedOut(), timer.signal.aborted]).toEqual([true, true]);
     expect([disposed.timedOut(), disposed.signal.aborted]).toEqual([false, false]);
+  });
+});
+
+describe('rules at their edges (issue 13, second mutation run)', () => {
+  it('a forced-logout code is digits only: no blanks, decimals or exponent that Number() would read as 11011', () => {
+    expect(['11011 ', '11011.0', '1.1011e4', '11011\n'].map(isForcedLogoutCode)).toEqual([false, false, false, false]);
+  });
+
+  it('indexes an array that mixes objects and plain values, instead of joining "[object Object]"', () => {
+    expect(flattenQuery({ list: [{ a: 1 }, 2] })).toEqual([
+      ['list[0][a]', '1'],
+      ['list[1]', '2'],
+    ]);
+  });
+
+  it('converts an absent payload to nothing (an envelope without data)', () => {
+    expect(convertDateTimes(undefined)).toBeUndefined();
+    expect(convertDateTimes({ at: undefined })).toEqual({ at: undefined });
+  });
+
+  it('a code that is null is no envelope', () => {
+    expect(readEnvelope({ code: null, message: 'x' })).toBeNull();
+    expect(readEnvelope({ resCode: null, code: null })).toBeNull();
+  });
+
+  it('ignores any run of closing punctuation, and only at the end, when telling the generic text from a detail', () => {
+    expect(failureMessage(envelope('2003', 'Data does not exist!!'), en)).toBe('Data does not exist');
+    expect(failureMessage(envelope('2003', 'Data does not exist...'), en)).toBe('Data does not exist');
+    expect(failureMessage(envelope('2003', '数据不存在！！'), zh)).toBe('数据不存在');
+    // punctuation inside the text makes it another text: shown after the generic one
+    expect(failureMessage(envelope('2003', 'Data. Does not exist'), en)).toBe('Data does not exist: Data. Does not exist');
+  });
+
+  it('does not repeat the catalogue text given by a validation issue with blanks around it', () => {
+    const issues = { issues: [{ message: '  Parameter error: name is required' }] };
+    expect(failureMessage(envelope('1004', '', issues), en).trim()).toBe('Parameter error: name is required');
+  });
+
+  it('works with a catalogue that knows a code the English one lacks (the generic text is then only its own)', () => {
+    const local: typeof en = (key, values) => (key === 'errors.77001' ? 'Machine offline' : en(key, values));
+    expect(failureMessage(envelope('77001', 'Machine offline.'), local)).toBe('Machine offline');
+    expect(failureMessage(envelope('77001', 'RVM 12 is offline'), local)).toBe('Machine offline: RVM 12 is offline');
+  });
+});
+
+describe('the client at its edges (issue 13, second mutation run)', () => {
+  type Call = { url: string; init: RequestInit };
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+  const client = (answer: (call: Call) => Response | Promise<Response>, extra: Partial<HttpClientOptions> = {}) => {
+    const calls: Call[] = [];
+    const fetch = (async (url: RequestInfo | URL, init?: RequestInit) => {
+      const call = { url: String(url), init: init ?? {} };
+      calls.push(call);
+      return answer(call);
+    }) as typeof globalThis.fetch;
+    const notify = vi.fn<Notify>();
+    const setForcedPasswordChange = vi.fn();
+    const session = { getToken: () => null, getLang: () => 'en' as const, clear: vi.fn(), setForcedPasswordChange };
+    const http = createHttpClient({ fetch, session, notify, translate: en, onForcedLogout: vi.fn(), ...extra });
+    return { http, calls, notify, setForcedPasswordChange };
+  };
+  const headers = (call: Call) => call.init.headers as Record<string, string>;
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('uses the page fetch when none is given', async () => {
+    const fetch = vi.fn(async () => json({ resCode: '00000', resData: 7 }));
+    vi.stubGlobal('fetch', fetch);
+    const session = { getToken: () => null, getLang: () => 'en' as const, clear: vi.fn() };
+    const http = createHttpClient({ session, notify: vi.fn(), translate: en, onForcedLogout: vi.fn() });
+    await expect(http.get('/x')).resolves.toBe(7);
+    expect(fetch).toHaveBeenCalledWith('/test-api/x', expect.objectContaining({ method: 'GET' }));
+  });
+
+  it('sends each method by name, asks for JSON, and a body with its Content-Type only when there is one and it is no GET', async () => {
+    const { http, calls } = client(() => json({ resCode: '0', resData: null }));
+    await http.get('/a');
+    await http.post('/b');
+    await http.post('/c', { n: 1 });
+    await http.request('GET', '/d', { body: { n: 2 } });
+    await http.del('/e');
+    expect(calls.map((call) => [call.url, call.init.method, call.init.body, headers(call)['Content-Type']])).toEqual([
+      ['/test-api/a', 'GET', undefined, undefined],
+      ['/test-api/b', 'POST', undefined, undefined],
+      ['/test-api/c', 'POST', '{"n":1}', 'application/json'],
+      ['/test-api/d', 'GET', undefined, undefined],
+      ['/test-api/e', 'DELETE', undefined, undefined],
+    ]);
+    expect(calls.every((call) => headers(call).Accept === 'application/json')).toBe(true);
+  });
+
+  it('answers an empty 2xx body as null and any other JSON that is no envelope as it is, dates converted', async () => {
+    const { http, notify } = client(({ url }) =>
+      url.endsWith('/empty') ? new Response(null, { status: 204 }) : url.endsWith('/299') ? json([1], 299) : json({ at: '2024-01-02T03:04:05', list: [1] }),
+    );
+    await expect(http.get('/empty')).resolves.toBeNull();
+    await expect(http.get('/299')).resolves.toEqual([1]);
+    await expect(http.get('/plain')).resolves.toEqual({ at: '2024-01-02 03:04:05', list: [1] });
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('answers an envelope without data as nothing', async () => {
+    const { http } = client(() => json({ resCode: '00000' }));
+    await expect(http.get('/x')).resolves.toBeUndefined();
+  });
+
+  it('takes JSON that is no envelope outside 2xx (a redirect, an error page, a network error answer) for a connection failure', async () => {
+    for (const answer of [() => json({ error: 'x' }, 300), () => json({ error: 'x' }, 500), () => Response.error()]) {
+      const { http, notify } = client(answer);
+      const failure = (await http.get('/x').catch((error: unknown) => error)) as ApiError;
+      expect(failure).toBeInstanceOf(ApiError);
+      expect([failure.code, failure.message]).toEqual(['network', 'Connection Failed, Please try again later']);
+      expect(notify).toHaveBeenCalledWith('Connection Failed, Please try again later', { type: 'error', autoHideDuration: 5000 });
+    }
+  });
+
+  it('leaves no timer running once answered, nor after a failure', async () => {
+    vi.useFakeTimers();
+    const { http } = client(({ url }) => (url.endsWith('/ok') ? json({ resCode: '0', resData: 1 }) : Promise.reject(new TypeError('Failed to fetch'))));
+    await http.get('/ok');
+    await http.get('/down', undefined, { silent: true }).catch(() => undefined);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it.each([
+    [{ reason: 'passwordExpired' }, 'passwordExpired'],
+    [{ reason: 'other' }, 'firstLogin'],
+    [null, 'firstLogin'],
+  ])('4007 with data %j forces the password change (%s) without a toast, and rejects', async (data, reason) => {
+    const { http, notify, setForcedPasswordChange } = client(() => json({ resCode: '4007', resMsg: '', resData: data }, 403));
+    const failure = (await http.get('/x').catch((error: unknown) => error)) as ApiError;
+    expect(failure).toBeInstanceOf(ApiError);
+    expect([failure.code, failure.message, failure.status]).toEqual(['4007', 'Please change your password first', 403]);
+    expect(setForcedPasswordChange).toHaveBeenCalledWith(reason);
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('4007 rejects the same for a session that cannot force the change (the login page)', async () => {
+    const session = { getToken: () => null, getLang: () => 'en' as const, clear: vi.fn() };
+    const { http, notify } = client(() => json({ resCode: '4007', resMsg: '' }, 403), { session });
+    await expect(http.post('/x', {})).rejects.toMatchObject({ code: '4007' });
+    expect(notify).not.toHaveBeenCalled();
+  });
+});
+
+describe('ApiError', () => {
+  it('is named ApiError, so logs and String(error) tell it from other failures', () => {
+    const error = new ApiError('2003', 'Data does not exist', { id: 4 }, 404);
+    expect(error.name).toBe('ApiError');
+    expect(String(error)).toBe('ApiError: Data does not exist');
+    expect([error.code, error.data, error.status]).toEqual(['2003', { id: 4 }, 404]);
   });
 });

@@ -1,7 +1,7 @@
 // The console's i18nProvider around ra-i18n-polyglot (src/providers/consoleI18n.ts, i18nProvider.ts,
 // documentLanguage.ts): `<html lang>` follows the language, unknown locales fall back to English,
 // missing keys show as the key, and the catalogue translator for code outside React (issue 13).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import englishMessages from 'ra-language-english';
 import { translate } from '../../i18n';
 import { AVAILABLE_LOCALES, applyDocumentLanguage, catalogueTranslator, createI18nProvider, htmlLangOf, messagesFor } from '../../src/providers/i18nProvider';
@@ -68,6 +68,19 @@ describe('the console i18nProvider', () => {
     const en = createI18nProvider('en');
     expect(en.translate('no.such.key')).toBe('no.such.key');
     expect(en.translate('no.such.key', { _: 'Fallback' })).toBe('Fallback');
+  });
+
+  it('shows a missing key without a console warning (one per render otherwise)', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const en = createI18nProvider('en');
+      expect(en.translate('no.such.key')).toBe('no.such.key');
+      expect([...warn.mock.calls, ...error.mock.calls]).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 
   it('asks for English messages for any language other than Chinese', async () => {

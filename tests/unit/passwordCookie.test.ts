@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decryptPassword } from '../../src/providers/crypto';
+import { decryptPassword, encryptPassword } from '../../src/providers/crypto';
 import { createSession, documentCookieJar, PASSWORD_COOKIE, type CookieJar, type LoginAnswer } from '../../src/providers/session';
 
 const ANSWER: LoginAnswer = {
@@ -102,5 +102,16 @@ describe('the password cookie', () => {
     expect(readers).toEqual([]);
     const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies).filter((name) => /cookie|session/i.test(name))).toEqual([]);
+  });
+});
+
+describe('reading a stored password back', () => {
+  it('answers null, as PasswordCipher promises, for a value altered by hand (a tampered cookie) or none', () => {
+    const stored = encryptPassword('Admin@123 and a longer password');
+    expect(stored).toBe('YfiJqU1InRmf4q7DgD+mDnWRquJ/yjpOGecREgilLcU=');
+    expect(decryptPassword(stored)).toBe('Admin@123 and a longer password');
+    // one character changed: the decrypted bytes are no UTF-8 text
+    expect(decryptPassword('AfiJqU1InRmf4q7DgD+mDnWRquJ/yjpOGecREgilLcU=')).toBeNull();
+    expect([decryptPassword(''), decryptPassword(null), decryptPassword(undefined)]).toEqual([null, null, null]);
   });
 });

@@ -148,6 +148,22 @@ describe('storing a sign-in', () => {
   });
 });
 
+describe('a profile answer with fields left out (issue 13, second mutation run)', () => {
+  it('removes what the answer lacks instead of storing the text "undefined", and needs no userInfo', async () => {
+    await loadPasswordCipher();
+    const { session, storage } = setUp();
+    await session.storeLogin(answer(), { username: 'ada', password: 'p', rememberPassword: false });
+    // an answer of `GET /login/current` without userInfo (a server of another version)
+    const partial = { ...answer(), userInfo: undefined } as unknown as LoginAnswer;
+    session.refreshProfile(partial);
+    expect([...storage.items.values()]).not.toContain('undefined');
+    expect(storage.items.has('userInfo')).toBe(false);
+    expect(storage.items.has('roleId')).toBe(false);
+    expect(session.getUserInfo()).toBeNull();
+    expect(session.getRealName()).toBe('Ada');
+  });
+});
+
 describe('forced password change listeners', () => {
   it('tell subscribers of a reason set after load, not of a cleared one, and stop after unsubscribing', () => {
     const { session } = setUp();
