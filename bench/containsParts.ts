@@ -1,0 +1,31 @@
+// `npx tsx bench/containsParts.ts [database]`: where the time of a 2-character contains goes at 100,000 machines
+// (docs/benchmarks.md, "Contains with 2 characters"): `count(*)` of the condition the server sends and of its parts,
+// interleaved round by round so a load that drifts weighs on each alike. Needs rvm_bench_100k (`npm run bench:search` seeds it).
+import pg from 'pg';
+
+const database = process.argv[2] ?? 'rvm_bench_100k';
+const url = new URL(process.env.DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test');
+url.pathname = `/${database}`;
+const client = new pg.Client({ connectionString: url.toString() });
+await client.connect();
+const conditions: Record<string, string> = {
+  'none: read the rows (`count(*)`)': `$1::text is not null`,
+  '`strpos(address, $1) > 0` (case-sensitive)': `strpos(address, $1) > 0`,
+  '`address ~* $1` (regular expression, case-insensitive)': `address ~* $1`,
+  '`strpos(lower(address), lower($1)) > 0` (what the server sends)': `strpos(lower(address), lower($1)) > 0`,
+};
+const names = Object.keys(conditions);
+const times = new Map<string, number[]>(names.map((name) => [name, []]));
+const WARM_UP = 3;
+for (let round = 0; round < 25; round++) {
+  for (let index = 0; index < names.length; index++) {
+    const name = names[(index + round) % names.length];
+    const started = performance.now();
+    await client.query(`select count(*) from rvm where ${conditions[name]}`, ['po']);
+    if (round >= WARM_UP) times.get(name)!.push(performance.now() - started);
+  }
+}
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+console.log('| condition | p50 | p95 |\n|---|---:|---:|');
+for (const name of names) console.log(`| ${name} | ${quantile(times.get(name)!, 0.5).toFixed(1)} | ${quantile(times.get(name)!, 0.95).toFixed(1)} |`);
+await client.end();
