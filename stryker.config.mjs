@@ -12,8 +12,8 @@ export const MUTATED_FOLDERS = ['server/auth', 'server/crud', 'server/routes', '
  */
 export const FOLDER_TESTS = {
   'src/permissions': ['tests/unit/permissions.test.ts', 'tests/unit/permissionComponent.test.tsx', 'tests/unit/permissionIdentity.test.ts', 'tests/unit/menu.test.ts', 'tests/unit/menuVisibility.rules.test.ts'],
-  // not passwordCipherLazy.test.ts: it needs a module graph of its own (stryker.vitest.config.ts, isolate)
-  'src/providers': ['tests/unit/{authProvider,authProviderEdges,dataProvider,dataProviderEdges,download,downloadRules,http,httpRules,i18n,i18nProvider,localTime,passwordCookie,recordLabels,sessionStore}.test.ts'],
+  // passwordCipherLazy.test.ts takes a module graph of its own per test (vi.resetModules), so it runs without isolation too
+  'src/providers': ['tests/unit/{authProvider,authProviderEdges,dataProvider,dataProviderEdges,download,downloadRules,http,httpRules,i18n,i18nProvider,localTime,passwordCipherLazy,passwordCookie,recordLabels,saveBlob,sessionStore}.test.ts'],
   // the unit tests of the shared declarations and rules (the server's use of them is measured under server/*)
   resources: ['tests/unit/{commandParams,configuredTypes,configuredTypesRules,declarationInputs,displayRules,generic.helpers,i18n,menu,menuVisibility.rules,passwordRules,permissionIdentity,permissions,recordLabels,resourceHelpers,resourceTypes.model,shell,validation,validationRules}.test.ts'],
   // the server folders' own suites (PGlite per file: every covering file's set-up runs again per mutant)
@@ -21,10 +21,24 @@ export const FOLDER_TESTS = {
   // password, accountsAndScope: ~14 s a mutant on the shared machine) pin the same rules through HTTP;
   // routeGuard/passwordHashing.test.ts mock modules, which needs isolation (off here)
   'server/auth': ['tests/server/{authRules,authCaller,authLimits}.test.ts', 'tests/unit/callerCache.test.ts'],
-  // securityInput (four servers, headers and input guards) and routeGuard (refused before any handler) pin little of server/crud
-  'server/crud': ['tests/server/{crudRules,userCrud,fixtureResource,export,permissions,accountsAndScope,declarations}.test.ts'],
+  // server/crud is measured in parts (FOLDER_PARTS below); this is every file of its parts
+  'server/crud': ['tests/server/{crudRules,export}.test.ts'],
   // routeSchemas builds its apps inside its tests: the route declarations run at build time, and only code a test itself ran counts as covered by it
   'server/routes': ['tests/server/{login,password,savedFilter,accountsAndScope,securitySignin,routeSchemas}.test.ts'],
+};
+
+/**
+ * Folders measured in parts: each part mutates some of the folder's files with only the tests dedicated to
+ * them, and scripts/mutationReport.mjs merges the parts' reports into the folder's. server/crud: its code runs
+ * under every server test, and a mutant re-runs each covering file's server set-up; with its 7 route suites
+ * the estimate was 3.5-4 h (2026-11-24, load 7-10), so tests/server/crudRules.test.ts (the engine's fixture
+ * suite) is the list, plus export.test.ts for export.ts alone (its set-up creates 26 users).
+ */
+export const FOLDER_PARTS = {
+  'server/crud': [
+    { mutate: ['server/crud/export.ts'], tests: ['tests/server/{crudRules,export}.test.ts'] },
+    { mutate: ['server/crud/**/*.ts', '!server/crud/export.ts'], tests: ['tests/server/crudRules.test.ts'] },
+  ],
 };
 
 /** The test files for a run over `folders`, or undefined (every related test) if one has no list. */

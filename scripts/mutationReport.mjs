@@ -6,8 +6,12 @@
 // A survivor judged equivalent (no test can tell it apart) gets its reason from
 // scripts/mutationReport.equivalents.json, keyed by `file|mutator|source line|original|replacement`
 // (no line number, so edits elsewhere in the file keep the entry); the open survivors' keys are printed.
+// A folder in FOLDER_PARTS (stryker.config.mjs) runs as one Stryker run per part (some of its files, with the
+// tests dedicated to them), each writing reports/mutation/<folder>.part<n>.json; the parts' reports are then
+// merged into the folder's report, so its row counts every mutant of the folder. `--part <n>` runs only part n
+// (e.g. again after new tests) and merges it with the other parts' last reports.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { MUTATED_FOLDERS, mutatePatterns, testFilesFor } from '../stryker.config.mjs';
+import { FOLDER_PARTS, MUTATED_FOLDERS, mutatePatterns, testFilesFor } from '../stryker.config.mjs';
 
 /** One report and one sandbox per folder set, so runs over different folders may go at the same time. */
 const runName = (folders) => folders.map((folder) => folder.replace(/\//g, '-')).join('+');
@@ -21,13 +25,15 @@ const parseArgs = (argv) => {
   const folders = [];
   let reportOnly = false;
   let allTests = false;
+  let part;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--report-only') reportOnly = true;
     else if (arg === '--all-tests') allTests = true;
+    else if (arg === '--part') part = Number(argv[++i]);
     else if (arg === '--folder') folders.push(...(argv[++i] ?? '').split(','));
     else if (arg.startsWith('--folder=')) folders.push(...arg.slice('--folder='.length).split(','));
-    else throw new Error(`unknown argument ${arg} (use --folder <folder>, --all-tests, --report-only)`);
+    else throw new Error(`unknown argument ${arg} (use --folder <folder>, --all-tests, --part <n>, --report-only)`);
   }
   const named = [...folders, ...(process.env.MUTATION_FOLDER ?? '').split(',')]
     .map((folder) => folder.trim().replace(/\/+$/, ''))
@@ -35,24 +41,35 @@ const parseArgs = (argv) => {
   for (const folder of named) {
     if (!MUTATED_FOLDERS.includes(folder)) throw new Error(`${folder} is not one of ${MUTATED_FOLDERS.join(', ')}`);
   }
-  return { folders: named.length > 0 ? named : MUTATED_FOLDERS, reportOnly, allTests };
+  return { folders: named.length > 0 ? named : MUTATED_FOLDERS, reportOnly, allTests, part };
 };
 
 // Stryker through its API rather than its CLI: StrykerJS 10 declares Node >= 22 and its CLI refuses
 // the project's Node 20 (package.json engines); the API runs on Node 20 (it only lacks
 // Object.groupBy, for which mutation-testing-metrics keeps a fallback).
-const runStryker = async (folders, testFiles) => {
+const runStryker = async (folders, testFiles, mutate = mutatePatterns(folders), name = runName(folders)) => {
   const { Stryker } = await import('../node_modules/@stryker-mutator/core/dist/src/stryker.js');
   const started = Date.now();
   await new Stryker({
     configFile: 'stryker.config.mjs',
-    mutate: mutatePatterns(folders),
-    jsonReporter: { fileName: reportFile(folders) },
-    htmlReporter: { fileName: reportFile(folders).replace(/\.json$/, '.html') },
-    tempDirName: `.stryker-tmp-${runName(folders)}`,
+    mutate,
+    jsonReporter: { fileName: `reports/mutation/${name}.json` },
+    htmlReporter: { fileName: `reports/mutation/${name}.html` },
+    tempDirName: `.stryker-tmp-${name}`,
     ...(testFiles ? { testFiles } : {}),
   }).runMutationTest();
   return Math.round((Date.now() - started) / 60_000);
+};
+
+/** Runs a folder's parts (all, or only `only`), then merges every part's last report into the folder's. */
+const runParts = async (folder, parts, only) => {
+  let minutes = 0;
+  for (const [index, part] of parts.entries()) {
+    if (only === undefined || only === index + 1) minutes += await runStryker([folder], part.tests, part.mutate, `${runName([folder])}.part${index + 1}`);
+  }
+  const reports = parts.map((_, index) => JSON.parse(readFileSync(`reports/mutation/${runName([folder])}.part${index + 1}.json`, 'utf8')));
+  writeFileSync(reportFile([folder]), JSON.stringify({ ...reports[0], files: Object.assign({}, ...reports.map((report) => report.files)) }));
+  return minutes;
 };
 
 /** The folder of MUTATED_FOLDERS a report file belongs to (the longest prefix). */
@@ -163,9 +180,10 @@ export const writeDoc = (byFolder, meta) => {
 };
 
 const main = async () => {
-  const { folders, reportOnly, allTests } = parseArgs(process.argv.slice(2));
+  const { folders, reportOnly, allTests, part } = parseArgs(process.argv.slice(2));
+  const parts = !allTests && folders.length === 1 ? FOLDER_PARTS[folders[0]] : undefined;
   const testFiles = allTests ? undefined : testFilesFor(folders);
-  const minutes = reportOnly ? undefined : await runStryker(folders, testFiles);
+  const minutes = reportOnly ? undefined : parts ? await runParts(folders[0], parts, part) : await runStryker(folders, testFiles);
   const report = JSON.parse(readFileSync(reportFile(folders), 'utf8'));
   const equivalents = existsSync(EQUIVALENTS) ? JSON.parse(readFileSync(EQUIVALENTS, 'utf8')) : {};
   const byFolder = summarise(report, equivalents);
@@ -174,7 +192,9 @@ const main = async () => {
   const meta = {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     command: `npm run test:mutation -- ${folders.map((folder) => `--folder ${folder}`).join(' ')}${allTests ? ' --all-tests' : ''}`,
-    tests: testFiles ? testFiles.join(', ') : 'every related test of the unit and server projects',
+    tests: parts
+      ? parts.map((p) => `${p.tests.join(', ')} against ${p.mutate.join(', ')}`).join('; ')
+      : testFiles ? testFiles.join(', ') : 'every related test of the unit and server projects',
     minutes: minutes ?? Number(process.env.MUTATION_MINUTES ?? Number.NaN),
   };
   writeDoc(byFolder, meta);

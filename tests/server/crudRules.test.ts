@@ -1,18 +1,27 @@
 // The generic CRUD engine (server/crud) through a fixture trio the product does not have: crates
 // (account-scoped, every filter operator, a cascade reference, a setNull multiReference, server-set
-// creator and time) in depots (global, a tree and a self-reference) with labels (account-scoped).
+// creator and time) in depots (global, a tree and a self-reference, computed fields) with labels
+// (account-scoped, a kept total). Also: exportListing called directly (display rules, texts, batches,
+// a failure while streaming), the routes' OpenAPI document (crudRules.routes.json) and buildModel's refusals,
+// built inside their tests so that Stryker counts that start-up code as run by them (stryker.config.mjs FOLDER_PARTS).
 import { eq, sql } from 'drizzle-orm';
-import { boolean, integer, pgTable, primaryKey, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { beforeAll, expect, it } from 'vitest';
+import { boolean, date, integer, pgTable, primaryKey, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../../i18n';
 import { RESOURCES } from '../../resources';
 import { defineResource } from '../../resources/types';
+import type { Caller } from '../../server/auth/principal';
+import type { ServerConfig } from '../../server/config';
+import type { Db } from '../../server/db/client';
 import { licenseAccountUserRelation, sysUser } from '../../server/db/schema';
+import { exportListing, type ExportBody } from '../../server/crud/export';
 import { uniqueViolation, withDefaults } from '../../server/crud/integrity';
-import { buildModel } from '../../server/crud/model';
+import { buildModel, type ResourceModel } from '../../server/crud/model';
 import { expressionOf, likePattern } from '../../server/crud/query';
 import { AppError } from '../../server/lib/errors';
-import { describeBackends } from './helpers';
+import { describeBackends, startTestServer } from './helpers';
 
 const depot = defineResource({
   name: 'depot', apiPath: '/depot', route: '/service/depot', menuId: 606, table: 'depot', nameField: 'name', scope: 'global',
@@ -21,6 +30,9 @@ const depot = defineResource({
     name: { type: 'text', required: true, maxLength: 32 },
     parentId: { type: 'treeParent', reference: 'depot' },
     twinId: { type: 'reference', reference: 'depot' },
+    /** Computed by the hook (below): how many depots have this one as parent; the name marked (a computed field with a parameter). */
+    children: { type: 'number', integer: true, readOnly: true, sortable: true },
+    marked: { type: 'text', readOnly: true },
   },
   list: { columns: ['name'], defaultSort: { field: 'name', order: 'ASC' }, filters: [] },
   permissions: { page: 'depot:page', show: 'depot:page', create: 'depot:add', edit: 'depot:edit', delete: 'depot:delete' },
@@ -51,6 +63,10 @@ const crate = defineResource({
     sealedBy: { type: 'reference', reference: 'depot', readOnly: true },
     /** readOnly datetime without a column default: only the server's create time fills it. */
     sealedAt: { type: 'datetime', readOnly: true },
+    /** readOnly date: the server's create day, as for a datetime. */
+    sealedOn: { type: 'date', readOnly: true },
+    /** A reference to a resource this server does not have: nothing to check it against. */
+    outsideId: { type: 'reference', reference: 'outsider' },
     createTime: { type: 'datetime', readOnly: true },
   },
   list: {
@@ -62,6 +78,8 @@ const crate = defineResource({
       { name: 'sizeAtLeast', field: 'size', operator: 'gte' },
       { name: 'sizeAtMost', field: 'size', operator: 'lte' },
       { name: 'packed', field: 'packedAt', operator: 'range' },
+      { name: 'sealedFrom', field: 'sealedOn', operator: 'gte' },
+      { name: 'codeLike', field: 'code', operator: 'like' },
     ],
   },
   rules: [{ kind: 'notGreaterThan', field: 'size', other: 'capacity', message: 'fleet.validation.almostFullNotAboveFull' }],
@@ -92,16 +110,70 @@ const crateTable = pgTable('crate', {
   creator: integer('creator'),
   sealedBy: integer('sealed_by'),
   sealedAt: timestamp('sealed_at', { withTimezone: true }),
+  sealedOn: date('sealed_on'),
+  outsideId: integer('outside_id'),
   createTime: timestamp('create_time', { withTimezone: true }).notNull().defaultNow(),
+  /** Declared only by the export's own view of the crate (exportCrate below). */
+  fragile: boolean('fragile'),
 });
 // `pinned`: a join row's own column, which an edit keeping the link must keep
 const crateLabelTable = pgTable('crate_label', { crateId: integer('crate_id').notNull(), labelId: integer('label_id').notNull(), pinned: boolean('pinned').notNull().default(false) }, (t) => [
   primaryKey({ columns: [t.crateId, t.labelId] }),
 ]);
 
+const TABLES = { depot: depotTable, label: labelTable, crate: crateTable, crate_label: crateLabelTable };
+
+/**
+ * The crate as an export sees it with display rules and texts of its own (as a configured type has them): an enum
+ * shown as value and label, seconds as a duration, a boolean with its own labels, a name longer than a sheet's.
+ */
+const exportCrate = (kindDisplay?: 'valueLabel') =>
+  defineResource({
+    ...crate,
+    fields: {
+      ...crate.fields,
+      kind: { ...crate.fields.kind, ...(kindDisplay ? { display: kindDisplay } : {}) },
+      capacity: { ...crate.fields.capacity, display: 'duration' },
+      fragile: { type: 'boolean' },
+    },
+  });
+const EXPORT_TEXTS: Record<string, string> = {
+  'resources.crate.enums.kind.b': 'Bee',
+  'resources.crate.enums.fragile.true': 'Handle with care',
+  'resources.crate.name': 'Crates kept in the depot for a long time |||| Crates',
+  ...Object.fromEntries(['code', 'size', 'kind', 'capacity', 'fragile'].map((field) => [`resources.crate.fields.${field}`, field.toUpperCase()])),
+};
+const exportModel = (kindDisplay?: 'valueLabel'): ResourceModel => ({ ...buildModel(exportCrate(kindDisplay), TABLES), texts: (_locale, key) => EXPORT_TEXTS[key] });
+
+/** A database whose selects are counted, and which fails from the `failAt`-th select on. */
+const countingDb = (db: Db, failAt = Number.POSITIVE_INFINITY) => {
+  let selects = 0;
+  const counted = new Proxy(db, {
+    get: (target, property) => {
+      if (property !== 'select') return Reflect.get(target, property);
+      return (...args: Parameters<Db['select']>) => {
+        selects += 1;
+        if (selects >= failAt) throw new Error('database gone');
+        return target.select(...args);
+      };
+    },
+  });
+  return { db: counted, selects: () => selects };
+};
+
 /** A refusal after the insert and the join rows: the whole write must roll back. */
 const hooks = {
+  depot: {
+    computed: () => ({
+      children: sql<number>`(select count(*) from depot child where child.parent_id = ${depotTable.id})`.mapWith(Number),
+      marked: sql<string>`(${depotTable.name} || ${' *'})`,
+    }),
+  },
+  /** The label count of the caller's account, as a kept total would be read. */
+  label: { scopeTotal: (caller: Caller) => sql`(select count(*) from label where license_account_id = ${caller.principal.licenseAccountId})` },
   crate: {
+    /** A filter of the hook's own: `codeIn: ['*']` is every code. */
+    filter: (filter: { name: string }, value: unknown) => (filter.name === 'codeIn' && Array.isArray(value) && value.includes('*') ? sql`true` : undefined),
     afterCreate: async (_context: unknown, _id: number, input: Record<string, unknown>) => {
       if (input.code === 'refused') throw new AppError('5002');
     },
@@ -137,7 +209,8 @@ describeBackends(
         license_account_id integer not null references license_account(id), title varchar(32) not null)`);
       await server.db.execute(sql`create table if not exists crate (id integer generated by default as identity primary key,
         license_account_id integer not null references license_account(id), code varchar(20) not null, size integer, capacity integer, kind varchar(1),
-        packed_at timestamptz, depot_id integer references depot(id), creator integer, sealed_by integer, sealed_at timestamptz, create_time timestamptz not null default now())`);
+        packed_at timestamptz, depot_id integer references depot(id), creator integer, sealed_by integer, sealed_at timestamptz, sealed_on date, outside_id integer,
+        create_time timestamptz not null default now(), fragile boolean)`);
       await server.db.execute(sql`create table if not exists crate_label (crate_id integer not null references crate(id) on delete cascade,
         label_id integer not null references label(id), pinned boolean not null default false, primary key (crate_id, label_id))`);
       admin = await server.login();
@@ -173,6 +246,15 @@ describeBackends(
       expect(await codes({ packed: ['2024-02-01T00:00:00Z', '2024-03-01T00:00:00Z'], sort: 'code' })).toEqual(['c2', 'c3']);
       const bad = await server.call('POST', '/crate/page', { token: admin, body: { packed: ['soon', null] } });
       expect([code(bad), bad.body.resData.issues]).toEqual(['1003', [{ field: 'packed', message: translate('en', 'validation.date') }]]);
+      // a date field's filter value is read as a date too
+      const badDay = await server.call('POST', '/crate/page', { token: admin, body: { sealedFrom: 'soon' } });
+      expect([code(badDay), badDay.body.resData.issues]).toEqual(['1003', [{ field: 'sealedFrom', message: translate('en', 'validation.date') }]]);
+      expect(await codes({ sealedFrom: '2000-01-01', sort: 'code' })).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+      // "contains", case-insensitive, from one character on
+      expect(await codes({ codeLike: 'C3', sort: 'code' })).toEqual(['c3']);
+      expect(await codes({ codeLike: 'c', sort: 'code' })).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+      // the hook's own filter replaces the declared one
+      expect(await codes({ codeIn: ['*'], sort: 'code', pageSize: 500 })).toEqual(expect.arrayContaining(['c1', 'c2', 'c3', 'c4', 'c5']));
     });
 
     it('offers options by ids and name part together, in name order with the id breaking ties, at most 50', async () => {
@@ -195,6 +277,12 @@ describeBackends(
       const created = await server.call('POST', '/crate', { token: admin, body: { code: 'j1', labels: [l2, l1, l2] } });
       expect(created.body.resData).toMatchObject({ code: 'j1', labels: [l1, l2], creator: adminId, sealedBy: null, size: null, packedAt: null });
       expect(Date.now() - Date.parse(created.body.resData.sealedAt)).toBeLessThan(60_000);
+      expect(Date.now() - Date.parse(created.body.resData.sealedOn)).toBeLessThan(2 * 86_400_000);
+      // a single reference is checked like a list of them
+      const noDepot = await server.call('POST', '/crate', { token: admin, body: { code: 'j3', depotId: 999999 } });
+      expect([code(noDepot), noDepot.body.resData.issues]).toEqual(['1004', [{ field: 'depotId', message: translate('en', 'validation.reference') }]]);
+      // a reference to a resource the server does not have is stored as sent
+      expect((await server.call('POST', '/crate', { token: admin, body: { code: 'j2', outsideId: 424242 } })).body.resData).toMatchObject({ outsideId: 424242 });
       const id = created.body.resData.id as number;
       // a datetime set and emptied again is stored empty (not 1970)
       expect((await server.call('PUT', '/crate', { token: admin, body: { id, packedAt: '2024-05-01T00:00:00Z' } })).body.resData.packedAt).toBe('2024-05-01T00:00:00.000Z');
@@ -244,6 +332,18 @@ describeBackends(
       }
       expect((await server.call('PUT', '/depot', { token: admin, body: { id: bottom, parentId: top } })).body.resData.parentId).toBe(top);
       expect((await server.call('PUT', '/depot', { token: admin, body: { id: bottom, parentId: null } })).body.resData.parentId).toBeNull();
+      // an edit without the parent leaves it alone
+      expect((await server.call('PUT', '/depot', { token: admin, body: { id: middle, name: 'Middle 2' } })).body.resData).toMatchObject({ name: 'Middle 2', parentId: top });
+      // the walk up stops after 101 levels: a parent with 100 above it is taken, one with 101 is refused
+      const chain = async (length: number) => {
+        const made = await server.db.execute(sql`insert into depot (name) select 'level ' || g from generate_series(1, ${length}) g returning id`);
+        const ids = (made as { rows: Array<{ id: number }> }).rows.map((row) => row.id).sort((a, b) => a - b);
+        for (let index = 1; index < ids.length; index++) await server.db.execute(sql`update depot set parent_id = ${ids[index - 1]} where id = ${ids[index]}`);
+        return ids[ids.length - 1];
+      };
+      const leaf = await create('/depot', { name: 'Leaf' });
+      expect(code(await server.call('PUT', '/depot', { token: admin, body: { id: leaf, parentId: await chain(101) } }))).toBe('00000');
+      expect(code(await server.call('PUT', '/depot', { token: admin, body: { id: leaf, parentId: await chain(102) } }))).toBe('1004');
       // a cycle already stored (written around the API) ends the walk up instead of looping for ever
       await server.db.execute(sql`update depot set parent_id = ${middle} where id = ${top}`);
       const outside = await create('/depot', { name: 'Outside' });
@@ -285,6 +385,88 @@ describeBackends(
       expect(raw.payload.split('\r\n')[1]).toBe('x1,,b,Export depot,"Red, Blue"');
     });
 
+    describe('exports through exportListing itself (display rules, texts, batches, a failure while streaming)', () => {
+      const exportCodes = ['e1', 'e2', 'e3', 'e4', 'e5'];
+      let caller: Caller;
+      beforeAll(async () => {
+        const current = (await server.call('GET', '/login/current', { token: admin })).body.resData;
+        caller = { principal: { licenseAccountId: current.licenseAccountId, utcOffsetMinutes: 0 }, locale: 'en', userId: current.userId } as unknown as Caller;
+        for (const [index, code] of exportCodes.entries()) await create('/crate', { code, kind: index % 2 ? 'b' : 'a', size: index + 1, capacity: 3725 });
+        await server.db.execute(sql`update crate set fragile = (code = 'e1') where code in ('e1', 'e2')`);
+      });
+      const exported = async (model: ResourceModel, body: Partial<ExportBody>, { cap = 100, batch = 100, db = server.db } = {}) => {
+        const logged: unknown[][] = [];
+        let sent: AsyncIterable<unknown> | undefined;
+        const reply = {
+          header: () => reply,
+          type: () => reply,
+          send: (payload: AsyncIterable<unknown>) => {
+            sent = payload;
+            return reply;
+          },
+          log: { error: (...args: unknown[]) => logged.push(args) },
+        };
+        const models = new Map([['crate', model], ['depot', buildModel(depot, TABLES, hooks.depot)], ['label', buildModel(label, TABLES)]]);
+        const config = { exportMaxRows: cap, exportBatchRows: batch } as ServerConfig;
+        await exportListing({ db, models, config }, caller, model, { format: 'csv', codeIn: exportCodes, sort: 'code', order: 'ASC', ...body } as ExportBody, reply as unknown as FastifyReply);
+        const chunks: Buffer[] = [];
+        const read = (async () => {
+          for await (const chunk of sent as AsyncIterable<string | Buffer>) chunks.push(Buffer.from(chunk));
+          return 'ended';
+        })().catch((error: Error) => `failed: ${error.message}`);
+        const outcome = await Promise.race([read, new Promise((resolve) => setTimeout(() => resolve('hung'), 5_000))]);
+        return { outcome, file: Buffer.concat(chunks), logged };
+      };
+      const csvRows = (file: Buffer) => file.toString('utf8').replace(/^\uFEFF/, '').split('\r\n');
+
+      it('writes enum labels (value and label when so declared), durations, a boolean\'s own labels', async () => {
+        const columns = ['code', 'kind', 'capacity', 'fragile'];
+        expect(csvRows((await exported(exportModel('valueLabel'), { columns, codeIn: ['e1', 'e2'] })).file)).toEqual([
+          'CODE,KIND,CAPACITY,FRAGILE', 'e1,a,1:02:05,Handle with care', 'e2,b – Bee,1:02:05,No', '',
+        ]);
+        expect(csvRows((await exported(exportModel(), { columns, codeIn: ['e2', 'e3'] })).file).slice(1)).toEqual(['e2,Bee,1:02:05,No', 'e3,a,1:02:05,', '']);
+        // without columns sent: the declared list columns that are read (a virtual one is not)
+        const declared = defineResource({ ...exportCrate(), fields: { ...exportCrate().fields, note: { type: 'text', virtual: true } }, list: { ...crate.list, columns: ['code', 'note', 'size'] } });
+        const listed: ResourceModel = { ...buildModel(declared, TABLES), texts: (_locale, key) => EXPORT_TEXTS[key] };
+        expect(csvRows((await exported(listed, { codeIn: ['e1'] })).file)).toEqual(['CODE,SIZE', 'e1,1', '']);
+      });
+
+      it('writes an XLSX without shared strings: numbers as numbers, the sheet named in at most 31 characters', async () => {
+        const { outcome, file } = await exported(exportModel(), { format: 'xlsx', columns: ['code', 'size', 'kind'] });
+        expect(outcome).toBe('ended');
+        expect(file.includes('xl/sharedStrings.xml')).toBe(false);
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(file as unknown as ArrayBuffer);
+        const sheet = workbook.worksheets[0];
+        expect(sheet.name).toBe('Crates kept in the depot for a ');
+        expect([1, 2, 3].map((row) => sheet.getRow(row).values)).toEqual([
+          [undefined, 'CODE', 'SIZE', 'KIND'], [undefined, 'e1', 1, 'a'], [undefined, 'e2', 2, 'Bee'],
+        ]);
+        expect(sheet.rowCount).toBe(6);
+      });
+
+      it('reads batch by batch up to the cap, and no batch after a short one or the cap', async () => {
+        const rowsOf = async (cap: number, batch: number) => {
+          const counting = countingDb(server.db);
+          const { file } = await exported(exportModel(), { columns: ['code'] }, { cap, batch, db: counting.db });
+          // each batch with rows: its rows, then their join ids (labels)
+          return [csvRows(file).slice(1, -1).join(' '), counting.selects()];
+        };
+        expect(await rowsOf(100, 2)).toEqual(['e1 e2 e3 e4 e5', 6]);
+        expect(await rowsOf(4, 2)).toEqual(['e1 e2 e3 e4', 4]);
+        expect(await rowsOf(3, 2)).toEqual(['e1 e2 e3', 4]);
+        expect(await rowsOf(3, 5)).toEqual(['e1 e2 e3', 2]);
+        // nothing found: the header line alone
+        expect((await exported(exportModel(), { columns: ['code'], codeIn: ['none'] })).file.toString('utf8')).toBe('\uFEFFCODE\r\n');
+      });
+
+      it('ends an XLSX whose later batch fails with an error, and logs it', async () => {
+        const { outcome, logged } = await exported(exportModel(), { format: 'xlsx', columns: ['code'] }, { batch: 2, db: countingDb(server.db, 3).db });
+        expect(outcome).toBe('failed: database gone');
+        expect(logged).toEqual([[{ err: new Error('database gone') }, 'export failed while streaming']]);
+      });
+    });
+
     it('keeps other accounts out: 2003 on read, edit and delete, a batch with a foreign id deletes nothing; no account: 5001', async () => {
       const own = await create('/crate', { code: 'own' });
       const home = (await server.call('GET', '/login/current', { token: admin })).body.resData.licenseAccountId as number;
@@ -313,13 +495,121 @@ describeBackends(
       // a global resource needs no account
       expect(code(await server.call('POST', '/depot', { token: drifter, body: { name: 'Anywhere' } }))).toBe('00000');
     });
+
+    it('reads computed fields (a page chosen on the plain columns first) and a kept total, past the last page too', async () => {
+      const root = await create('/depot', { name: 'Computed root' });
+      for (const name of ['Computed a', 'Computed b', 'Computed c']) await create('/depot', { name, parentId: root });
+      const page = await server.call('POST', '/depot/page', { token: admin, body: { sort: 'children', order: 'DESC', pageSize: 2 } });
+      expect(page.body.resData.list).toHaveLength(2);
+      expect(page.body.resData.list[0]).toEqual({ id: root, name: 'Computed root', parentId: null, twinId: null, children: 3, marked: 'Computed root *' });
+      expect((await server.call('GET', `/depot/${root}`, { token: admin })).body.resData).toMatchObject({ children: 3, marked: 'Computed root *' });
+      const second = await server.call('POST', '/depot/page', { token: admin, body: { sort: 'children', order: 'DESC', pageSize: 2, pageNum: 2 } });
+      expect(second.body.resData.list).toHaveLength(2);
+      expect(second.body.resData.list.map((row: { id: number }) => row.id)).not.toContain(root);
+
+      const home = (await server.call('GET', '/login/current', { token: admin })).body.resData.licenseAccountId as number;
+      const counted = await server.db.execute(sql`select count(*)::int as n, min(title) as first from label where license_account_id = ${home}`);
+      const { n, first } = (counted as { rows: Array<{ n: number; first: string }> }).rows[0];
+      for (const body of [{ pageSize: 20 }, { pageSize: 1 }]) {
+        const labels = await server.call('POST', '/label/page', { token: admin, body });
+        expect([labels.body.resData.total, labels.body.resData.list[0].title]).toEqual([n, first]);
+      }
+      const past = await server.call('POST', '/label/page', { token: admin, body: { pageSize: 10, pageNum: 100_000 } });
+      expect(past.body.resData).toEqual({ list: [], total: n, pageNum: 100_000, pageSize: 10 });
+    });
   },
   {
     resources: [...RESOURCES, depot, label, crate],
-    tables: { depot: depotTable, label: labelTable, crate: crateTable, crate_label: crateLabelTable },
+    tables: TABLES,
     hooks,
   },
 );
+
+// Built inside the test, so the code that turns declarations into routes and schemas counts as run by it.
+for (const backend of ['pglite', 'postgres'] as const) {
+  describe.skipIf(backend === 'postgres' && !process.env.DATABASE_URL)(`the generic routes as declared [${backend}]`, () => {
+    it('documents every generic route of the fixture and of two product resources (the machine\'s writes): paths, permissions, request and answer schemas', async () => {
+      // stamp declares a page and nothing else: no other route
+      const server = await startTestServer(backend, { resources: [...RESOURCES, depot, label, crate, stamp], tables: { ...TABLES, stamp: stampTable }, hooks });
+      try {
+        type Operation = Record<string, unknown> & { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { properties?: { resData: unknown } } }> }> };
+        const docs = (await server.app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+        // each operation as declared: its words and rules, the request's schema, the answers' codes and the data's schema
+        const shape = ({ requestBody, responses, ...rest }: Operation) => ({
+          ...rest,
+          ...(requestBody ? { body: requestBody.content['application/json'].schema } : {}),
+          answers: Object.keys(responses),
+          data: responses['200'].content?.['application/json']?.schema.properties?.resData ?? responses['200'],
+        });
+        const generic = Object.entries(docs.paths)
+          // every route of the fixture; the product's machine (create, edit, delete: numbers with bounds, dates, lengths) and alarm rules
+          .filter(([path]) => /^\/test-api\/((crate|depot|label|stamp|eventNotification)(\/page|\/list|\/\{id\}|\/batchDelete|\/export)?|rvm)$/.test(path))
+          .map(([path, operations]) => [path, Object.fromEntries(Object.entries(operations).map(([method, operation]) => [method, shape(operation)]))]);
+        // reviewed when written (tests/server/crudRules.routes.json): a change there is a change of the API
+        await expect(`${JSON.stringify(Object.fromEntries(generic), null, 1)}\n`).toMatchFileSnapshot('crudRules.routes.json');
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
+
+it('refuses to build a model that does not fit its tables, naming what is missing', () => {
+  const built = (declaration: Parameters<typeof buildModel>[0], tables: Parameters<typeof buildModel>[1] = TABLES, modelHooks = declaration.name === 'depot' ? hooks.depot : {}) => {
+    try {
+      const model = buildModel(declaration, tables, modelHooks);
+      return { readable: model.readable, creatable: model.creatable, editable: model.editable, columns: Object.keys(model.columns), joins: Object.keys(model.joins), computed: Object.keys(model.computed) };
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const labels = crate.fields.labels;
+  const noId = pgTable('no_id', { name: varchar('name') });
+  expect(built(crate)).toEqual({
+    readable: ['id', 'code', 'size', 'capacity', 'kind', 'packedAt', 'depotId', 'labels', 'creator', 'sealedBy', 'sealedAt', 'sealedOn', 'outsideId', 'createTime'],
+    creatable: ['code', 'size', 'capacity', 'kind', 'packedAt', 'depotId', 'labels', 'outsideId'],
+    editable: ['code', 'size', 'capacity', 'kind', 'packedAt', 'depotId', 'labels', 'outsideId'],
+    columns: ['id', 'code', 'size', 'capacity', 'kind', 'packedAt', 'depotId', 'creator', 'sealedBy', 'sealedAt', 'sealedOn', 'outsideId', 'createTime'],
+    joins: ['labels'],
+    computed: [],
+  });
+  const where = (table: string) => `Resource "crate" (table "${table}"): `;
+  expect([
+    built({ ...crate, table: 'nowhere' }),
+    built({ ...crate, fields: { ...crate.fields, labels: { ...labels, through: undefined } } }),
+    built(crate, { ...TABLES, crate_label: undefined as never }),
+    built({ ...crate, fields: { ...crate.fields, labels: { ...labels, through: { ...labels.through, from: 'box_id' } } } }),
+    built({ ...crate, fields: { ...crate.fields, labels: { ...labels, through: { ...labels.through, to: 'tag_id' } } } }),
+    built({ ...crate, fields: { ...crate.fields, weight: { type: 'number' } } }),
+    built({ ...depot, table: 'no_id', fields: { name: depot.fields.name } }, { no_id: noId }),
+    built({ ...depot, scope: 'licenseAccount' }),
+    built({ ...crate, scope: 'custom' }),
+    built({ ...crate, nameField: 'weight' }),
+    built({ ...crate, list: { ...crate.list, defaultSort: { field: 'weight', order: 'ASC' } } }),
+    built({ ...crate, list: { ...crate.list, filters: [{ name: 'heavy', field: 'weight', operator: 'gte' }] } }),
+  ]).toEqual([
+    `${where('nowhere')}no such table in server/db/schema`,
+    `${where('crate')}multiReference "labels" needs \`through\``,
+    `${where('crate')}join table "crate_label" of "labels" is not in server/db/schema`,
+    `${where('crate')}join table "crate_label" has no column "box_id"`,
+    `${where('crate')}join table "crate_label" has no column "tag_id"`,
+    `${where('crate')}field "weight" has no column (property "weight") and is not computed by a hook`,
+    'Resource "depot" (table "no_id"): the table needs an "id" column',
+    'Resource "depot" (table "depot"): scope "licenseAccount" needs a licenseAccountId column',
+    `${where('crate')}scope "custom" needs a scope hook in server/resources/`,
+    `${where('crate')}nameField "weight" is not a column`,
+    `${where('crate')}default sort "weight" is not a column`,
+    `${where('crate')}filter "heavy" is on "weight", which is not a column`,
+  ]);
+  // a field a hook computes needs no column; virtual and writeOnly fields are neither read nor stored
+  const computedWeight = { computed: () => ({ weight: sql<number>`1` }) };
+  expect(built({ ...crate, fields: { ...crate.fields, weight: { type: 'number', readOnly: true } } }, TABLES, computedWeight)).toMatchObject({ computed: ['weight'], readable: expect.arrayContaining(['weight']) });
+  const hidden = built({ ...crate, fields: { ...crate.fields, note: { type: 'text', virtual: true }, code: { ...crate.fields.code, writeOnly: true } } });
+  expect(hidden).toMatchObject({ readable: ['id', 'size', 'capacity', 'kind', 'packedAt', 'depotId', 'labels', 'creator', 'sealedBy', 'sealedAt', 'sealedOn', 'outsideId', 'createTime'] });
+  expect(hidden).toMatchObject({ creatable: expect.arrayContaining(['code', 'note']) });
+  // the id is never written, even when its declaration forgets readOnly
+  expect(built({ ...depot, fields: { ...depot.fields, id: { type: 'number' } } })).toMatchObject({ creatable: ['name', 'parentId', 'twinId'], editable: ['name', 'parentId', 'twinId'], computed: ['children', 'marked'] });
+});
 
 // Without a server: the rules that need no database.
 const stamp = defineResource({
