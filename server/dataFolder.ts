@@ -35,27 +35,47 @@ interface TemplateMarker {
   migrations: Record<string, string>;
 }
 
-const readMarker = (file: string): TemplateMarker => {
+const readMarker = (file: string): TemplateMarker | undefined => {
   const text = readFileSync(file, 'utf8');
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as TemplateMarker;
+    parsed = JSON.parse(text);
   } catch {
     return { pglite: text, migrations: {} }; // a template of an older build: initialised, not migrated
   }
+  const marker = parsed as Partial<TemplateMarker> | null;
+  if (typeof marker?.pglite !== 'string' || typeof marker.migrations !== 'object' || marker.migrations === null) return undefined;
+  return { pglite: marker.pglite, migrations: marker.migrations };
 };
 
 /** The same hash scripts/build.mjs writes into the marker. */
 const migrationHash = (name: string, folder: string) => createHash('sha256').update(readFileSync(join(folder, name))).digest('hex');
 
-/** The installed PGlite's, and every migration it holds is still the same file (a changed one would never run again). */
+/** drizzle's journal: the migrations in order, each with the time drizzle compares against the last one applied. */
+const journalOf = (folder: string): Array<{ tag: string; when: number }> => {
+  try {
+    return (JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string; when: number }> }).entries;
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * The installed PGlite's; every migration it holds is still the same file (a changed one would never run
+ * again); and no migration it lacks is dated at or before the newest it holds: drizzle applies only the
+ * journal entries newer than the last one applied, so such a migration (a branch merged late) would be
+ * skipped on every folder made from it.
+ */
 export const usableTemplate = (template: string, migrationsFolder = MIGRATIONS_FOLDER): boolean => {
   const file = join(template, TEMPLATE_VERSION_FILE);
   if (!existsSync(file)) return false;
   const marker = readMarker(file);
-  if (marker.pglite !== installedPgliteVersion()) return false;
-  return Object.entries(marker.migrations ?? {}).every(
-    ([name, hash]) => existsSync(join(migrationsFolder, name)) && migrationHash(name, migrationsFolder) === hash,
-  );
+  if (!marker || marker.pglite !== installedPgliteVersion()) return false;
+  const held = Object.entries(marker.migrations);
+  if (!held.every(([name, hash]) => typeof hash === 'string' && existsSync(join(migrationsFolder, name)) && migrationHash(name, migrationsFolder) === hash)) return false;
+  const journal = journalOf(migrationsFolder);
+  const newestHeld = Math.max(-Infinity, ...journal.filter((entry) => `${entry.tag}.sql` in marker.migrations).map((entry) => entry.when));
+  return journal.every((entry) => `${entry.tag}.sql` in marker.migrations || entry.when > newestHeld);
 };
 
 /**

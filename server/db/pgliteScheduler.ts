@@ -25,14 +25,26 @@ export interface ShortestFirstOptions {
   /** How many SQL texts keep a learned cost (the oldest are forgotten beyond it; memory stays bounded). */
   maxKeys?: number;
   now?: () => number;
+  /**
+   * False while something else holds the connection (an open transaction): a statement that waited for it
+   * would be learned as costing that wait. Asked when the statement starts and when it ends.
+   */
+  measurable?: () => boolean;
 }
+
+/**
+ * The text a cost is learned under: parameters are unnumbered and a list of them counts as one, so
+ * `id in ($1, $2) and a = $3` and `id in ($1, $2, $3) and a = $4` share their cost (else a text whose lists
+ * vary would be new, so "free", every time).
+ */
+export const costKey = (sql: string) => sql.replace(/\$\d+(?:\s*,\s*\$\d+)*/g, '$n');
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Weight of the latest run in a text's learned cost. */
 const LATEST_WEIGHT = 0.2;
 
-export const shortestFirst = ({ maxWaitMs = 100, maxKeys = 2000, now = () => performance.now() }: ShortestFirstOptions = {}) => {
+export const shortestFirst = ({ maxWaitMs = 100, maxKeys = 2000, now = () => performance.now(), measurable = () => true }: ShortestFirstOptions = {}) => {
   const queue: Waiting[] = [];
   /** SQL text → learned running time (ms); a text never run counts as 0 (runs soon, then is known). */
   const cost = new Map<string, number>();
@@ -62,26 +74,27 @@ export const shortestFirst = ({ maxWaitMs = 100, maxKeys = 2000, now = () => per
       if (queue.length === 0) break;
       const [next] = queue.splice(nextIndex(), 1);
       const started = now();
+      const alone = measurable();
       try {
         next.resolve(await next.work());
       } catch (error) {
         next.reject(error);
       }
-      learn(next.key, now() - started);
+      if (alone && measurable()) learn(next.key, now() - started);
     }
     running = false;
   };
 
   return {
-    /** `work` (one statement on the connection) when its turn comes; `key` is its SQL text. */
-    run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    /** `work` (one statement on the connection) when its turn comes; `sql` is its text. */
+    run<T>(sql: string, work: () => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ key, work, resolve: resolve as (value: unknown) => void, reject, since: now() });
+        queue.push({ key: costKey(sql), work, resolve: resolve as (value: unknown) => void, reject, since: now() });
         if (!running) void pump();
       });
     },
     /** The learned cost of a text in ms (undefined: never run). */
-    costOf: (key: string) => cost.get(key),
+    costOf: (sql: string) => cost.get(costKey(sql)),
     get waiting() {
       return queue.length;
     },

@@ -76,4 +76,26 @@ describe('the PGlite template a new data folder starts from', () => {
     expect(prepareDataFolder(other, template, migrations)).toBe(false);
     expect(readdirSync(other)).toEqual([]);
   });
+
+  it('a marker that is not an object with a version is no template, and no crash', () => {
+    for (const content of ['null', '{}', '{"pglite":"x"}']) {
+      marker(content);
+      expect(usableTemplate(template, migrations), content).toBe(false);
+    }
+  });
+
+  it('is not used when a migration it lacks is dated at or before the newest it holds (drizzle would skip it)', () => {
+    const journal = (entries: Array<[string, number]>) => {
+      mkdirSync(join(migrations, 'meta'), { recursive: true });
+      writeFileSync(join(migrations, 'meta', '_journal.json'), JSON.stringify({ entries: entries.map(([tag, when]) => ({ tag, when })) }));
+    };
+    writeFileSync(join(migrations, '0002_late.sql'), 'create table c ();');
+    marker({ pglite: PGLITE_VERSION, migrations: current });
+    journal([['0000_init', 100], ['0001_more', 200], ['0002_late', 200]]);
+    expect(usableTemplate(template, migrations)).toBe(false);
+    journal([['0000_init', 100], ['0001_more', 200], ['0002_late', 150]]);
+    expect(usableTemplate(template, migrations)).toBe(false);
+    journal([['0000_init', 100], ['0001_more', 200], ['0002_late', 201]]);
+    expect(usableTemplate(template, migrations)).toBe(true);
+  });
 });

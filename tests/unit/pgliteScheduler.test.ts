@@ -2,9 +2,9 @@
 // learned per SQL text, nothing left waiting longer than maxWaitMs behind shorter ones. A fake clock
 // stands for the statements' running times; the order of completion is what is asserted.
 import { describe, expect, it } from 'vitest';
-import { shortestFirst } from '../../server/db/pgliteScheduler';
+import { costKey, shortestFirst } from '../../server/db/pgliteScheduler';
 
-const setup = (options: { maxWaitMs?: number; maxKeys?: number } = {}) => {
+const setup = (options: { maxWaitMs?: number; maxKeys?: number; measurable?: () => boolean } = {}) => {
   let clock = 0;
   const scheduler = shortestFirst({ ...options, now: () => clock });
   const done: string[] = [];
@@ -90,5 +90,32 @@ describe('the PGlite statement queue', () => {
     await statement('a', 1);
     await statement('c', 3);
     expect([scheduler.costOf('a'), scheduler.costOf('b'), scheduler.costOf('c')]).toEqual([1, undefined, 3]);
+  });
+
+  it('learns nothing from a statement that started or ended while something else held the connection', async () => {
+    let transactionOpen = false;
+    const { scheduler, statement, tick } = setup({ measurable: () => !transactionOpen });
+    // the transaction ends while the statement waits for the connection
+    transactionOpen = true;
+    await scheduler.run('waited at the start', async () => {
+      tick(40);
+      transactionOpen = false;
+    });
+    // a transaction begins while the statement runs
+    await scheduler.run('waited at the end', async () => {
+      tick(40);
+      transactionOpen = true;
+    });
+    transactionOpen = false;
+    await statement('alone', 3);
+    expect([scheduler.costOf('waited at the start'), scheduler.costOf('waited at the end'), scheduler.costOf('alone')]).toEqual([undefined, undefined, 3]);
+  });
+
+  it('learns one cost for texts that differ only in the length of a parameter list', async () => {
+    expect(costKey('select * from rvm where id in ($1, $2) and a = $3')).toBe(costKey('select * from rvm where id in ($1,$2,$3,$4) and a = $5'));
+    expect(costKey('select $1 where $2 = 1')).toBe('select $n where $n = 1');
+    const { scheduler, statement } = setup();
+    await statement('select * from rvm where id in ($1, $2)', 25);
+    expect(scheduler.costOf('select * from rvm where id in ($1, $2, $3, $4, $5)')).toBe(25);
   });
 });
