@@ -8,7 +8,7 @@
 //                                initdb, ~4 s, and the migrations, ~1 s); its marker names the PGlite version and
 //                                each migration it holds by content hash (server/dataFolder.ts checks them)
 //   <out>/build-stamp.json       hash of the inputs (scripts/buildStamp.mjs), compared by `npm start`
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -78,6 +78,10 @@ export const buildPgliteTemplate = async (outDir) => {
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
+  // scratch folders of a build stopped midway (an hour old: a build running beside this one keeps its own)
+  for (const entry of readdirSync(outDir)) {
+    if (entry.startsWith('.template-') && Date.now() - statSync(join(outDir, entry)).mtimeMs > 3_600_000) rmSync(join(outDir, entry), { recursive: true, force: true });
+  }
   const scratch = mkdtempSync(join(outDir, '.template-'));
   try {
     // pg_trgm as the server's worker loads it (server/db/pglite.worker.ts): the migrations create the extension
@@ -89,8 +93,11 @@ export const buildPgliteTemplate = async (outDir) => {
     await db.exec('checkpoint');
     await db.close();
     writeFileSync(join(scratch, TEMPLATE_VERSION_FILE), marker);
-    rmSync(target, { recursive: true, force: true });
+    // swapped by renames: a server copying the template now finds the old one whole, the new one whole, or none
+    const retired = `${scratch}-retired`;
+    if (existsSync(target)) renameSync(target, retired);
     renameSync(scratch, target);
+    rmSync(retired, { recursive: true, force: true });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
