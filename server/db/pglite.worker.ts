@@ -14,7 +14,7 @@ import { serializeError } from './pgliteProtocol';
 
 const port = parentPort;
 if (!port) throw new Error('pglite.worker must run in a worker thread');
-const { dataDir, snapshotFile } = workerData as PgliteWorkerData;
+const { dataDir, snapshotFile, maxWaitMs } = workerData as PgliteWorkerData;
 
 /** Thrown into a transaction's callback to make PGlite roll it back. */
 const ROLLBACK = Symbol('rollback');
@@ -46,7 +46,7 @@ const db = new PGlite({
 const query = namedQueries(db);
 // statements outside a transaction wait here, shortest expected first (pgliteScheduler.ts)
 // (a statement that waited for an open transaction is not learned as costing that wait)
-const queue = shortestFirst({ measurable: () => transactions.size === 0 });
+const queue = shortestFirst({ maxWaitMs, measurable: () => transactions.size === 0 });
 
 const begin = (id: number) => {
   const transactionId = nextTransactionId++;

@@ -8,6 +8,8 @@ export interface PgliteWorkerData {
   dataDir?: string;
   /** In memory only: a file written by PGlite's dumpDataDir to start from instead of running initdb. */
   snapshotFile?: string;
+  /** The queue's starvation limit (pgliteScheduler.ts); its default when absent. */
+  maxWaitMs?: number;
 }
 
 export type PgliteRequest =

@@ -48,8 +48,8 @@ export class PgliteWorkerClient implements PgliteQueryable {
   private failure: Error | null = null;
   readonly waitReady: Promise<void>;
 
-  constructor(dataDir?: string, snapshotFile?: string) {
-    this.worker = startWorker({ dataDir, snapshotFile });
+  constructor(dataDir?: string, snapshotFile?: string, options: Pick<PgliteWorkerData, 'maxWaitMs'> = {}) {
+    this.worker = startWorker({ dataDir, snapshotFile, ...options });
     this.waitReady = new Promise((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
     this.worker.on('message', (message: PgliteReply | PgliteNotification) => {
       if ('notification' in message) {
