@@ -21,6 +21,7 @@ import { registerPerformanceRoutes } from './performance/routes';
 import { seedDemoFleetIfEmpty } from './seed/demoFleet';
 import { openDatabase, type Database } from './db/client';
 import { TABLES } from './db/registry';
+import { createFoldedColumns } from './db/foldedColumns';
 import { createTrigramIndexes } from './db/trigramIndexes';
 import { registerInputGuards, validatorCompiler } from './lib/ajv';
 import { clientErrorHandler } from './lib/clientErrors';
@@ -91,6 +92,8 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     await database.migrateLocked((db) => seed(db, config, hasher, declarations));
     // A trigram index for every contains filter the declarations offer (server/db/trigramIndexes.ts).
     await database.migrateLocked((db) => createTrigramIndexes(db, models));
+    // And for texts too short for a trigram: a lower-case copy of each searched column with an index of its 2-character pieces (server/db/foldedColumns.ts).
+    await database.migrateLocked((db) => createFoldedColumns(db, models));
     // A living console from the first minute: a small demo fleet, only on a database that never had one.
     if (options.demoFleet) await database.migrateLocked((db) => seedDemoFleetIfEmpty(db));
     const logger = options.logger ? loggerOptions(options.logger === true ? 'info' : options.logger.level, options.logger === true ? undefined : options.logger.stream) : false;

@@ -88,6 +88,8 @@ export const buildConfiguredModel = (type: ConfiguredType): ConfiguredModel => {
     id: configuredRecord.id,
     columns: { id: configuredRecord.id, createdTime: configuredRecord.createdTime, updatedTime: configuredRecord.updatedTime },
     computed,
+    // values live in a JSON document: no stored copy to compare
+    shortContains: {},
     joins: {},
     licenseAccountColumn: configuredRecord.licenseAccountId,
     hooks: {

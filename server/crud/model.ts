@@ -26,6 +26,11 @@ export interface ResourceModel {
   columns: Record<string, PgColumn>;
   /** readOnly fields computed in SQL by the hooks (e.g. counts). */
   computed: Record<string, SQL>;
+  /**
+   * How a contains text of 1–2 characters (too short for a trigram) is answered, for fields whose table the start
+   * prepared for it (server/db/foldedColumns.ts); other fields compare `lower(column)`.
+   */
+  shortContains: Record<string, (text: string) => SQL>;
   /** multiReference fields: field name -> join table. */
   joins: Record<string, JoinSpec>;
   /** The license_account_id column of 'licenseAccount'-scoped resources. */
@@ -101,6 +106,7 @@ export const buildModel = (declaration: ResourceDeclaration, tables: TableRegist
     id,
     columns,
     computed,
+    shortContains: {},
     joins,
     licenseAccountColumn,
     hooks,

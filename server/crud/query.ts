@@ -38,10 +38,11 @@ export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) 
  * (migration trigramIndexes); a shorter text has no trigram to look up, yet the planner may still pick the
  * index and read all of it, slower than reading the rows (100,000 machines, "Po": 112 ms against 55 ms,
  * docs/benchmarks.md "Search"). So a shorter one is a substring test the index cannot serve, with the same
- * case folding (the database's `lower`, as `ilike` does) and no wildcards to escape.
+ * case folding (the database's `lower`, as `ilike` does) and no wildcards to escape; `short` answers it instead where
+ * the column's table was prepared for short texts (server/db/foldedColumns.ts), sparing `lower()` of every row.
  */
-export const containsCondition = (expression: SQL | PgColumn, text: string): SQL =>
-  [...text].length >= 3 ? ilike(expression, likePattern(text)) : sql`strpos(lower(${expression}), lower(${text})) > 0`;
+export const containsCondition = (expression: SQL | PgColumn, text: string, short?: (text: string) => SQL): SQL =>
+  [...text].length >= 3 ? ilike(expression, likePattern(text)) : (short?.(text) ?? sql`strpos(lower(${expression}), lower(${text})) > 0`);
 
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
 
@@ -72,7 +73,7 @@ export const filterConditions = (model: ResourceModel, body: Record<string, unkn
         conditions.push(eq(expression, typed(model, filter, raw)));
         break;
       case 'like':
-        conditions.push(containsCondition(expression, String(raw)));
+        conditions.push(containsCondition(expression, String(raw), model.shortContains[filter.field]));
         break;
       case 'in': {
         const values = (raw as unknown[]).filter((value) => !isBlank(value)).map((value) => typed(model, filter, value));

@@ -88,7 +88,7 @@ export const readOptions = (db: Db, model: ResourceModel, caller: Caller, query:
   return db
     .select({ id: model.id, name })
     .from(model.table)
-    .where(and(scopeCondition(model, caller), query.nameLike ? containsCondition(name, query.nameLike) : undefined, ids.length ? inArray(model.id, ids) : undefined))
+    .where(and(scopeCondition(model, caller), query.nameLike ? containsCondition(name, query.nameLike, model.shortContains[model.declaration.nameField]) : undefined, ids.length ? inArray(model.id, ids) : undefined))
     .orderBy(asc(name), asc(model.id))
     .limit(OPTIONS_LIMIT);
 };

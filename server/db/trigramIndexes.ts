@@ -22,23 +22,27 @@ export const trigramIndexName = (table: string, column: string) => `${table}_${c
 /** Text columns only: gin_trgm_ops indexes text; a computed field has no column to index. */
 const isTextColumn = (column: PgColumn) => /^(text|varchar|character varying|char)/i.test(column.getSQLType());
 
-export const trigramIndexesOf = (models: ModelRegistry): TrigramIndex[] => {
-  const byName = new Map<string, TrigramIndex>();
-  for (const model of models.values()) {
+/** Every text column a contains search reads: `like` filters and the nameField (pickers' `nameLike`), per model and field. */
+export const containsColumns = (models: ModelRegistry) =>
+  [...models.values()].flatMap((model) => {
     const { declaration } = model;
     const searched = [...declaration.list.filters.filter((filter) => filter.operator === 'like').map((filter) => filter.field), declaration.nameField];
-    for (const field of searched) {
+    return [...new Set(searched)].flatMap((field) => {
       const column = model.columns[field];
-      if (!column || !isTextColumn(column)) continue;
-      const table = getTableName(model.table);
-      const name = trigramIndexName(table, column.name);
-      byName.set(name, { name, table, column: column.name });
-    }
+      return column && isTextColumn(column) ? [{ model, field, table: getTableName(model.table), column: column.name }] : [];
+    });
+  });
+
+export const trigramIndexesOf = (models: ModelRegistry): TrigramIndex[] => {
+  const byName = new Map<string, TrigramIndex>();
+  for (const { table, column } of containsColumns(models)) {
+    const name = trigramIndexName(table, column);
+    byName.set(name, { name, table, column });
   }
   return [...byName.values()];
 };
 
-const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+export const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 /**
  * Creates the indexes that do not exist yet, with a small pending list (migration 0013 says why).

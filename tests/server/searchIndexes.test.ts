@@ -1,13 +1,15 @@
 // Search and the generic "contains" filters on trigram indexes: the same machines as a plain scan
 // would find (checked against a reference computed here from every row), for short and long terms,
 // any case, Chinese addresses, and `%` / `_` taken literally; and every contains filter a declaration
-// offers has its trigram index, which the generated condition can use.
+// offers has its trigram index, which the generated condition can use, and a lower-case copy for short texts.
 import { eq, getTableName, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { expect, it } from 'vitest';
 import { filterConditions } from '../../server/crud/query';
 import { rowsOf } from '../../server/db/client';
 import { rvm } from '../../server/db/schema/fleet';
-import { trigramIndexesOf } from '../../server/db/trigramIndexes';
+import { bigramIndexName, createFoldedColumns, foldedColumnName } from '../../server/db/foldedColumns';
+import { containsColumns, trigramIndexesOf } from '../../server/db/trigramIndexes';
 import { accountNamed, seedSmallFleet } from './fleetHarness';
 import { describeFleet, type FleetContext } from './fleetSuite';
 
@@ -127,6 +129,46 @@ describeFleet('search on trigram indexes', (context) => {
     expect(await planOf('Nathan')).toContain('rvm_address_trgm_idx');
     expect(await planOf('Nat')).toContain('rvm_address_trgm_idx');
     for (const short of ['Na', 'N', '旺角']) expect(await planOf(short), short).not.toContain('rvm_address_trgm_idx');
+    // 2 characters are looked up in the index of the copy's 2-character pieces; 1 character reads the rows
+    for (const two of ['Na', '旺角']) expect(await planOf(two), two).toContain('rvm_address_bigram_idx');
+    expect(await planOf('N')).not.toContain('rvm_address_bigram_idx');
+  });
+
+  it("keeps a lower-case copy of every contains-searched column and an index of its 2-character pieces, which a short text uses instead of lower() of every row", async () => {
+    const { models } = context.server.app.services;
+    const wanted = containsColumns(models);
+    const columns = rowsOf<{ name: string; generated: string; expression: string | null }>(
+      await context.server.db.execute(sql`select table_name || '.' || column_name as name, is_generated as generated, generation_expression as expression
+        from information_schema.columns where table_schema = current_schema() and column_name like '%\_\_folded'`),
+    );
+    const copies = new Map(columns.map((column) => [column.name, column]));
+    expect(wanted.map(({ table, column }) => `${table}.${column}`)).toEqual(expect.arrayContaining(['rvm.address', 'rvm.term_no', 'sys_user.email', 'sys_role.name']));
+    const bigramIndexes = rowsOf<{ name: string; definition: string }>(
+      await context.server.db.execute(sql`select indexname as name, indexdef as definition from pg_indexes where indexname like '%\_bigram\_idx'`),
+    );
+    const indexed = new Map(bigramIndexes.map((index) => [index.name, index.definition]));
+    for (const { model, field, table, column } of wanted) {
+      expect(indexed.get(bigramIndexName(table, column)), `${table}.${column}`).toMatch(new RegExp(`USING gin \\(contains_bigrams\\(${foldedColumnName(column)}\\)\\)`));
+      const copy = copies.get(`${table}.${foldedColumnName(column)}`);
+      expect([copy?.generated, copy?.expression?.replace(/[()"]|::text/g, '')], `${table}.${column}`).toEqual(['ALWAYS', `lower${column}`]);
+      expect(model.shortContains[field], `${model.declaration.name}.${field}`).toBeDefined();
+    }
+    // the short form reads the copy; from 3 characters on it is the indexed ilike on the column itself
+    const machine = models.get('machine')!;
+    const text = (addressLike: string) => new PgDialect().sqlToQuery(filterConditions(machine, { addressLike })[0]).sql;
+    expect(text('P')).toBe('strpos("rvm"."address__folded", lower($1)) > 0');
+    expect(text('Po')).toBe('contains_bigrams("rvm"."address__folded") @> contains_bigrams(lower($1)) and strpos("rvm"."address__folded", lower($2)) > 0');
+    expect(text('Pol')).toBe('"rvm"."address" ilike $1');
+    // a copy follows its column: an address written now is found by its new words only
+    const [first] = await machinesOf();
+    await context.server.db.update(rvm).set({ address: 'Zq Lane' }).where(eq(rvm.id, first.id));
+    const found = async (addressLike: string) => (await call('POST', '/rvm/page', { pageNum: 1, pageSize: 500, addressLike })).body.resData.list.map((row: { id: number }) => row.id);
+    expect(await found('zQ')).toEqual([first.id]);
+    await context.server.db.update(rvm).set({ address: first.address }).where(eq(rvm.id, first.id));
+    expect(await found('zQ')).toEqual([]);
+    // a second instance on the same database adds nothing and uses the copies as well
+    const again = await createFoldedColumns(context.server.db, models);
+    expect(again).toEqual([]);
   });
 }, setup);
 
