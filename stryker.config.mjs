@@ -22,7 +22,7 @@ export const FOLDER_TESTS = {
   // routeGuard/passwordHashing.test.ts mock modules, which needs isolation (off here)
   'server/auth': ['tests/server/{authRules,authCaller,authLimits}.test.ts', 'tests/unit/callerCache.test.ts'],
   // server/crud is measured in parts (FOLDER_PARTS below); this is every file of its parts
-  'server/crud': ['tests/server/{crudRules,export}.test.ts'],
+  'server/crud': ['tests/server/{crudRules,crudEdges,crudRoutes,export}.test.ts'],
   // routeSchemas builds its apps inside its tests: the route declarations run at build time, and only code a test itself ran counts as covered by it
   'server/routes': ['tests/server/{login,password,savedFilter,accountsAndScope,securitySignin,routeSchemas}.test.ts'],
 };
@@ -31,13 +31,13 @@ export const FOLDER_TESTS = {
  * Folders measured in parts: each part mutates some of the folder's files with only the tests dedicated to
  * them, and scripts/mutationReport.mjs merges the parts' reports into the folder's. server/crud: its code runs
  * under every server test, and a mutant re-runs each covering file's server set-up; with its 7 route suites
- * the estimate was 3.5-4 h (2026-11-24, load 7-10), so tests/server/crudRules.test.ts (the engine's fixture
- * suite) is the list, plus export.test.ts for export.ts alone (its set-up creates 26 users).
+ * the estimate was 3.5-4 h (2026-11-24, load 7-10), so the engine's fixture suites are the list (crudRules and
+ * crudRoutes on a server, crudEdges without one), plus export.test.ts for export.ts alone (its set-up creates 26 users).
  */
 export const FOLDER_PARTS = {
   'server/crud': [
     { mutate: ['server/crud/export.ts'], tests: ['tests/server/{crudRules,export}.test.ts'] },
-    { mutate: ['server/crud/**/*.ts', '!server/crud/export.ts'], tests: ['tests/server/crudRules.test.ts'] },
+    { mutate: ['server/crud/**/*.ts', '!server/crud/export.ts'], tests: ['tests/server/{crudRules,crudEdges,crudRoutes}.test.ts'] },
   ],
 };
 

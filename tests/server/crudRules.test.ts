@@ -1,11 +1,9 @@
-// The generic CRUD engine (server/crud) through a fixture trio the product does not have: crates
-// (account-scoped, every filter operator, a cascade reference, a setNull multiReference, server-set
-// creator and time) in depots (global, a tree and a self-reference, computed fields) with labels
-// (account-scoped, a kept total). Also: exportListing called directly (display rules, texts, batches,
+// The generic CRUD engine (server/crud) through the fixture trio of crudFixture.ts (crates in depots with
+// labels). Also: exportListing called directly (display rules, texts, batches,
 // a failure while streaming), the routes' OpenAPI document (crudRules.routes.json) and buildModel's refusals,
 // built inside their tests so that Stryker counts that start-up code as run by them (stryker.config.mjs FOLDER_PARTS).
 import { eq, sql } from 'drizzle-orm';
-import { boolean, date, integer, pgTable, primaryKey, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,114 +12,13 @@ import { RESOURCES } from '../../resources';
 import { defineResource } from '../../resources/types';
 import type { Caller } from '../../server/auth/principal';
 import type { ServerConfig } from '../../server/config';
-import type { Db } from '../../server/db/client';
 import { licenseAccountUserRelation, sysUser } from '../../server/db/schema';
 import { exportListing, type ExportBody } from '../../server/crud/export';
 import { uniqueViolation, withDefaults } from '../../server/crud/integrity';
 import { buildModel, type ResourceModel } from '../../server/crud/model';
 import { expressionOf, likePattern } from '../../server/crud/query';
-import { AppError } from '../../server/lib/errors';
+import { countingDb, crate, createFixtureTables, depot, hooks, label, TABLES } from './crudFixture';
 import { describeBackends, startTestServer } from './helpers';
-
-const depot = defineResource({
-  name: 'depot', apiPath: '/depot', route: '/service/depot', menuId: 606, table: 'depot', nameField: 'name', scope: 'global',
-  fields: {
-    id: { type: 'number', readOnly: true },
-    name: { type: 'text', required: true, maxLength: 32 },
-    parentId: { type: 'treeParent', reference: 'depot' },
-    twinId: { type: 'reference', reference: 'depot' },
-    /** Computed by the hook (below): how many depots have this one as parent; the name marked (a computed field with a parameter). */
-    children: { type: 'number', integer: true, readOnly: true, sortable: true },
-    marked: { type: 'text', readOnly: true },
-  },
-  list: { columns: ['name'], defaultSort: { field: 'name', order: 'ASC' }, filters: [] },
-  permissions: { page: 'depot:page', show: 'depot:page', create: 'depot:add', edit: 'depot:edit', delete: 'depot:delete' },
-  permissionIds: { 'depot:page': 60601, 'depot:add': 60602, 'depot:edit': 60603, 'depot:delete': 60604 },
-});
-
-const label = defineResource({
-  name: 'label', apiPath: '/label', route: '/service/label', menuId: 607, table: 'label', nameField: 'title', scope: 'licenseAccount',
-  fields: { id: { type: 'number', readOnly: true }, title: { type: 'text', required: true, maxLength: 32 } },
-  list: { columns: ['title'], defaultSort: { field: 'title', order: 'ASC' }, filters: [] },
-  permissions: { page: 'label:page', show: 'label:page', create: 'label:add', delete: 'label:delete' },
-  permissionIds: { 'label:page': 60701, 'label:add': 60702, 'label:delete': 60703 },
-});
-
-const crate = defineResource({
-  name: 'crate', apiPath: '/crate', route: '/service/crate', menuId: 608, table: 'crate', nameField: 'code', scope: 'licenseAccount',
-  fields: {
-    id: { type: 'number', readOnly: true, sortable: true },
-    code: { type: 'text', required: true, maxLength: 20, sortable: true },
-    size: { type: 'number', integer: true, sortable: true },
-    capacity: { type: 'number', integer: true },
-    kind: { type: 'enum', options: ['a', 'b'] },
-    packedAt: { type: 'datetime' },
-    depotId: { type: 'reference', reference: 'depot', onDelete: 'cascade' },
-    labels: { type: 'multiReference', reference: 'label', through: { table: 'crate_label', from: 'crate_id', to: 'label_id' }, onDelete: 'setNull' },
-    creator: { type: 'reference', reference: 'user', readOnly: true },
-    /** readOnly but not a user: the server leaves it empty (only a reference to a user is the creator). */
-    sealedBy: { type: 'reference', reference: 'depot', readOnly: true },
-    /** readOnly datetime without a column default: only the server's create time fills it. */
-    sealedAt: { type: 'datetime', readOnly: true },
-    /** readOnly date: the server's create day, as for a datetime. */
-    sealedOn: { type: 'date', readOnly: true },
-    /** A reference to a resource this server does not have: nothing to check it against. */
-    outsideId: { type: 'reference', reference: 'outsider' },
-    createTime: { type: 'datetime', readOnly: true },
-  },
-  list: {
-    columns: ['code', 'size', 'kind', 'depotId', 'labels'],
-    defaultSort: { field: 'code', order: 'DESC' },
-    filters: [
-      { name: 'codeIn', field: 'code', operator: 'in' },
-      { name: 'kind', field: 'kind', operator: 'eq' },
-      { name: 'sizeAtLeast', field: 'size', operator: 'gte' },
-      { name: 'sizeAtMost', field: 'size', operator: 'lte' },
-      { name: 'packed', field: 'packedAt', operator: 'range' },
-      { name: 'sealedFrom', field: 'sealedOn', operator: 'gte' },
-      { name: 'codeLike', field: 'code', operator: 'like' },
-    ],
-  },
-  rules: [{ kind: 'notGreaterThan', field: 'size', other: 'capacity', message: 'fleet.validation.almostFullNotAboveFull' }],
-  permissions: { page: 'crate:page', show: 'crate:page', create: 'crate:add', edit: 'crate:edit', delete: 'crate:delete', export: 'crate:export' },
-  permissionIds: { 'crate:page': 60801, 'crate:add': 60802, 'crate:edit': 60803, 'crate:delete': 60804, 'crate:export': 60805 },
-});
-
-const depotTable = pgTable('depot', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  name: varchar('name', { length: 32 }).notNull(),
-  parentId: integer('parent_id'),
-  twinId: integer('twin_id'),
-});
-const labelTable = pgTable('label', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  licenseAccountId: integer('license_account_id').notNull(),
-  title: varchar('title', { length: 32 }).notNull(),
-});
-const crateTable = pgTable('crate', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  licenseAccountId: integer('license_account_id').notNull(),
-  code: varchar('code', { length: 20 }).notNull(),
-  size: integer('size'),
-  capacity: integer('capacity'),
-  kind: varchar('kind', { length: 1 }),
-  packedAt: timestamp('packed_at', { withTimezone: true }),
-  depotId: integer('depot_id'),
-  creator: integer('creator'),
-  sealedBy: integer('sealed_by'),
-  sealedAt: timestamp('sealed_at', { withTimezone: true }),
-  sealedOn: date('sealed_on'),
-  outsideId: integer('outside_id'),
-  createTime: timestamp('create_time', { withTimezone: true }).notNull().defaultNow(),
-  /** Declared only by the export's own view of the crate (exportCrate below). */
-  fragile: boolean('fragile'),
-});
-// `pinned`: a join row's own column, which an edit keeping the link must keep
-const crateLabelTable = pgTable('crate_label', { crateId: integer('crate_id').notNull(), labelId: integer('label_id').notNull(), pinned: boolean('pinned').notNull().default(false) }, (t) => [
-  primaryKey({ columns: [t.crateId, t.labelId] }),
-]);
-
-const TABLES = { depot: depotTable, label: labelTable, crate: crateTable, crate_label: crateLabelTable };
 
 /**
  * The crate as an export sees it with display rules and texts of its own (as a configured type has them): an enum
@@ -145,44 +42,6 @@ const EXPORT_TEXTS: Record<string, string> = {
 };
 const exportModel = (kindDisplay?: 'valueLabel'): ResourceModel => ({ ...buildModel(exportCrate(kindDisplay), TABLES), texts: (_locale, key) => EXPORT_TEXTS[key] });
 
-/** A database whose selects are counted, and which fails from the `failAt`-th select on. */
-const countingDb = (db: Db, failAt = Number.POSITIVE_INFINITY) => {
-  let selects = 0;
-  const counted = new Proxy(db, {
-    get: (target, property) => {
-      if (property !== 'select') return Reflect.get(target, property);
-      return (...args: Parameters<Db['select']>) => {
-        selects += 1;
-        if (selects >= failAt) throw new Error('database gone');
-        return target.select(...args);
-      };
-    },
-  });
-  return { db: counted, selects: () => selects };
-};
-
-/** A refusal after the insert and the join rows: the whole write must roll back. */
-const hooks = {
-  depot: {
-    computed: () => ({
-      children: sql<number>`(select count(*) from depot child where child.parent_id = ${depotTable.id})`.mapWith(Number),
-      marked: sql<string>`(${depotTable.name} || ${' *'})`,
-    }),
-  },
-  /** The label count of the caller's account, as a kept total would be read. */
-  label: { scopeTotal: (caller: Caller) => sql`(select count(*) from label where license_account_id = ${caller.principal.licenseAccountId})` },
-  crate: {
-    /** A filter of the hook's own: `codeIn: ['*']` is every code. */
-    filter: (filter: { name: string }, value: unknown) => (filter.name === 'codeIn' && Array.isArray(value) && value.includes('*') ? sql`true` : undefined),
-    afterCreate: async (_context: unknown, _id: number, input: Record<string, unknown>) => {
-      if (input.code === 'refused') throw new AppError('5002');
-    },
-    afterUpdate: async (_context: unknown, _id: number, input: Record<string, unknown>) => {
-      if (input.size === 13) throw new AppError('5002');
-    },
-  },
-};
-
 describeBackends(
   'the generic CRUD engine',
   (server) => {
@@ -202,17 +61,7 @@ describeBackends(
     const labelsOfCrate = async (id: number) => (await server.call('GET', `/crate/${id}`, { token: admin })).body.resData.labels as number[];
 
     beforeAll(async () => {
-      // What a migration would do; no foreign key cascades: the declaration decides.
-      await server.db.execute(sql`create table if not exists depot (id integer generated by default as identity primary key,
-        name varchar(32) not null, parent_id integer, twin_id integer)`);
-      await server.db.execute(sql`create table if not exists label (id integer generated by default as identity primary key,
-        license_account_id integer not null references license_account(id), title varchar(32) not null)`);
-      await server.db.execute(sql`create table if not exists crate (id integer generated by default as identity primary key,
-        license_account_id integer not null references license_account(id), code varchar(20) not null, size integer, capacity integer, kind varchar(1),
-        packed_at timestamptz, depot_id integer references depot(id), creator integer, sealed_by integer, sealed_at timestamptz, sealed_on date, outside_id integer,
-        create_time timestamptz not null default now(), fragile boolean)`);
-      await server.db.execute(sql`create table if not exists crate_label (crate_id integer not null references crate(id) on delete cascade,
-        label_id integer not null references label(id), pinned boolean not null default false, primary key (crate_id, label_id))`);
+      await createFixtureTables(server.db);
       admin = await server.login();
       adminId = (await server.call('GET', '/login/current', { token: admin })).body.resData.userId;
       const sizes = [3, 1, 3, 2, 5];
