@@ -3,7 +3,7 @@
 // the status pages (404, 401) with their way home, in the console as src/App.tsx wires it.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/providers/httpTypes';
 import type { LoginAnswer } from '../../src/providers/session';
 import { ADMIN, callsTo, consoleHarness, currentLocation, holding, homeReached, t } from './consoleHarness';
@@ -246,6 +246,10 @@ describe('route guard and status pages', () => {
 });
 
 describe('menu screens', () => {
+  // The lazily loaded screens these tests open, transformed and loaded before any timed wait: the first import of the
+  // machine page took over 20 s of a test's wait under coverage on a busy machine (2026-11-24, load 7).
+  beforeAll(() => Promise.all([import('../../src/installation/machine/MachinePageScreen'), import('../../src/search/SearchPage')]), 120_000);
+
   it('an area\'s own page lists the screens of the area the user may open', async () => {
     const user = userEvent.setup();
     consoleHarness({ user: holding('service:performance', 'service:setup') }).renderApp('/service/serviceManager');
