@@ -257,3 +257,21 @@ describe('labels of referenced records, for exports', () => {
     expect(some.asked).toEqual(['"place"."id" in (2, 1)']);
   });
 });
+
+describe('computed fields', () => {
+  it('keeps one with a parameter as it is (its value goes with it) and renders one without to its text once', () => {
+    const model = buildModel(place, TABLES_HERE, {
+      computed: (table) => ({
+        marked: sql<string>`(${(table as typeof placeTable).name} || ${' *'})`,
+        twins: sql<number>`(select count(*) from place t where t.twin_id = ${(table as typeof placeTable).id})`.mapWith(Number),
+      }),
+    });
+    const { sql: markedText, params: markedParams } = dialect.sqlToQuery(model.computed.marked);
+    expect([markedText, markedParams]).toEqual(['("place"."name" || $1)', [' *']]);
+    const { sql: twinsText, params: twinsParams } = dialect.sqlToQuery(model.computed.twins);
+    expect([twinsText, twinsParams]).toEqual(['(select count(*) from place t where t.twin_id = "place"."id")', []]);
+    // rendered once: one raw chunk whose decoder still turns the count's text into a number
+    expect(model.computed.twins.queryChunks).toHaveLength(1);
+    expect((model.computed.twins as unknown as { decoder: { mapFromDriverValue(value: unknown): unknown } }).decoder.mapFromDriverValue('3')).toBe(3);
+  });
+});
