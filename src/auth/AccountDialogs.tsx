@@ -22,6 +22,8 @@ interface AccountDialogsApi {
   openSwitchAccount: () => void;
   /** Forces the change-password dialog (login answer or `GET /login/current` said so; a 4007 answer does it through the session). */
   forcePasswordChange: (reason: ForcedPasswordChange) => void;
+  /** True while the password must change: the screens' calls would all be refused (4007), so none is shown. */
+  passwordChangeForced: boolean;
 }
 
 const AccountDialogsContext = createContext<AccountDialogsApi | null>(null);
@@ -40,8 +42,9 @@ export const AccountDialogsProvider = ({ children }: { children: ReactNode }) =>
       openChangePassword: () => setChangePasswordOpen(true),
       openSwitchAccount: () => setSwitchAccountOpen(true),
       forcePasswordChange,
+      passwordChangeForced: forced !== null,
     }),
-    [forcePasswordChange],
+    [forcePasswordChange, forced],
   );
 
   const changePasswordShown = changePasswordOpen || forced !== null;

@@ -4,7 +4,7 @@ import { useReducer, type ReactNode } from 'react';
 import { Loading, SkipNavigationButton } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { Box, Typography } from '@mui/material';
-import { AccountDialogsProvider } from '../auth/AccountDialogs';
+import { AccountDialogsProvider, useAccountDialogs } from '../auth/AccountDialogs';
 import { AppHeader } from './AppHeader';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 import { SideMenu } from './SideMenu';
@@ -15,6 +15,7 @@ import { ChunkSuspense } from '../pages/ChunkBoundary';
 const Shell = ({ children }: { children: ReactNode }) => {
   const [sidebar, toggleSidebar] = useSidebarState();
   const { pathname } = useLocation();
+  const { passwordChangeForced } = useAccountDialogs();
   const [, rerender] = useReducer((count: number) => count + 1, 0);
   useSessionRefresh(rerender);
   return (
@@ -39,9 +40,12 @@ const Shell = ({ children }: { children: ReactNode }) => {
         >
           {/* react-admin's page title (list, show, edit, create) is portalled here; hidden when empty */}
           <Typography component="h1" variant="h5" id="react-admin-title" data-testid="page-title" sx={{ mb: 1, '&:empty': { display: 'none' } }} />
-          <ScreenErrorBoundary resetKey={pathname}>
-            <ChunkSuspense fallback={<Loading />}>{children}</ChunkSuspense>
-          </ScreenErrorBoundary>
+          {/* behind a forced password change no screen: its calls would be refused and show errors under the dialog */}
+          {!passwordChangeForced && (
+            <ScreenErrorBoundary resetKey={pathname}>
+              <ChunkSuspense fallback={<Loading />}>{children}</ChunkSuspense>
+            </ScreenErrorBoundary>
+          )}
         </Box>
       </Box>
     </Box>

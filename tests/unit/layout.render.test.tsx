@@ -5,6 +5,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogues } from '../../i18n';
+import { ConsoleLayout } from '../../src/layout/ConsoleLayout';
 import { ADMIN, callsTo, consoleHarness, currentLocation, holding, homeReached, t, translatorFor } from './consoleHarness';
 
 // Rendering react-admin and MUI in jsdom is slow on a busy machine: generous limits, never sleeps.
@@ -159,5 +160,18 @@ describe('session refresh on page load', () => {
     const dialog = await screen.findByRole('dialog', { name: t('app.changePassword.title') }, WAIT);
     expect(within(dialog).getByText(t('app.changePassword.passwordExpired'))).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: t('app.changePassword.cancel') })).toBeNull();
+    // no screen behind it: its calls would be refused (4007) and show their errors under the dialog
+    expect(screen.getByTestId('content').textContent).toBe('');
+  });
+
+  it('a forced change stored at sign-in: the layout shows the dialog and not the screen (whose calls would all be refused)', async () => {
+    const forced = consoleHarness({ forced: 'firstLogin' });
+    forced.renderIn(<ConsoleLayout><p>the screen</p></ConsoleLayout>);
+    const dialog = await screen.findByRole('dialog', { name: t('app.changePassword.title') }, WAIT);
+    expect(within(dialog).getByText(t('app.changePassword.firstLogin'))).toBeTruthy();
+    expect(screen.getByTestId('content').textContent).toBe('');
+    cleanup();
+    consoleHarness().renderIn(<ConsoleLayout><p>the screen</p></ConsoleLayout>);
+    expect(await screen.findByText('the screen', undefined, WAIT)).toBeTruthy();
   });
 });
