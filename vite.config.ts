@@ -25,7 +25,7 @@ export default defineConfig({
         ] as const
       ).map(([name, timeZone]) => ({
         extends: true as const,
-        test: { name, include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', env: { TZ: timeZone }, setupFiles: ['tests/unit/timeZone.setup.ts'] },
+        test: { name, include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', env: { TZ: timeZone }, setupFiles: ['tests/unit/timeZone.setup.ts', 'tests/unit/testingLibrary.setup.ts'] },
       })),
       {
         extends: true,

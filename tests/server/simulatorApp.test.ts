@@ -3,7 +3,7 @@
 // what they send is stored (nothing quarantined), a command from the API is executed, and stopping
 // takes them offline again. The CLI does the same from outside, over the HTTP API.
 import { spawn } from 'node:child_process';
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { rvm } from '../../server/db/schema/fleet';
 import { consumerSession } from '../../server/db/schema/fleetActivity';
@@ -33,7 +33,8 @@ describeBackends(
       const quarantined = async () => (await server.db.select({ id: quarantineMessage.id }).from(quarantineMessage)).length;
       const quarantinedBefore = await quarantined(); // the demo seed quarantines a few messages of its own
 
-      simulation = await startInProcessSimulation(server.app, { machines: 3, speed: 50, seed: 'app-test', failureRate: 0, reopenAfterSeconds: 120 });
+      // a closed machine is back 600 simulated seconds later (12 s here): room to see it offline and send a command on a busy machine
+      simulation = await startInProcessSimulation(server.app, { machines: 3, speed: 50, seed: 'app-test', failureRate: 0, reopenAfterSeconds: 600 });
       const online = () => server.db.select().from(rvm).where(and(inArray(rvm.id, ids), eq(rvm.online, true)));
       const rows = await waitFor(online, (found) => found.length === 3, 'three simulated machines online');
       expect(rows.every((row) => row.currentSts !== 'Offline' && row.lastSeenTime !== null)).toBe(true);
@@ -42,9 +43,11 @@ describeBackends(
 
       const first = rows.find((row) => row.id === ids[0])!;
       const machine = simulation.fleet.machines.find((candidate) => candidate.serialNumber === first.serialNumber)!;
-      await machine.runSession();
+      // this session by its id: the autopilot may store sessions of its own meanwhile
+      const message = await machine.runSession();
+      expect(message?.sessionId).toEqual(expect.any(String));
       await waitFor(
-        () => server.db.select().from(consumerSession).where(and(eq(consumerSession.rvmId, first.id), isNotNull(consumerSession.externalId))),
+        () => server.db.select().from(consumerSession).where(and(eq(consumerSession.rvmId, first.id), eq(consumerSession.externalId, message!.sessionId as string))),
         (sessions) => sessions.length === 1,
         'the simulated session stored',
       );
