@@ -120,14 +120,23 @@ describeBackends('callers kept in memory', (server, backend) => {
     const admin = new pg.Client({ connectionString: server.databaseUrl });
     await admin.connect();
     try {
-      const listeners = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN rvm_caller_changes%' and datname = current_database()`);
-      expect(listeners.rowCount).toBeGreaterThanOrEqual(1);
-      expect(await eventually(async () => !server.database.callerChanges.live)).toBe(true);
-      // not live: every call reads the caller, so a change on another connection counts at once
-      const hits = callers.hits;
-      expect((await machinePage(token)).body.resCode).toBe('00000');
-      expect((await machinePage(token)).body.resCode).toBe('00000');
-      expect(callers.hits).toBe(hits);
+      // not live: every call reads the caller, so a change on another connection counts at once. The feed listens
+      // again a second after losing its connection; two calls that outlast that on a busy machine prove nothing, so
+      // the connection is cut again until both fit in the window (the condition, not the outcome, is what is retried).
+      let checked = false;
+      for (let attempt = 1; !checked; attempt++) {
+        const listeners = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN rvm_caller_changes%' and datname = current_database()`);
+        expect(listeners.rowCount).toBeGreaterThanOrEqual(1);
+        expect(await eventually(async () => !server.database.callerChanges.live)).toBe(true);
+        const hits = callers.hits;
+        expect((await machinePage(token)).body.resCode).toBe('00000');
+        expect((await machinePage(token)).body.resCode).toBe('00000');
+        if (!server.database.callerChanges.live) {
+          expect(callers.hits).toBe(hits);
+          checked = true;
+        } else if (attempt === 10) throw new Error('the feed listened again before two calls had answered, 10 times');
+        else expect(await eventually(async () => server.database.callerChanges.live)).toBe(true);
+      }
       // listening again within a few seconds, then kept again
       expect(await eventually(async () => server.database.callerChanges.live)).toBe(true);
       expect(await answeredFromMemory(() => machinePage(token))).toBe(true);
