@@ -198,6 +198,8 @@ describeBackends('server/auth against the database', (server) => {
       void claim(username, address).then((answer) => (state.answer = answer));
       return state;
     };
+    // The tests below fake Date with the timers: a sign-in's 10 s slot-wait deadline then runs on the fake clock, so a
+    // slow machine cannot end a wait the test expects to go on (a bystander answering "busy" before its check).
     /**
      * Until every one of `waiting` has answered after failures that lock what they wait for: each failure wakes
      * them, but one that looked again between two failures waits for its next poll, so the faked timers move on.
@@ -254,7 +256,7 @@ describeBackends('server/auth against the database', (server) => {
       // The address's seven slots are held by checks of seven other names.
       const held = await holdAll((index) => `wake${index}`, '10.7.0.1', 7);
       const tries = vi.spyOn(server.db, 'transaction');
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now() });
       const waits = pollWaits();
       const first = follow('wakex', '10.7.0.1');
       await until(() => waits().length === 1);
@@ -286,7 +288,7 @@ describeBackends('server/auth against the database', (server) => {
       const held: Array<Extract<LoginClaim, { kind: 'claimed' }>> = [];
       for (let index = 0; index < 5; index++) held.push(await claimed('acctw', `10.11.0.${index}`));
       const otherHeld = await holdAll(() => 'otherw', '10.11.1.1', 3);
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now() });
       const waits = pollWaits();
       const unrelated = follow('otherw', '10.11.1.1');
       await until(() => waits().length === 1);
@@ -303,7 +305,7 @@ describeBackends('server/auth against the database', (server) => {
 
     it('wakes a waiter that has already polled once (and waits again) when a slot is given back', async () => {
       const held = await holdAll(() => 'repoll', '10.12.0.1', 3);
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now() });
       const waits = pollWaits();
       const waiting = follow('repoll', '10.12.0.1');
       await until(() => waits().length === 1);
@@ -318,7 +320,7 @@ describeBackends('server/auth against the database', (server) => {
       await fail('wakeall', '10.13.0.1');
       await fail('wakeall', '10.13.0.1');
       const [running] = await holdAll(() => 'wakeall', '10.13.0.1', 1);
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now() });
       const waits = pollWaits();
       const first = follow('wakeall', '10.13.0.1');
       await until(() => waits().length === 1);
@@ -346,7 +348,7 @@ describeBackends('server/auth against the database', (server) => {
 
     it('lets at most 200 sign-ins of this process wait: the next one answers busy at once', async () => {
       const held = await holdAll(() => 'crowd', '10.14.0.1', 3);
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.now() });
       const waits = pollWaits();
       const crowd = Array.from({ length: 200 }, () => follow('crowd', '10.14.0.1'));
       // 200 claims in turn (each under the name's advisory lock): slow on a loaded machine
