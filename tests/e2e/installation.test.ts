@@ -123,6 +123,12 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
       await page.waitForURL((url) => decodeURIComponent(url.search).includes(`"fleetId":[${target.fleet.id}]`));
       const row = page.getByTestId('machine-list').locator('tr', { hasText: target.machine.termNo });
       await row.waitFor();
+      // The unfiltered list may show the row already: click only once the filter has applied (every row is of the
+      // fleet, a district without sub-fleets), or the click may land on a row the re-render replaces.
+      await eventually(async () => {
+        const shown = await page.getByTestId('machine-list').locator('tbody tr').allInnerTexts();
+        return shown.length > 0 && shown.every((text) => text.includes(target.fleet.name));
+      }).toBe(true);
       await expect(page.getByTestId('machine-list').locator('[data-status]').first().isVisible()).resolves.toBe(true);
       await snap(page, `installation-fleet-${lang}`);
 

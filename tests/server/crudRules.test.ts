@@ -263,7 +263,10 @@ describeBackends(
           for await (const chunk of sent as AsyncIterable<string | Buffer>) chunks.push(Buffer.from(chunk));
           return 'ended';
         })().catch((error: Error) => `failed: ${error.message}`);
-        const outcome = await Promise.race([read, new Promise((resolve) => setTimeout(() => resolve('hung'), 5_000))]);
+        // a stream that never ends (a failure midway must end it) answers 'hung'; 30 s: an xlsx of several batches on a busy machine
+        let guard: NodeJS.Timeout | undefined;
+        const outcome = await Promise.race([read, new Promise((resolve) => (guard = setTimeout(() => resolve('hung'), 30_000)))]);
+        clearTimeout(guard);
         return { outcome, file: Buffer.concat(chunks), logged };
       };
       const csvRows = (file: Buffer) => file.toString('utf8').replace(/^\uFEFF/, '').split('\r\n');
