@@ -125,7 +125,8 @@ export const settle = async (page: Page) => {
   await eventually(async () => {
     if (requests && requests.size > 0) return false;
     return page.evaluate(() => {
-      const headings = [...document.querySelectorAll('h1')].filter((heading) => (heading.textContent ?? '').trim() !== '').length;
+      // a screen shows its heading; behind a forced password change there is no screen, only the dialog
+      const headings = [...document.querySelectorAll('h1, [role="dialog"] h2')].filter((heading) => (heading.textContent ?? '').trim() !== '').length;
       const busy = document.querySelectorAll('[role="progressbar"]:not([aria-valuenow]), .MuiSkeleton-root, .RaPlaceholder-root').length;
       const moving = document
         .getAnimations()
