@@ -63,6 +63,9 @@ const RetryStatus = ({ retry }: { retry: RetryState | undefined }) => {
   );
 };
 
+/** One line, cut with an ellipsis. */
+const ONE_LINE = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+
 const QuarantineList = () => {
   const translate = useTranslate();
   const notify = useNotify();
@@ -102,21 +105,34 @@ const QuarantineList = () => {
 
   const columns: Column<QuarantinedMessage>[] = [
     { key: 'causedBy', label: 'fleet.quarantine.causedBy', render: (row) => row.causedBy, nowrap: true },
-    { key: 'messageType', label: 'fleet.quarantine.messageType', render: (row) => translate(`fleet.messageTypes.${row.messageType}`, { _: row.messageType }) },
+    { key: 'messageType', label: 'fleet.quarantine.messageType', render: (row) => translate(`fleet.messageTypes.${row.messageType}`, { _: row.messageType }), nowrap: true },
     {
       key: 'content',
       label: 'fleet.quarantine.content',
+      // raw JSON: the table keeps what room is left for it, the tooltip shows it whole
+      fill: { minWidth: 120 },
       render: (row) => (
         <Tooltip title={<Box component="pre" sx={{ m: 0, whiteSpace: 'pre-wrap' }}>{row.content}</Box>}>
-          <Box component="code" tabIndex={0} sx={{ display: 'block', maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontSize: 12 }}>
+          <Box component="code" tabIndex={0} sx={{ ...ONE_LINE, display: 'block', fontSize: 12 }}>
             {row.content}
           </Box>
         </Tooltip>
       ),
     },
     { key: 'receivedTime', label: 'fleet.quarantine.receivedTime', render: (row) => row.receivedTime, nowrap: true },
-    { key: 'reason', label: 'fleet.quarantine.reason', render: (row) => translate(`fleet.quarantineReasons.${row.reason}`, { _: row.reason }) },
-    { key: 'value', label: 'fleet.quarantine.value', render: (row) => row.value },
+    { key: 'reason', label: 'fleet.quarantine.reason', render: (row) => translate(`fleet.quarantineReasons.${row.reason}`, { _: row.reason }), nowrap: true },
+    {
+      key: 'value',
+      label: 'fleet.quarantine.value',
+      render: (row) =>
+        row.value ? (
+          <Tooltip title={row.value}>
+            <Box component="span" tabIndex={0} sx={{ ...ONE_LINE, display: 'inline-block', maxWidth: 170, verticalAlign: 'bottom' }}>
+              {row.value}
+            </Box>
+          </Tooltip>
+        ) : null,
+    },
     { key: 'retryCount', label: 'fleet.quarantine.retryCount', render: (row) => row.retryCount, align: 'right' },
   ];
 

@@ -261,5 +261,19 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await page.getByText(/Retry finished/).first().waitFor();
     await page.getByTestId('retry-state').waitFor();
     await snap(page, 'installation-quarantine-en');
+
+    // At 1280 px every column is in view in both languages: the raw content gives the room, no cell wraps.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const lang of ['en', 'zh'] as const) {
+      await useLanguage(page, lang);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: (lang === 'en' ? en : zh).menu.quarantineOverview }).waitFor();
+      const list = page.getByTestId('quarantine-list');
+      await list.locator('tbody tr').first().waitFor();
+      const table = await list.locator('.MuiTableContainer-root').evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+      expect(table.scroll, `quarantine list (${lang}): ${table.scroll} px of columns in ${table.client} px`).toBeLessThanOrEqual(table.client);
+      const rowHeights = await list.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().height));
+      expect(Math.max(...rowHeights), `quarantine rows (${lang}) on one line`).toBeLessThan(2 * Math.min(...rowHeights));
+    }
   });
 });
