@@ -59,6 +59,15 @@ const findTarget = async (server: RunningServer, token: string): Promise<Target>
   throw new Error('the demo fleet has no second-level fleet with a machine and a recent voucher session');
 };
 
+/** The list's rows have come and its columns fit its width (no scrolling sideways inside the table). */
+const expectColumnsInView = async (page: Page, testId: string, what: string) => {
+  const list = page.getByTestId(testId);
+  await list.locator('tbody tr').first().waitFor();
+  const table = await list.locator('.MuiTableContainer-root').evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+  expect(table.scroll, `${what}: ${table.scroll} px of columns in ${table.client} px`).toBeLessThanOrEqual(table.client);
+  return list;
+};
+
 const signIn = async (page: Page, server: RunningServer) => {
   await page.goto(`${server.url}/login`);
   await page.locator('input[name="username"]').fill('admin');
@@ -262,18 +271,20 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await page.getByTestId('retry-state').waitFor();
     await snap(page, 'installation-quarantine-en');
 
-    // At 1280 px every column is in view in both languages: the raw content gives the room, no cell wraps.
+    // At 1280 px every column is in view in both languages: the quarantine's raw content gives the room and no
+    // cell wraps; the machine's consumer sessions show their period in one column.
     await page.setViewportSize({ width: 1280, height: 900 });
     for (const lang of ['en', 'zh'] as const) {
       await useLanguage(page, lang);
-      await page.reload();
+      await page.goto(`${server.url}/index/quarantineOverview`);
       await page.getByRole('heading', { level: 1, name: (lang === 'en' ? en : zh).menu.quarantineOverview }).waitFor();
-      const list = page.getByTestId('quarantine-list');
-      await list.locator('tbody tr').first().waitFor();
-      const table = await list.locator('.MuiTableContainer-root').evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
-      expect(table.scroll, `quarantine list (${lang}): ${table.scroll} px of columns in ${table.client} px`).toBeLessThanOrEqual(table.client);
-      const rowHeights = await list.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().height));
+      const quarantine = await expectColumnsInView(page, 'quarantine-list', `quarantine list (${lang})`);
+      const rowHeights = await quarantine.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().height));
       expect(Math.max(...rowHeights), `quarantine rows (${lang}) on one line`).toBeLessThan(2 * Math.min(...rowHeights));
+
+      await page.goto(`${server.url}/installation/rvmpage/${target.machine.id}/ConsumerSessions`);
+      await page.getByRole('button', { name: (lang === 'en' ? en : zh).installation.range.last30 }).click();
+      await expectColumnsInView(page, TAB_CONTENT.ConsumerSessions, `consumer sessions (${lang})`);
     }
   });
 });

@@ -35,9 +35,9 @@ describe('ConsumerSessions tab', () => {
     });
     const table = await screen.findByRole('table', { name: t('menu.ConsumerSessions') }, WAIT);
     expect(headerTexts(table)).toEqual(
-      ['startTime', 'endTime', 'payoutMethod', 'totalRefund', 'itemCount', 'acceptedCount', 'rejectedCount', 'userId', 'voucherCode'].map((key) => t(`fleet.consumerSession.${key}`)),
+      [t('installation.sessions.period'), ...['payoutMethod', 'totalRefund', 'itemCount', 'acceptedCount', 'rejectedCount', 'userId', 'voucherCode'].map((key) => t(`fleet.consumerSession.${key}`))],
     );
-    expect(rowTexts(table)).toEqual([['2025-03-01 10:00:00', '2025-03-01 10:02:00', t('fleet.payoutMethods.octopus'), '1.50', '3', '2', '1', 'U-1', 'V-HK-0001']]);
+    expect(rowTexts(table)).toEqual([['2025-03-01 10:00:00 – 10:02:00', t('fleet.payoutMethods.octopus'), '1.50', '3', '2', '1', 'U-1', 'V-HK-0001']]);
     expect(lastBody(h)).toMatchObject({ id: 5, payoutMethod: null, voucherCode: null, userId: null, pageNum: 1 });
 
     await user.click(within(table).getByText('V-HK-0001'));

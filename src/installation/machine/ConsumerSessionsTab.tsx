@@ -7,7 +7,7 @@ import { Box, Button, TextField } from '@mui/material';
 import { PAYOUT_METHODS } from '../../../resources/fleetCatalogue';
 import { useConsoleServices } from '../../layout/ConsoleServices';
 import { EnumSelect } from '../common/EnumSelect';
-import { formatMoney } from '../common/format';
+import { formatMoney, formatPeriod } from '../common/format';
 import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
 import { DEFAULT_RANGE_DAYS } from '../common/timeRange';
 import { TimeRangePicker } from '../common/TimeRangePicker';
@@ -44,8 +44,7 @@ export const ConsumerSessionsTab = () => {
   };
 
   const columns: Column<ConsumerSessionRow>[] = [
-    { key: 'startTime', label: 'fleet.consumerSession.startTime', render: (row) => row.startTime, nowrap: true },
-    { key: 'endTime', label: 'fleet.consumerSession.endTime', render: (row) => row.endTime, nowrap: true },
+    { key: 'period', label: 'installation.sessions.period', render: (row) => formatPeriod(row.startTime, row.endTime), nowrap: true },
     { key: 'payoutMethod', label: 'fleet.consumerSession.payoutMethod', render: (row) => translate(`fleet.payoutMethods.${row.payoutMethod}`, { _: row.payoutMethod }) },
     { key: 'totalRefund', label: 'fleet.consumerSession.totalRefund', render: (row) => formatMoney(row.totalRefund, locale), align: 'right' },
     { key: 'itemCount', label: 'fleet.consumerSession.itemCount', render: (row) => row.itemCount, align: 'right' },
