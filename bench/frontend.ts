@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { freePort, pgliteStore, ROOT, startChildServer, type ChildServer } from '../tests/robust/childServer';
+import { endProcessGroup } from '../tests/robust/processGroup';
 import { largestContentfulPaint, lighthousePerformance, packageVersion, recordTraffic, type LighthouseFigures, type TrafficSummary } from './frontendBrowser';
 import { renderFrontendSection, type AreaFigures, type LoadFigures } from './frontendReport';
 
@@ -162,7 +163,7 @@ const devToolsListening = async (port: number) => {
 const lighthouseFigures = async (url: string) => {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'rvm-bench-lighthouse-'));
-  const chrome: ChildProcess = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--window-size=1440,900', ...CHROMIUM_ARGS, 'about:blank'], { stdio: 'ignore' });
+  const chrome: ChildProcess = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--window-size=1440,900', ...CHROMIUM_ARGS, 'about:blank'], { stdio: 'ignore', detached: true });
   const results: Record<string, Record<'desktop' | 'mobile', LighthouseFigures[]>> = { login: { desktop: [], mobile: [] }, home: { desktop: [], mobile: [] } };
   try {
     await devToolsListening(port);
@@ -187,10 +188,8 @@ const lighthouseFigures = async (url: string) => {
     }
     await browser.close().catch(() => undefined);
   } finally {
-    // the profile is removed once Chromium is gone (it writes to it until then)
-    const exited = chrome.exitCode !== null ? Promise.resolve() : new Promise((resolve) => chrome.once('exit', resolve));
-    chrome.kill();
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, UI_TIMEOUT))]);
+    // the profile is removed once Chromium and its helper processes are gone (they write to it until then)
+    if (chrome.pid) await endProcessGroup(chrome.pid, UI_TIMEOUT);
     rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
   }
   return results;

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './consoleSteps';
 import { api, browserAvailable, CHROMIUM, cleanup, freePort, startServer, UI_TIMEOUT, type RunningServer } from './harness';
 import { settle } from './a11ySteps';
+import { endProcessGroup } from '../robust/processGroup';
 
 const ADMIN_PASSWORD = 'Light#2026';
 
@@ -95,7 +96,8 @@ describe.skipIf(!browserAvailable())('lighthouse accessibility', () => {
         '--disable-sync',
         'about:blank',
       ],
-      { stdio: 'ignore' },
+      // its own process group, so that every process it starts can be ended together
+      { stdio: 'ignore', detached: true },
     );
     await devToolsListening(port);
     browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { timeout: UI_TIMEOUT });
@@ -103,11 +105,9 @@ describe.skipIf(!browserAvailable())('lighthouse accessibility', () => {
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
-    if (chrome && chrome.exitCode === null) {
-      const exited = new Promise((resolve) => chrome.once('exit', resolve));
-      chrome.kill();
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, UI_TIMEOUT))]);
-    }
+    // Chromium's helper processes (renderers, crashpad, ...) outlive its main one and keep writing into the profile:
+    // the folder is removed only once the whole process group has ended.
+    if (chrome?.pid) await endProcessGroup(chrome.pid, UI_TIMEOUT);
     if (profile) cleanup(profile);
     await server?.stop();
   });
