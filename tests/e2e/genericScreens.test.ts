@@ -10,9 +10,9 @@ import { CATALOGUES, exportList, parseCsv, type Lang } from './consoleSteps';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Fleet#2026';
-/** The main list screens (fleet management holds the machine list). */
 /** Lists whose every column is in view at 1280 px (cells keep 10 px either side); the others scroll inside their table. */
 const LISTS_IN_VIEW = ['/systemSettings/user', '/systemSettings/account'];
+/** The main list screens (fleet management holds the machine list). */
 const LIST_SCREENS = ['/installation/fleetManagement', '/systemSettings/user', '/systemSettings/role', '/systemSettings/account', '/service/events', '/reports/notifications'];
 
 const signIn = async (page: Page) => {

@@ -105,7 +105,7 @@ describe.skipIf(!browserAvailable())('lighthouse accessibility', () => {
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
-    // Chromium's helper processes (renderers, crashpad, ...) outlive its main one and keep writing into the profile:
+    // Chromium's helper processes (zygotes, renderers, network and storage services) outlive its main one and keep writing into the profile:
     // the folder is removed only once the whole process group has ended.
     if (chrome?.pid) await endProcessGroup(chrome.pid, UI_TIMEOUT);
     if (profile) cleanup(profile);
