@@ -2,6 +2,7 @@
 // validates and serves them (server/configuredTypes/), the console imports the same types, the
 // JSON schema, the converter to a ResourceDeclaration and the texts. A definition is data: labels
 // and messages come in both languages inside it, not from the i18n catalogues.
+import { MAX_PATTERN_LENGTH } from './pattern';
 import { MENU, HOME_MENU_ID } from './menu';
 import type { Action, CrossFieldRule, FieldDeclaration, FilterOperator, ResourceDeclaration } from './types';
 
@@ -17,7 +18,7 @@ export const CONFIGURED_OPERATORS: readonly FilterOperator[] = ['eq', 'like', 'i
 export const CONFIGURED_RULE_KINDS = ['after', 'greaterThan', 'notGreaterThan', 'equals'] as const;
 
 export interface ConfiguredPattern {
-  /** JavaScript regular expression source (flag u), at most MAX_REGEX_LENGTH, no catastrophic backtracking. */
+  /** Regular expression in RE2 syntax (no look-around, no back-references), at most MAX_REGEX_LENGTH: resources/pattern.ts. */
   regex: string;
   /** The value must NOT match. */
   negate?: boolean;
@@ -90,8 +91,12 @@ export const TYPE_NAME_PATTERN = '^[a-z][a-zA-Z0-9]{1,39}$';
 export const FIELD_NAME_PATTERN = '^[a-z][a-zA-Z0-9]{0,39}$';
 /** Fields every configured record has (answered, never written). */
 export const SYSTEM_FIELDS = ['id', 'createdTime', 'updatedTime'] as const;
-export const RESERVED_FIELD_NAMES = [...SYSTEM_FIELDS, 'licenseAccountId'];
-export const MAX_REGEX_LENGTH = 200;
+/**
+ * Names a field cannot take: the system's, and every name JavaScript objects inherit (`constructor`,
+ * `toString`, `valueOf`, ...), which a record read back as a plain object would shadow or lose.
+ */
+export const RESERVED_FIELD_NAMES: readonly string[] = [...SYSTEM_FIELDS, 'licenseAccountId', ...Object.getOwnPropertyNames(Object.prototype)];
+export const MAX_REGEX_LENGTH = MAX_PATTERN_LENGTH;
 export const TEXT_MAX_LENGTH = 255;
 export const TEXTAREA_MAX_LENGTH = 4000;
 export const MAX_FIELDS = 60;
@@ -242,7 +247,7 @@ const allFieldNames = (type: ConfiguredType) => [...SYSTEM_FIELDS, ...Object.key
 /**
  * What the JSON schema cannot say: references to fields that exist, coherent bounds, defaults of the
  * field's kind, known referenced resources. `resources`: every resource name a reference may point at.
- * Regular expressions are checked by the caller (the server refuses risky ones, see regexSafety.ts).
+ * Regular expressions are checked by the caller (resources/pattern.ts: RE2 syntax, bounded length).
  */
 export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<string>): DefinitionIssue[] => {
   const issues: DefinitionIssue[] = [];

@@ -1,6 +1,7 @@
 // Validation derived from a declaration, shared by the console (form validation) and the server
 // (request validation). Answers are i18n keys under `validation.` plus interpolation values, so each
 // side renders them in the user's language.
+import { patternMatches } from './pattern';
 import type { FieldDeclaration, ResourceDeclaration } from './types';
 
 export interface ValidationIssue {
@@ -87,8 +88,9 @@ export const validateField = (
     return { field: name, message: 'validation.date', code: '1003' };
   }
   for (const pattern of field.patterns ?? []) {
-    const matches = new RegExp(pattern.regex, 'u').test(value);
-    if (matches === Boolean(pattern.negate)) return { field: name, message: pattern.message, code: '1004' };
+    const matches = patternMatches(pattern.regex, value);
+    // A pattern that cannot run (stored before RE2 checked it) refuses every value: fail closed.
+    if (matches === null || matches === Boolean(pattern.negate)) return { field: name, message: pattern.message, code: '1004' };
   }
   return null;
 };

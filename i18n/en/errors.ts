@@ -51,7 +51,7 @@ export const errors = {
   '9402': 'The resource type does not exist',
   '9403': 'Existing records hold the same value of %{field} more than once: it cannot be made unique',
   '9405': 'The regular expression is too long (at most %{max} characters)',
-  '9406': 'The regular expression could take too long to check (nested or alternating repetitions, back-references): simplify it',
+  '9406': 'The regular expression uses what the linear-time engine cannot run (look-around, back-references, a repetition count over 1000): rewrite it without',
   '9407': 'This is not a valid regular expression',
   '9408': 'Unknown field "%{field}"',
   '9409': '"%{field}" is reserved: choose another field name',

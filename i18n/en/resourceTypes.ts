@@ -129,6 +129,7 @@ export const resourceTypes = {
     referenceRequired: 'Choose the referenced resource',
     regexInvalid: 'Not a valid regular expression',
     regexTooLong: 'At most 200 characters',
+    regexUnsupported: 'Look-arounds, back-references and repetition counts over 1000 are not supported',
     unknownField: 'Not a field of this type',
     columnsRequired: 'Choose at least one column',
     pageRequired: 'The list action is needed by every other action',

@@ -131,6 +131,7 @@ export const resourceTypes: Catalogue<typeof en> = {
     referenceRequired: '请选择引用的资源',
     regexInvalid: '不是有效的正则表达式',
     regexTooLong: '最多 200 个字符',
+    regexUnsupported: '不支持环视、反向引用和超过 1000 的重复次数',
     unknownField: '不是该类型的字段',
     columnsRequired: '请至少选择一列',
     pageRequired: '其他操作都需要"列表"操作',

@@ -13,7 +13,7 @@ import { AppError, invalid, type Issue } from '../lib/errors';
 import { fromRow, sameDefinition, toRow } from './definitionRow';
 import { indexSpecs, syncIndexes } from './indexes';
 import { removePermissionRows, syncPermissionRows } from './permissionRows';
-import { regexProblem } from './regexSafety';
+import { MAX_PATTERN_LENGTH, patternProblem } from '../../resources/pattern';
 
 /** Arbitrary but fixed, distinct from the migration lock: "RVMT". */
 const TYPE_LOCK_KEY = 0x52564d54;
@@ -39,8 +39,8 @@ const checkDefinition = async (tx: Db, context: StoreContext, type: ConfiguredTy
   const issues: Issue[] = definitionIssues(type, resources).map((issue) => ({ ...issue, code: '1004' as const }));
   for (const [name, field] of Object.entries(type.fields)) {
     (field.patterns ?? []).forEach((pattern, index) => {
-      const problem = regexProblem(pattern.regex);
-      if (problem) issues.push({ field: `fields.${name}.patterns.${index}.regex`, message: problem, values: { max: 200 }, code: '1004' });
+      const problem = patternProblem(pattern.regex);
+      if (problem) issues.push({ field: `fields.${name}.patterns.${index}.regex`, message: problem, values: { max: MAX_PATTERN_LENGTH }, code: '1004' });
     });
   }
   if (issues.length) throw invalid(issues);

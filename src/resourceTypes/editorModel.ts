@@ -2,7 +2,7 @@
 // own validation (pure: unit-tested without a DOM). Form values are arrays (react-admin's ArrayInput)
 // and flat label pairs; the definition keys fields by name. Server issues name definition paths
 // (`fields.code.maxLength`, `labels.zh`, `list.filters.0.field`): `issuePath` maps them to form paths.
-import { isSortableKind, FIELD_NAME_PATTERN, MAX_REGEX_LENGTH, MAX_SCALE, RESERVED_FIELD_NAMES, TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
+import { isSortableKind, FIELD_NAME_PATTERN, MAX_SCALE, RESERVED_FIELD_NAMES, TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
 import type { Action, FilterOperator } from '../../resources/types';
 import type { ConfiguredRule } from '../../resources/configuredTypes';
 import type { ConfiguredField, ConfiguredFieldKind, ConfiguredType } from './configuredType';
@@ -65,7 +65,7 @@ export const TYPE_NAME = new RegExp(TYPE_NAME_PATTERN);
 export const FIELD_NAME = new RegExp(FIELD_NAME_PATTERN);
 export const OPTION_VALUE = /^[A-Za-z0-9_.-]{1,64}$/;
 export const RESERVED_FIELDS: readonly string[] = RESERVED_FIELD_NAMES;
-export { MAX_REGEX_LENGTH, MAX_SCALE };
+export { MAX_SCALE };
 
 /** Kinds with a length (lengths and patterns apply), kinds with a range. */
 export const TEXT_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', 'email', 'phone', 'image', 'file'];

@@ -1,6 +1,7 @@
 // The type editor's own checks, before anything is sent (the server checks the same and more; its
 // issues come back on the same inputs, see ./editorModel issuePath). Messages are i18n keys.
-import { MAX_REGEX_LENGTH, MAX_SCALE, FIELD_NAME, OPTION_VALUE, RESERVED_FIELDS, TEXT_KINDS, TYPE_NAME, setError, type FieldValues, type TypeFormValues } from './editorModel';
+import { patternProblem } from '../../resources/pattern';
+import { MAX_SCALE, FIELD_NAME, OPTION_VALUE, RESERVED_FIELDS, TEXT_KINDS, TYPE_NAME, setError, type FieldValues, type TypeFormValues } from './editorModel';
 
 type Errors = Record<string, unknown>;
 
@@ -10,16 +11,13 @@ const V = 'resourceTypes.validation.';
 const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 const numberOf = (value: unknown) => (blank(value) ? undefined : Number(value));
 
-/** The regex compiles in JavaScript (the server also refuses catastrophic backtracking). */
+const REGEX_MESSAGES = { 'errors.9405': `${V}regexTooLong`, 'errors.9406': `${V}regexUnsupported`, 'errors.9407': `${V}regexInvalid` } as const;
+
+/** The regex runs on RE2, as the server will check (resources/pattern.ts). */
 const regexError = (regex: string | undefined): string | null => {
   if (blank(regex)) return REQUIRED;
-  if (regex!.length > MAX_REGEX_LENGTH) return `${V}regexTooLong`;
-  try {
-    new RegExp(regex!);
-    return null;
-  } catch {
-    return `${V}regexInvalid`;
-  }
+  const problem = patternProblem(regex!);
+  return problem ? REGEX_MESSAGES[problem] : null;
 };
 
 const checkRange = (errors: Errors, base: string, low: unknown, high: unknown, lowName: string) => {

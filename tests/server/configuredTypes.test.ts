@@ -169,8 +169,10 @@ describeBackends('configured resource types', (server) => {
       const answer = await server.call('POST', '/resource-types', { token: admin, body });
       return [answer.body.resCode, answer.body.resData?.issues?.[0]?.field, answer.body.resData?.issues?.[0]?.message];
     };
-    expect(await refusal(withPattern('^(a+)+$'))).toEqual(['1004', 'fields.code.patterns.0.regex', expect.stringMatching(/too long to check/)]);
-    expect(await refusal(withPattern('^(\\d|\\d\\d)*$'))).toEqual(['1004', 'fields.code.patterns.0.regex', expect.stringMatching(/too long to check/)]);
+    // What RE2 cannot run (resources/pattern.ts): look-around, back-references, huge repetition counts.
+    expect(await refusal(withPattern('^(?=a)a+$'))).toEqual(['1004', 'fields.code.patterns.0.regex', expect.stringMatching(/linear-time engine cannot run/)]);
+    expect(await refusal(withPattern('^(a)\\1$'))).toEqual(['1004', 'fields.code.patterns.0.regex', expect.stringMatching(/linear-time engine cannot run/)]);
+    expect(await refusal(withPattern('^(a{1,100}){1,100}$'))).toEqual(['1004', 'fields.code.patterns.0.regex', expect.stringMatching(/linear-time engine cannot run/)]);
     expect(await refusal(withPattern(`^${'[0-9]'.repeat(50)}$`))).toEqual(['1004', 'fields.code.patterns.0.regex', 'The regular expression is too long (at most 200 characters)']);
     expect(await refusal(withPattern('(['))).toEqual(['1004', 'fields.code.patterns.0.regex', 'This is not a valid regular expression']);
     expect(await refusal({ ...BARCODE, name: 'badcols', list: { columns: ['code', 'nothing'] } })).toEqual(['1004', 'list.columns.1', 'Unknown field "nothing"']);
