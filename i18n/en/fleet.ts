@@ -252,6 +252,9 @@ export const fleet = {
     retryAll: 'Retry all',
     retryStarted: 'Retrying the quarantined messages',
     retryInProgress: 'Quarantined messages are being retried',
+    viaEnrollmentKey: 'enrollment key',
+    viaEnrollmentKeyHint: "Sent with the license account's enrollment key, not a machine's own secret: it is retried only onto a machine registered after it arrived",
+    contentSize: '%{bytes} bytes in all',
   },
   search: {
     placeholder: 'Serial number, RVM number, address, voucher code or user ID',

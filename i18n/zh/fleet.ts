@@ -252,6 +252,9 @@ export const fleet: Catalogue<typeof en> = {
     retryAll: '全部重试',
     retryStarted: '正在重试隔离的消息',
     retryInProgress: '隔离消息正在重试中',
+    viaEnrollmentKey: '注册密钥',
+    viaEnrollmentKeyHint: '用许可账户的注册密钥发送，而非回收机自己的密钥：重试时只会归入在该消息到达之后登记的回收机',
+    contentSize: '共 %{bytes} 字节',
   },
   search: {
     placeholder: '序列号、回收机编号、地址、凭证码或用户ID',

@@ -2,7 +2,7 @@
 // A retry run re-processes every message of the license account through the gateway's intake:
 // accepted ones leave the quarantine, the others count one more retry. One run per account at a
 // time, locked by its run row (so across server instances too): 9500 meanwhile.
-import { and, asc, count, desc, eq, gt, gte, ilike, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { MESSAGE_TYPES, QUARANTINE_REASONS } from '../../resources/fleetCatalogue';
 import { callerOf } from '../auth/guard';
@@ -17,8 +17,12 @@ import { accountOf, fleetRoute, iso, objectSchema, optionalTime, PAGE_PROPERTIES
 
 /** A run that has not finished after this long died with its server: the next retry may start. */
 const ABANDONED_AFTER = '10 minutes';
-/** Messages re-processed per transaction. */
+/** Messages re-processed per transaction, at most... */
 const RETRY_BATCH = 200;
+/** ...and at most this much content read at once (a batch of the largest messages would need ~280 MB). */
+const RETRY_BATCH_BYTES = 8 * 1024 * 1024;
+/** A page shows this much of each message's content (with `contentBytes`, its whole size): a page's size stays bounded. */
+export const CONTENT_PREVIEW_CHARS = 2000;
 
 interface QuarantineBody extends PageBody {
   reason?: string | null;
@@ -61,14 +65,23 @@ export const retryQuarantine = async (db: Db, account: number) => {
   let remaining = 0;
   let after = 0;
   for (;;) {
-    const rows = await db
-      .select()
+    // Sizes first, so one transaction never reads more than RETRY_BATCH_BYTES of content.
+    const sizes = await db
+      .select({ id: quarantineMessage.id, bytes: quarantineMessage.contentBytes, kept: sql<number>`octet_length(${quarantineMessage.content})`.mapWith(Number) })
       .from(quarantineMessage)
       .where(and(eq(quarantineMessage.licenseAccountId, account), gt(quarantineMessage.id, after)))
       .orderBy(asc(quarantineMessage.id))
       .limit(RETRY_BATCH);
-    if (!rows.length) break;
-    after = rows[rows.length - 1].id;
+    if (!sizes.length) break;
+    let end = 0;
+    for (let used = 0; end < sizes.length && (end === 0 || used + sizes[end].kept <= RETRY_BATCH_BYTES); end++) used += sizes[end].kept;
+    const batch = sizes.slice(0, end);
+    after = batch[batch.length - 1].id;
+    // A message kept only in part (larger than any a machine may send) cannot be read again: it stays as it is.
+    const whole = batch.filter((row) => row.kept >= row.bytes).map((row) => row.id);
+    remaining += batch.length - whole.length;
+    if (!whole.length) continue;
+    const rows = await db.select().from(quarantineMessage).where(inArray(quarantineMessage.id, whole)).orderBy(asc(quarantineMessage.id));
     const outcomes = await ingestBatch(
       db,
       rows.map((row) => ({
@@ -77,6 +90,7 @@ export const retryQuarantine = async (db: Db, account: number) => {
         payload: row.content,
         receivedAt: row.receivedTime,
         quarantineId: row.id,
+        viaEnrollmentKey: row.viaEnrollmentKey,
       })),
     );
     const stayed = outcomes.filter((outcome) => outcome.result === 'quarantined').length;
@@ -111,7 +125,15 @@ export const registerQuarantineRoutes = (app: FastifyInstance, { db }: Services)
         to ? lt(quarantineMessage.receivedTime, to) : undefined,
       );
       const [rows, [{ total }], retry] = await Promise.all([
-        db.select().from(quarantineMessage).where(where).orderBy(desc(quarantineMessage.receivedTime), desc(quarantineMessage.id)).limit(body.pageSize).offset((body.pageNum - 1) * body.pageSize),
+        db
+          .select({
+            id: quarantineMessage.id, causedBy: quarantineMessage.causedBy, messageType: quarantineMessage.messageType,
+            content: sql<string>`left(${quarantineMessage.content}, ${CONTENT_PREVIEW_CHARS})`, contentBytes: quarantineMessage.contentBytes,
+            viaEnrollmentKey: quarantineMessage.viaEnrollmentKey, receivedTime: quarantineMessage.receivedTime, reason: quarantineMessage.reason,
+            value: quarantineMessage.value, retryCount: quarantineMessage.retryCount, lastRetryTime: quarantineMessage.lastRetryTime,
+          })
+          .from(quarantineMessage)
+          .where(where).orderBy(desc(quarantineMessage.receivedTime), desc(quarantineMessage.id)).limit(body.pageSize).offset((body.pageNum - 1) * body.pageSize),
         db.select({ total: count() }).from(quarantineMessage).where(where),
         retryState(db, account),
       ]);
@@ -120,6 +142,8 @@ export const registerQuarantineRoutes = (app: FastifyInstance, { db }: Services)
         causedBy: row.causedBy,
         messageType: row.messageType,
         content: row.content,
+        contentBytes: row.contentBytes,
+        viaEnrollmentKey: row.viaEnrollmentKey,
         receivedTime: iso(row.receivedTime),
         reason: row.reason,
         value: row.value,

@@ -8,7 +8,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MachineIdentity } from './credentials';
-import { DOWN_TOPIC, isMessageKind, parseUpTopic, SHARED_UP_FILTER } from './protocol';
+import { DOWN_TOPIC, isMessageKind, MAX_PACKET_BYTES, parseUpTopic, SHARED_UP_FILTER } from './protocol';
 
 export interface BrokerHooks {
   authenticate(serial: string, password: string): Promise<MachineIdentity | null>;
@@ -31,6 +31,35 @@ const refuse = (code: 4 | 5): AuthenticateError => Object.assign(new Error(code 
 
 const identityOf = (client: Client | null): MachineIdentity | undefined =>
   (client as (Client & { machine?: MachineIdentity }) | null)?.machine;
+
+interface GuardedParser {
+  _parseLength?: () => boolean;
+  packet: { length: number };
+}
+
+/**
+ * aedes (1.x) has no packet size limit: it buffers a packet whole before looking at it, so one 100 MB
+ * heartbeat took 700 MB of memory and seconds of everyone's time. The packet's length is in its fixed
+ * header: it is checked as soon as the parser has read it, and a connection announcing a packet over
+ * `maxBytes` is closed before the body arrives. A parser this cannot guard (an aedes that changed
+ * inside) refuses every connection rather than run unguarded.
+ */
+const limitPacketSize = (client: Client, maxBytes: number, log: FastifyBaseLogger) => {
+  const parser = (client as unknown as { _parser?: GuardedParser })._parser;
+  const parseLength = parser?._parseLength?.bind(parser);
+  if (!parser || !parseLength) {
+    log.error('the MQTT packet parser cannot be guarded (aedes changed?): connection refused');
+    client.conn.destroy();
+    return;
+  }
+  parser._parseLength = () => {
+    const parsed = parseLength();
+    if (!parsed || parser.packet.length <= maxBytes) return parsed;
+    log.warn({ clientId: client.id, bytes: parser.packet.length, maxBytes }, 'MQTT packet over the size limit: connection closed');
+    client.conn.destroy();
+    return false;
+  };
+};
 
 /** The embedded broker on `port` (0 = any free port). A taken port answers null after one clear log line. */
 export const startEmbeddedBroker = async (
@@ -75,7 +104,7 @@ export const startEmbeddedBroker = async (
       hooks.process(machine, topic.kind, packet.payload.toString()).then(() => done(), () => done());
     },
   });
-  const server: Server = createServer(broker.handle);
+  const server: Server = createServer((socket) => limitPacketSize(broker.handle(socket), MAX_PACKET_BYTES, log));
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       log.error(
@@ -115,6 +144,8 @@ export const connectExternalBroker = async (hooks: BrokerHooks, { url, log }: { 
   const client: MqttClient = mqtt.connect(url, {
     clientId: `rvm-console-${randomUUID()}`,
     protocolVersion: 5,
+    // The broker drops (does not forward) larger messages to this client; ingest refuses any that come.
+    properties: { maximumPacketSize: MAX_PACKET_BYTES },
     clean: true,
     reconnectPeriod: 2000,
     connectTimeout: 10_000,

@@ -71,7 +71,7 @@ export const issueEnrollmentKey = async (db: Db, licenseAccountId: number, userI
 
 /**
  * Who connects with this user name (serial number) and password: the machine holding that serial's
- * credential, or, when no machine holds one, an enrolling device of the enrollment key's account.
+ * credential, or, when the key's account has no machine of that serial, an enrolling device.
  */
 export const authenticateMachine = async (db: Db, serialNumber: string, password: string): Promise<MachineIdentity | null> => {
   if (!SERIAL_NUMBER.test(serialNumber) || !password || password.length > 200) return null;
@@ -85,6 +85,9 @@ export const authenticateMachine = async (db: Db, serialNumber: string, password
   const licenseAccountId = Number(match[1]);
   const [key] = await db.select().from(gatewayEnrollmentKey).where(eq(gatewayEnrollmentKey.licenseAccountId, licenseAccountId)).limit(1);
   if (!key || !sameDigest(match[2], key.keyHash)) return null;
+  // The key speaks only for serial numbers the account has not registered: a registered machine
+  // connects with its own secret (ProfileSetting › Gateway connection), never as an enrolling device.
+  if ((await machineIdBySerial(db, licenseAccountId, serialNumber)) !== null) return null;
   return { rvmId: null, licenseAccountId, serialNumber, enrolled: true };
 };
 

@@ -5,6 +5,7 @@
 // plain heartbeats of online machines become one UPDATE per batch.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { QuarantineReason } from '../../resources/fleetCatalogue';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { machineMessage } from '../db/schema/liveFleet';
@@ -13,7 +14,7 @@ import { AccountUsageBatch } from '../dashboard/rollup';
 import { ReportItemsBatch } from '../reports/rollup';
 import { machineIdBySerial, type MachineIdentity } from './credentials';
 import { handle, Refusal, type Machine } from './handlers';
-import { isMessageKind, MAX_CLOCK_SKEW_MS, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
+import { isMessageKind, MAX_CLOCK_SKEW_MS, MAX_MESSAGE_BYTES, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
 
 export interface IncomingMessage {
   identity: MachineIdentity;
@@ -22,6 +23,11 @@ export interface IncomingMessage {
   receivedAt: Date;
   /** Set when re-processing a quarantined message ("retry"): its row is updated or removed, never duplicated. */
   quarantineId?: number;
+  /**
+   * A quarantined message that came with the enrollment key: it is applied on retry only to a machine
+   * registered after it arrived (the operator registered the device it announced), never to one that existed.
+   */
+  viaEnrollmentKey?: boolean;
 }
 
 export type Outcome =
@@ -40,6 +46,8 @@ interface Checked {
 const PRESENT_ONLY = new Set<MessageKind>(['hello', 'goodbye', 'heartbeat']);
 
 const check = (message: IncomingMessage): Checked | Refusal => {
+  const bytes = Buffer.byteLength(message.payload);
+  if (bytes > MAX_MESSAGE_BYTES) return new Refusal('valueOutOfRange', `message of ${bytes} bytes, at most ${MAX_MESSAGE_BYTES}`);
   let body: unknown;
   try {
     body = JSON.parse(message.payload);
@@ -55,13 +63,22 @@ const check = (message: IncomingMessage): Checked | Refusal => {
   return { message, kind: message.kind, body: typed, at };
 };
 
+/** The database's message of a failed statement (drizzle wraps it in "Failed query: <sql>"), without SQL. */
+const databaseReason = (error: unknown): string => {
+  const cause = (error as { cause?: { message?: unknown } })?.cause;
+  const message = typeof cause?.message === 'string' ? cause.message : 'the database refused a value';
+  return message.slice(0, 200);
+};
+
 /** SQLSTATE classes 22 (data exception) and 23 (integrity): the message's values, not the database, are at fault. */
 const isDataError = (error: unknown): boolean => {
   const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 };
 
-const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Machine & { online: boolean }>> => {
+type LoadedMachine = Machine & { online: boolean; createTime: Date };
+
+const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, LoadedMachine>> => {
   const ids = new Set<number>();
   const bySerial = new Map<string, number>();
   for (const { message } of checked) {
@@ -73,12 +90,13 @@ const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Mac
       bySerial.set(key, id);
     }
   }
-  const machines = new Map<string, Machine & { online: boolean }>();
+  const machines = new Map<string, LoadedMachine>();
   if (!ids.size) return machines;
   const rows = await db
     .select({
       id: rvm.id, licenseAccountId: rvm.licenseAccountId, serialNumber: rvm.serialNumber, binCount: rvm.binCount,
       binEmptyHeight: rvm.binEmptyHeight, binFullHeight: rvm.binFullHeight, statusSince: rvm.statusSince, online: rvm.online,
+      createTime: rvm.createTime,
     })
     .from(rvm)
     .where(inArray(rvm.id, [...ids]));
@@ -89,6 +107,13 @@ const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Mac
   }
   return machines;
 };
+
+/**
+ * What a quarantined message keeps of its content: every message a machine may send fits whole (so it
+ * can be retried); a larger one (only an external broker without a size limit lets one through) keeps
+ * its beginning, with its whole size in `contentBytes`.
+ */
+export const MAX_QUARANTINED_CHARS = MAX_MESSAGE_BYTES;
 
 const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) => {
   const values = { reason: refusal.reason, value: refusal.value?.replace(/\u0000/g, '\\u0000').slice(0, 200) ?? null };
@@ -104,7 +129,9 @@ const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) =>
     causedBy: message.identity.serialNumber.slice(0, 64),
     messageType: messageTypeOf(message.kind),
     // PostgreSQL text cannot hold NUL: a raw NUL byte (never valid JSON) is kept visible, escaped.
-    content: message.payload.replace(/\u0000/g, '\\u0000'),
+    content: message.payload.slice(0, MAX_QUARANTINED_CHARS).replace(/\u0000/g, '\\u0000'),
+    contentBytes: Buffer.byteLength(message.payload),
+    viaEnrollmentKey: Boolean(message.identity.enrolled || message.viaEnrollmentKey),
     receivedTime: message.receivedAt,
     ...values,
   });
@@ -120,16 +147,16 @@ const SELF_IDEMPOTENT = new Set<MessageKind>(['heartbeat', 'bins', 'session', 's
 class NeedsSavepoints extends Error {}
 
 /** Processes a batch (in arrival order) and answers one outcome per message. Throws only when the database is away. */
-export const ingestBatch = async (db: Db, messages: readonly IncomingMessage[]): Promise<Outcome[]> => {
+export const ingestBatch = async (db: Db, messages: readonly IncomingMessage[], log?: FastifyBaseLogger): Promise<Outcome[]> => {
   const checked = messages.map(check);
   const machines = await loadMachines(db, checked.filter((item): item is Checked => !(item instanceof Refusal)));
   // Fast pass: handlers refuse before their first write, so a refusal needs no savepoint; only a
   // database error (a value the checks let through) makes the batch run again, message by message.
   try {
-    return await runBatch(db, messages, checked, machines, false);
+    return await runBatch(db, messages, checked, machines, false, log);
   } catch (error) {
     if (!(error instanceof NeedsSavepoints)) throw error;
-    return runBatch(db, messages, checked, machines, true);
+    return runBatch(db, messages, checked, machines, true, log);
   }
 };
 
@@ -137,8 +164,9 @@ const runBatch = async (
   db: Db,
   messages: readonly IncomingMessage[],
   checked: ReadonlyArray<Checked | Refusal>,
-  loaded: ReadonlyMap<string, Machine & { online: boolean }>,
+  loaded: ReadonlyMap<string, LoadedMachine>,
   safe: boolean,
+  log: FastifyBaseLogger | undefined,
 ): Promise<Outcome[]> => {
   const outcomes: Outcome[] = new Array(messages.length);
   // A copy: the pass updates `online` as it goes, and a rolled-back pass must not leave its guesses.
@@ -161,6 +189,10 @@ const runBatch = async (
       const machine = message.identity.enrolled ? undefined : machines.get(`${message.identity.licenseAccountId}/${message.identity.serialNumber}`);
       if (!machine) {
         await refuse(new Refusal('unknownMachine', message.identity.serialNumber));
+        continue;
+      }
+      if (message.viaEnrollmentKey && machine.createTime.getTime() <= message.receivedAt.getTime()) {
+        await refuse(new Refusal('unknownMachine', `${message.identity.serialNumber}: enrollment key, machine registered before the message`));
         continue;
       }
       const replay = message.quarantineId !== undefined;
@@ -204,7 +236,11 @@ const runBatch = async (
       } catch (error) {
         if (error instanceof Refusal) await refuse(error);
         else if (!safe) throw new NeedsSavepoints();
-        else if (isDataError(error)) await refuse(new Refusal('valueOutOfRange', String((error as Error).message).slice(0, 200)));
+        else if (isDataError(error)) {
+          // The database's own words (e.g. 'value "…" is out of range for type integer'), never the SQL text.
+          log?.warn({ err: error, serial: message.identity.serialNumber, kind: item.kind }, 'machine message refused by the database');
+          await refuse(new Refusal('valueOutOfRange', databaseReason(error)));
+        }
         else throw error;
       }
     }

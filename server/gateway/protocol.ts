@@ -9,6 +9,10 @@ import {
 export const PROTOCOL_VERSION = 1;
 /** A file upload's content, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024;
+/** The largest message a machine may send (a file message, base64, with its fields); larger ones are quarantined. */
+export const MAX_MESSAGE_BYTES = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 16 * 1024;
+/** The embedded broker closes a connection that announces a larger MQTT packet (topic and header included). */
+export const MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 1024;
 /** A message's `ts` may be at most this far in the future (machine clocks drift a little). */
 export const MAX_CLOCK_SKEW_MS = 10 * 60_000;
 

@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { usePaging } from '../layout/usePaging';
 import { useNotify, useTranslate } from 'ra-core';
-import { Alert, Box, Button, CircularProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, CircularProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { MESSAGE_TYPES, QUARANTINE_REASONS } from '../../resources/fleetCatalogue';
 import { EnumSelect } from '../installation/common/EnumSelect';
@@ -23,7 +23,11 @@ interface QuarantinedMessage {
   id: number;
   causedBy: string;
   messageType: string;
+  /** The first 2,000 characters; `contentBytes` is the whole message's size. */
   content: string;
+  contentBytes: number;
+  /** Sent with the enrollment key: retried only onto a machine registered after it arrived. */
+  viaEnrollmentKey: boolean;
   receivedTime: string | null;
   reason: string;
   value: string | null;
@@ -104,7 +108,21 @@ const QuarantineList = () => {
   };
 
   const columns: Column<QuarantinedMessage>[] = [
-    { key: 'causedBy', label: 'fleet.quarantine.causedBy', render: (row) => row.causedBy, nowrap: true },
+    {
+      key: 'causedBy',
+      label: 'fleet.quarantine.causedBy',
+      nowrap: true,
+      render: (row) => (
+        <>
+          {row.causedBy}
+          {row.viaEnrollmentKey && (
+            <Tooltip title={translate('fleet.quarantine.viaEnrollmentKeyHint')}>
+              <Chip size="small" variant="outlined" tabIndex={0} label={translate('fleet.quarantine.viaEnrollmentKey')} sx={{ ml: 0.5, height: 18, fontSize: 11 }} />
+            </Tooltip>
+          )}
+        </>
+      ),
+    },
     { key: 'messageType', label: 'fleet.quarantine.messageType', render: (row) => translate(`fleet.messageTypes.${row.messageType}`, { _: row.messageType }), nowrap: true },
     {
       key: 'content',
@@ -112,7 +130,14 @@ const QuarantineList = () => {
       // raw JSON: the table keeps what room is left for it, the tooltip shows it whole
       fill: { minWidth: 120 },
       render: (row) => (
-        <Tooltip title={<Box component="pre" sx={{ m: 0, whiteSpace: 'pre-wrap' }}>{row.content}</Box>}>
+        <Tooltip
+          title={
+            <Box component="pre" sx={{ m: 0, whiteSpace: 'pre-wrap' }}>
+              {row.content}
+              {row.contentBytes > row.content.length && `\n… ${translate('fleet.quarantine.contentSize', { bytes: row.contentBytes.toLocaleString() })}`}
+            </Box>
+          }
+        >
           <Box component="code" tabIndex={0} sx={{ ...ONE_LINE, display: 'block', fontSize: 12 }}>
             {row.content}
           </Box>

@@ -1,7 +1,7 @@
 // Machine messages the server could not accept (unknown machine, bad timestamp, ...), kept for the
 // home quarantine screen and retried on demand. One retry run per license account at a time: the
 // run row is the lock, so it holds across server instances.
-import { index, integer, jsonb, pgTable, text, timestamp, varchar, bigint } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -13,7 +13,11 @@ export const quarantineMessage = pgTable(
     /** The sender as it identified itself (RVM number or serial), known machine or not. */
     causedBy: varchar('caused_by', { length: 64 }).notNull(),
     messageType: varchar('message_type', { length: 24 }).notNull(),
+    /** At most MAX_QUARANTINED_BYTES of the message (server/gateway/ingest.ts); `contentBytes` is its whole size. */
     content: text('content').notNull(),
+    contentBytes: integer('content_bytes').notNull().default(0),
+    /** Sent with the license account's enrollment key, not a machine's own secret (docs/machine-protocol.md). */
+    viaEnrollmentKey: boolean('via_enrollment_key').notNull().default(false),
     receivedTime: at('received_time').notNull(),
     reason: varchar('reason', { length: 24 }).notNull(),
     value: varchar('value', { length: 200 }),
