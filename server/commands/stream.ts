@@ -26,6 +26,13 @@ const LOOKBACK = sql`interval '2 seconds'`;
 const ROWS_PER_POLL = 500;
 /** Remembered (id -> version) pairs: enough to cover the look-back window. */
 const REMEMBERED = 5000;
+/**
+ * Open streams of one user on one server instance; one more answers 4029. Each stream holds a
+ * connection and polls the database twice a second: 300 of one user slowed everyone's calls ten-fold.
+ */
+export const MAX_STREAMS_PER_USER = 10;
+/** A change to callers (sign-out, a disabled user, a role's rights) is checked this soon, bursts coalesced. */
+const RECHECK_AFTER_CHANGE_MS = 100;
 
 interface StreamQuery {
   rvmId?: number;
@@ -35,6 +42,7 @@ interface StreamQuery {
 export const registerCommandStream = (app: FastifyInstance, services: Services) => {
   const { db } = services;
   const open = new Set<() => void>();
+  const streamsOfUser = new Map<number, number>();
   // An open stream keeps its connection busy: end them all before the server waits for connections.
   const stopAll = async () => {
     for (const stop of [...open]) stop();
@@ -62,6 +70,8 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
       const caller = callerOf(request);
       const account = accountOf(caller);
       const { rvmId, batchId } = request.query;
+      const userId = caller.principal.userId;
+      if ((streamsOfUser.get(userId) ?? 0) >= MAX_STREAMS_PER_USER) throw new AppError('4029');
       if (rvmId) await findMachine(db, caller, rvmId);
       if (batchId) {
         const [batch] = await db.select({ id: rvmCommandBatch.id }).from(rvmCommandBatch).where(and(eq(rvmCommandBatch.id, batchId), eq(rvmCommandBatch.licenseAccountId, account)));
@@ -84,6 +94,7 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
         'x-accel-buffering': 'no',
       });
       raw.write('event: ready\ndata: {}\n\n');
+      streamsOfUser.set(userId, (streamsOfUser.get(userId) ?? 0) + 1);
 
       let cursor = { stamp: start, id: 0 };
       // After a full page the next poll continues strictly after it (no look-back), so a burst
@@ -93,20 +104,29 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
       let stopped = false;
       let timer: NodeJS.Timeout | undefined;
       let keepAlive: NodeJS.Timeout | undefined;
+      let recheck: NodeJS.Timeout | undefined;
+      let unsubscribe = () => false;
 
       const stop = () => {
         if (stopped) return;
         stopped = true;
         clearTimeout(timer);
         clearInterval(keepAlive);
+        clearTimeout(recheck);
+        unsubscribe();
         open.delete(stop);
+        const left = (streamsOfUser.get(userId) ?? 1) - 1;
+        if (left > 0) streamsOfUser.set(userId, left);
+        else streamsOfUser.delete(userId);
         if (!raw.writableEnded) raw.end();
       };
       open.add(stop);
       raw.on('close', stop);
-      // Rights are checked again with every keep-alive: a stream ends when its token is revoked or
-      // expired, its user loses the permission or switches account (the client's reconnect then
-      // receives the forced-logout or 4003 answer). Read only: a stream does not keep a session alive.
+      // Rights are checked again with every keep-alive and soon after any change to callers (the feed
+      // the caller cache forgets by, server/db/callerChanges.ts, from every instance): a stream ends when
+      // its token is revoked or expired, its user is disabled, loses the permission or switches account
+      // (the client's reconnect then receives the forced-logout or 4003 answer). Read only: a stream
+      // does not keep a session alive.
       const stillAllowed = async () => {
         const [token] = await db.select().from(sysToken).where(eq(sysToken.id, caller.principal.tokenId)).limit(1);
         const now = Date.now();
@@ -117,15 +137,22 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
         await new Caller(db, services.config, principal, caller.locale).require(COMMAND_PERMISSIONS);
         return true;
       };
-      keepAlive = setInterval(() => {
+      const check = (keepingAlive: boolean) =>
         stillAllowed()
           .catch(() => false)
           .then((allowed) => {
             if (stopped) return;
-            if (allowed) raw.write(': keep-alive\n\n');
-            else stop();
+            if (!allowed) stop();
+            else if (keepingAlive) raw.write(': keep-alive\n\n');
           });
-      }, KEEP_ALIVE_MS);
+      keepAlive = setInterval(() => void check(true), KEEP_ALIVE_MS);
+      unsubscribe = services.database.callerChanges.subscribe(() => {
+        if (stopped || recheck) return;
+        recheck = setTimeout(() => {
+          recheck = undefined;
+          void check(false);
+        }, RECHECK_AFTER_CHANGE_MS);
+      });
 
       const poll = async () => {
         try {

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { translate } from '../../i18n';
 import { settleDeliveries } from '../../server/commands/create';
 import { applyAck, applyResult, claimPending } from '../../server/commands/store';
+import { MAX_STREAMS_PER_USER } from '../../server/commands/stream';
 import { rvm } from '../../server/db/schema/fleet';
 import { auditLog, rvmCommand, rvmCommandBatch } from '../../server/db/schema/liveFleet';
 import { ageCommands, setUpCommandFleet, type CommandFleet } from './commandsHarness';
@@ -167,7 +168,7 @@ describeFleet(
       }
     });
 
-    it('ends a stream whose token was revoked (at its next keep-alive check)', async () => {
+    it('ends a stream as soon as its token is revoked on another instance, not at its next keep-alive check', async () => {
       const other = await context.server.anotherInstance();
       const address = await other.listen({ port: 0, host: '127.0.0.1' });
       const token = await context.server.login();
@@ -176,10 +177,30 @@ describeFleet(
       expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: ready');
       expect((await context.server.call('GET', '/login/logout', { token })).body.resCode).toBe('00000');
       const started = Date.now();
-      // the keep-alive check runs every 15 s; the read returns `done` when the server ends the stream
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        expect(Date.now() - started).toBeLessThan(40_000);
-      }
+      // The keep-alive check comes 15 s after the stream opened: ending well before it proves the
+      // change notification ended the stream (it takes milliseconds; 10 s leaves room for a busy machine).
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) expect(chunk.value && new TextDecoder().decode(chunk.value)).not.toContain('event: command');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await other.close();
+    }, 60_000);
+
+    it(`lets one user open at most ${MAX_STREAMS_PER_USER} streams on an instance (4029 beyond), and a closed one frees its place`, async () => {
+      const other = await context.server.anotherInstance();
+      const address = await other.listen({ port: 0, host: '127.0.0.1' });
+      const token = await context.server.login();
+      const open = (signal?: AbortSignal) => fetch(`${address}/test-api/rvm/command/stream`, { headers: { 'rvm-token': token }, signal });
+      const aborts = Array.from({ length: MAX_STREAMS_PER_USER }, () => new AbortController());
+      const streams = await Promise.all(aborts.map((abort) => open(abort.signal)));
+      for (const stream of streams) expect(new TextDecoder().decode((await stream.body!.getReader().read()).value)).toContain('event: ready');
+      const refused = await open();
+      expect([refused.status, (await refused.json()).resCode]).toEqual([429, '4029']);
+      aborts[0].abort();
+      await expect.poll(async () => {
+        const again = await open();
+        if (again.status === 200) await again.body?.cancel();
+        return again.status;
+      }, { timeout: 20_000 }).toBe(200);
+      for (const abort of aborts) abort.abort();
       await other.close();
     }, 60_000);
 
