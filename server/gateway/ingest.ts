@@ -14,7 +14,7 @@ import { AccountUsageBatch } from '../dashboard/rollup';
 import { ReportItemsBatch } from '../reports/rollup';
 import { machineIdBySerial, type MachineIdentity } from './credentials';
 import { handle, Refusal, type Machine } from './handlers';
-import { isMessageKind, MAX_CLOCK_SKEW_MS, MAX_MESSAGE_BYTES, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
+import { isMessageKind, MAX_CLOCK_SKEW_MS, MAX_MESSAGE_AGE_MS, MAX_MESSAGE_BYTES, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
 
 export interface IncomingMessage {
   identity: MachineIdentity;
@@ -60,6 +60,7 @@ const check = (message: IncomingMessage): Checked | Refusal => {
   const typed = body as MessageBodies[MessageKind];
   const at = new Date(typed.ts);
   if (at.getTime() > message.receivedAt.getTime() + MAX_CLOCK_SKEW_MS) return new Refusal('invalidTimestamp', typed.ts);
+  if (at.getTime() < message.receivedAt.getTime() - MAX_MESSAGE_AGE_MS) return new Refusal('invalidTimestamp', typed.ts);
   return { message, kind: message.kind, body: typed, at };
 };
 

@@ -39,6 +39,8 @@ export const registerConsole = async (app: FastifyInstance, apiPrefix: string, s
     if (hasConsole && !isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
+    // An unknown API route is an API answer too: never cached (the API plugin's hook does not run for it).
+    if (isApi) reply.header('cache-control', 'no-store');
     return notFound(request, reply);
   });
 };

@@ -10,7 +10,7 @@ import { rvm } from '../../server/db/schema/fleet';
 import { consumerSession } from '../../server/db/schema/fleetActivity';
 import { quarantineMessage } from '../../server/db/schema/quarantine';
 import { ingestBatch, MAX_QUARANTINED_CHARS } from '../../server/gateway/ingest';
-import { MAX_MESSAGE_BYTES, MAX_PACKET_BYTES, UP_TOPIC } from '../../server/gateway/protocol';
+import { MAX_MESSAGE_AGE_MS, MAX_MESSAGE_BYTES, MAX_PACKET_BYTES, UP_TOPIC } from '../../server/gateway/protocol';
 import { seedSmallFleet } from './fleetHarness';
 import { connectMachine, embeddedGateway, provisionMachine, waitFor } from './gatewayHarness';
 import { describeBackends } from './helpers';
@@ -70,6 +70,19 @@ describeBackends(
       // Retry leaves a message kept only in part as it is (it cannot be read again).
       expect((await server.call('POST', '/quarantine/retryAll', { token })).body.resCode).toBe('00000');
       expect(await quarantined(serial)).toEqual([expect.objectContaining({ reason: 'valueOutOfRange', retryCount: 0 })]);
+    });
+
+    it('quarantines messages dated more than 30 days before they arrive (a clock reset to 1970), and accepts 29 days', async () => {
+      const [machine] = await server.db.select().from(rvm).where(eq(rvm.id, machineIds[2]));
+      const identity = { rvmId: machine.id, licenseAccountId: account, serialNumber: machine.serialNumber };
+      const receivedAt = new Date();
+      const dated = (ts: string) => ({ identity, kind: 'heartbeat', payload: JSON.stringify({ v: 1, id: randomUUID(), ts }), receivedAt });
+      const outcomes = await ingestBatch(server.db, [
+        dated('1970-01-01T00:00:07Z'),
+        dated(new Date(receivedAt.getTime() - MAX_MESSAGE_AGE_MS - 1000).toISOString()),
+        dated(new Date(receivedAt.getTime() - MAX_MESSAGE_AGE_MS + 86_400_000).toISOString()),
+      ]);
+      expect(outcomes.map((outcome) => (outcome.result === 'quarantined' ? outcome.reason : outcome.result))).toEqual(['invalidTimestamp', 'invalidTimestamp', 'processed']);
     });
 
     it('refuses the enrollment key for a registered serial number, even one without a secret of its own', async () => {

@@ -73,6 +73,13 @@ describeBackends('security headers and flood guard', (server) => {
     }
   });
 
+  it('never lets an API answer be cached, an unknown API route included', async () => {
+    for (const url of ['/test-api/login/current', '/test-api/no/such/thing', '/test-api']) {
+      const answer = await withConsole.inject({ method: 'GET', url });
+      expect([answer.statusCode >= 400, answer.headers['cache-control']], url).toEqual([true, 'no-store']);
+    }
+  });
+
   // The same policy serves the Swagger UI: its page has no inline script either (checked in Chromium, docs/security.md).
   it('keeps the Swagger UI at /test-api/docs working under the same policy', async () => {
     const page = await server.app.inject({ method: 'GET', url: '/test-api/docs/' });
