@@ -28,6 +28,8 @@ export const reports = {
     generate: 'Generate and keep (XLSX)',
     generated: 'The report was generated: see "Generated reports"',
     download: 'Download',
+    preparingFile: 'Preparing the report file',
+    generating: 'Generating the report',
   },
   columns: {
     termNo: 'RVM number',

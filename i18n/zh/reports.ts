@@ -29,6 +29,8 @@ export const reports: Catalogue<typeof en> = {
     generate: '生成并保存 (XLSX)',
     generated: '报表已生成：请查看"已生成的报表"',
     download: '下载',
+    preparingFile: '正在准备报表文件',
+    generating: '正在生成报表',
   },
   columns: {
     termNo: '回收机编号',

@@ -105,7 +105,7 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
       let timer: NodeJS.Timeout | undefined;
       let keepAlive: NodeJS.Timeout | undefined;
       let recheck: NodeJS.Timeout | undefined;
-      let unsubscribe = () => false;
+      let unsubscribe: () => unknown = () => undefined;
 
       const stop = () => {
         if (stopped) return;

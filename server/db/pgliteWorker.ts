@@ -1,10 +1,8 @@
 // The server's side of PGlite in a worker thread (server/db/pglite.worker.ts): an object with the
 // `query` and `transaction` calls drizzle's PGlite driver makes, each forwarded as a message. The
 // event loop only posts and receives; the database work runs on the worker's thread.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../lib/workerThread';
 import { deserializeError, type PgliteNotification, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol';
 
 type Request = PgliteRequest extends infer R ? (R extends PgliteRequest ? Omit<R, 'id'> : never) : never;
@@ -25,20 +23,8 @@ export interface PgliteQueryable {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
 }
 
-/**
- * The compiled worker next to the bundled server (`<out>/pglite.worker.js`, see the server build),
- * else the TypeScript source through tsx's API (development, tests): on Node 20 a worker's
- * `--import tsx` does not reach its entry file, so a one-line loader imports it instead.
- */
-const startWorker = (workerData: PgliteWorkerData): Worker => {
-  const compiled = new URL('./pglite.worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, { workerData });
-  const source = new URL('./pglite.worker.ts', import.meta.url).href;
-  // require.resolve answers the CommonJS build; the loader needs the ES module one beside it.
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const loader = `import(${JSON.stringify(tsxApi)}).then((api) => api.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-  return new Worker(loader, { eval: true, workerData });
-};
+const startWorker = (workerData: PgliteWorkerData): Worker =>
+  startWorkerThread(new URL('./pglite.worker.js', import.meta.url), new URL('./pglite.worker.ts', import.meta.url), workerData);
 
 export class PgliteWorkerClient implements PgliteQueryable {
   private readonly worker: Worker;

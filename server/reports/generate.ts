@@ -7,6 +7,7 @@ import { csvCell, localDateTime } from '../crud/export';
 import { generatedReport } from '../db/schema/reports';
 import type { Services } from '../services';
 import { queryReport, type ReportData, type ReportRange, type ReportScope } from './query';
+import { renderInWorker } from './renderInWorker';
 
 export type { ReportFormat, ReportKind } from '../../resources/reports';
 export type ReportProducer = { kind: 'user'; userId: number } | { kind: 'subscription'; subscriptionId: number };
@@ -97,20 +98,20 @@ export const renderReport = async (data: ReportData, range: ReportRange, format:
   return { fileName, contentType: XLSX_TYPE, content: Buffer.from(await workbook.xlsx.writeBuffer()) };
 };
 
-/** Every row of a report (no paging), rendered. 9300/9301/9302 as the screen's calls. */
-export const produceReport = async (services: Pick<Services, 'db'>, input: Omit<GenerateReportInput, 'producedBy'>): Promise<RenderedReport> => {
+/** Every row of a report (no paging), rendered off the request loop. 9300/9301/9302 as the screen's calls. */
+export const produceReport = async (services: Pick<Services, 'db'>, input: Omit<GenerateReportInput, 'producedBy'>, signal?: AbortSignal): Promise<RenderedReport> => {
   const scope: ReportScope = { accountId: input.accountId, fleetIds: input.fleetIds, machineIds: input.machineIds };
   const range: ReportRange = { from: input.from, to: input.to, utcOffsetMinutes: input.utcOffsetMinutes ?? 0 };
   const data = await queryReport(services.db, input.report, scope, range, null);
-  return renderReport(data, range, input.format, input.language);
+  return renderInWorker({ data, range, format: input.format, locale: input.language }, signal);
 };
 
 /**
  * Produces the report and stores it as a generated report of the account. The caller has checked
  * that the fleets and machines are the account's (a foreign id only ever selects nothing here).
  */
-export async function generateReport(services: Pick<Services, 'db'>, input: GenerateReportInput): Promise<GeneratedReportFile> {
-  const file = await produceReport(services, input);
+export async function generateReport(services: Pick<Services, 'db'>, input: GenerateReportInput, signal?: AbortSignal): Promise<GeneratedReportFile> {
+  const file = await produceReport(services, input, signal);
   const [row] = await services.db
     .insert(generatedReport)
     .values({

@@ -16,6 +16,7 @@ import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
 import type { Services } from '../services';
 import { generateReport, produceReport } from './generate';
+import { RenderCancelled } from './renderInWorker';
 import { queryReport } from './query';
 
 /** The menu's reports › report entry (resources/menu.ts, SPEC 6 id 3): its identifier guards every call. */
@@ -115,6 +116,27 @@ const sendFile = (reply: FastifyReply, file: { fileName: string; contentType: st
   return reply.type(file.contentType).send(file.content);
 };
 
+/**
+ * Runs `produce` with a signal that aborts when the caller's connection closes before the answer (a
+ * cancelled download): the render thread is ended and nothing is answered to nobody.
+ */
+const untilCallerLeaves = async <T>(reply: FastifyReply, produce: (signal: AbortSignal) => Promise<T>, answer: (result: T) => unknown) => {
+  const controller = new AbortController();
+  const closed = () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  };
+  reply.raw.once('close', closed);
+  try {
+    return answer(await produce(controller.signal));
+  } catch (error) {
+    if (!(error instanceof RenderCancelled)) throw error;
+    reply.log.info('report file cancelled by its caller');
+    return reply.hijack();
+  } finally {
+    reply.raw.off('close', closed);
+  }
+};
+
 export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => {
   app.post<{ Body: DataBody }>(
     '/report/data',
@@ -144,7 +166,7 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
       const caller = callerOf(request);
       const selection = selectionOf(caller, request.body);
       await checkSelection(db, selection.accountId, request.body);
-      return sendFile(reply, await produceReport({ db }, { ...selection, format: request.body.format, language: caller.locale }));
+      return untilCallerLeaves(reply, (signal) => produceReport({ db }, { ...selection, format: request.body.format, language: caller.locale }, signal), (file) => sendFile(reply, file));
     },
   );
 
@@ -153,14 +175,15 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
     route('Produces a report file and keeps it as a generated report (produced by the caller)', objectSchema({ ...SELECTION, format: { enum: REPORT_FORMATS } }, [...REQUIRED, 'format']), {
       type: 'object', properties: { id: { type: 'integer' }, fileName: { type: 'string' }, size: { type: 'integer' } },
     }),
-    async (request) => {
+    async (request, reply) => {
       const caller = callerOf(request);
       const selection = selectionOf(caller, request.body);
       await checkSelection(db, selection.accountId, request.body);
-      const file = await generateReport({ db }, {
-        ...selection, format: request.body.format, language: caller.locale, producedBy: { kind: 'user', userId: caller.userId },
-      });
-      return ok(request, { id: file.id, fileName: file.fileName, size: file.content.length });
+      return untilCallerLeaves(
+        reply,
+        (signal) => generateReport({ db }, { ...selection, format: request.body.format, language: caller.locale, producedBy: { kind: 'user', userId: caller.userId } }, signal),
+        (file) => ok(request, { id: file.id, fileName: file.fileName, size: file.content.length }),
+      );
     },
   );
 

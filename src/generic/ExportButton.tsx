@@ -1,21 +1,15 @@
 // Export of the filtered, sorted list as CSV or XLSX through the data provider's `export`: the visible
-// columns in the shown order (column chooser), with a progress dialog (percentage when the server
-// sends a size, bytes received otherwise; cancellable).
+// columns in the shown order (column chooser), with a cancellable progress dialog.
 import { useRef, useState } from 'react';
-import { Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, ListSubheader, Menu, MenuItem, Typography } from '@mui/material';
+import { ListSubheader, Menu, MenuItem } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Button, useDataProvider, useListContext, useResourceContext, useTranslate } from 'react-admin';
 import type { ExportFormat, RvmDataProvider } from '../providers/dataProvider';
 import { saveBlob } from '../providers/download';
-import { formatBytes, percentOf } from './format';
+import { DownloadProgressDialog, type DownloadProgress } from './DownloadProgressDialog';
 import { useVisibleColumns } from './visibleColumns';
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'xlsx'];
-
-interface ExportProgress {
-  loaded: number;
-  total?: number;
-}
 
 export interface ExportButtonProps {
   /** The list's columns in declaration order, `null` for a column that is no field (row actions). */
@@ -29,7 +23,7 @@ export const ExportButton = ({ columnSources }: ExportButtonProps) => {
   const dataProvider = useDataProvider<RvmDataProvider>();
   const { filterValues, sort, total } = useListContext();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const [progress, setProgress] = useState<DownloadProgress | null>(null);
   const abort = useRef<AbortController | null>(null);
 
   const run = async (format: ExportFormat) => {
@@ -55,7 +49,6 @@ export const ExportButton = ({ columnSources }: ExportButtonProps) => {
     }
   };
 
-  const percent = progress ? percentOf(progress.loaded, progress.total) : null;
   return (
     <>
       <Button label="generic.export.button" onClick={(event) => setAnchor(event.currentTarget)} disabled={!total || !columns.length || Boolean(progress)}>
@@ -71,26 +64,12 @@ export const ExportButton = ({ columnSources }: ExportButtonProps) => {
           </MenuItem>
         ))}
       </Menu>
-      {/* Escape (or a click outside) cancels, as its Cancel button does */}
-      <Dialog open={Boolean(progress)} onClose={() => abort.current?.abort()} maxWidth="xs" fullWidth aria-labelledby="export-progress-title">
-        <DialogTitle id="export-progress-title">{translate('generic.export.title')}</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            {translate('generic.export.visibleColumns', { count: columns.length })}
-          </Typography>
-          <LinearProgress variant={percent === null ? 'indeterminate' : 'determinate'} value={percent ?? 0} />
-          <Typography variant="body2" sx={{ mt: 1 }}>
-            {percent !== null
-              ? translate('generic.export.percent', { percent })
-              : progress?.loaded
-                ? translate('generic.export.bytes', { size: formatBytes(progress.loaded) })
-                : translate('generic.export.preparing')}
-          </Typography>
-        </DialogContent>
-        <DialogActions>
-          <Button label="ra.action.cancel" onClick={() => abort.current?.abort()} />
-        </DialogActions>
-      </Dialog>
+      <DownloadProgressDialog
+        progress={progress}
+        title={translate('generic.export.title')}
+        detail={translate('generic.export.visibleColumns', { count: columns.length })}
+        onCancel={() => abort.current?.abort()}
+      />
     </>
   );
 };

@@ -1,7 +1,7 @@
 // The Reports screen (menu reports › report, SPEC 2): pick one of the four reports, local days, fleets
 // and machines; a chart and a table (POST /report/data); download as CSV or XLSX (POST /report/export
 // through the download client); "Generate" keeps an XLSX file, listed under "Generated reports".
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { usePaging } from '../layout/usePaging';
 import { useNotify, useTranslate } from 'ra-core';
 import { Alert, Box, Button, Tab, Tabs, Typography } from '@mui/material';
@@ -15,6 +15,7 @@ import { useApiData } from '../installation/common/useApiData';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { saveBlob } from '../providers/download';
 import { ApiError } from '../providers/httpTypes';
+import { DownloadProgressDialog, type DownloadProgress } from '../generic/DownloadProgressDialog';
 import { GeneratedReports } from './GeneratedReports';
 import { ReportChart } from './ReportChart';
 import { ReportControls, type ReportChoice } from './ReportControls';
@@ -38,6 +39,24 @@ export const ReportPage = ({ node }: ScreenProps) => {
   const paging = usePaging(20);
   const { page, pageSize } = paging;
   const [busy, setBusy] = useState(false);
+  // The file being prepared (rendered by the server off its request loop) and received; cancellable.
+  const [progress, setProgress] = useState<(DownloadProgress & { title: string }) | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const track = async (title: string, work: (signal: AbortSignal) => Promise<void>) => {
+    const controller = new AbortController();
+    abort.current = controller;
+    setBusy(true);
+    setProgress({ loaded: 0, title });
+    try {
+      await work(controller.signal);
+    } catch {
+      // the clients showed the server's reason; a cancel needs no message
+    } finally {
+      abort.current = null;
+      setProgress(null);
+      setBusy(false);
+    }
+  };
   const [generatedCount, setGeneratedCount] = useState(0);
   const selection = selectionOf(choice);
   const loaded = useApiData(
@@ -51,29 +70,18 @@ export const ReportPage = ({ node }: ScreenProps) => {
     setChoice(next);
     paging.firstPage();
   };
-  const fetchFile = async (format: ReportFormat) => {
-    setBusy(true);
-    try {
-      const { blob, filename } = await download.download('POST', '/report/export', { body: { ...selection, format } });
+  const fetchFile = (format: ReportFormat) =>
+    track(translate('reports.actions.preparingFile'), async (signal) => {
+      const onProgress = ({ loaded, total }: DownloadProgress) => setProgress((current) => current && { ...current, loaded, total });
+      const { blob, filename } = await download.download('POST', '/report/export', { body: { ...selection, format }, onProgress, signal });
       saveBlob(blob, filename);
-    } catch {
-      // the download client showed 'Download failed' with the server's reason
-    } finally {
-      setBusy(false);
-    }
-  };
-  const generate = async () => {
-    setBusy(true);
-    try {
-      await http.post('/report/generate', { ...selection, format: 'xlsx' });
+    });
+  const generate = () =>
+    track(translate('reports.actions.generating'), async (signal) => {
+      await http.post('/report/generate', { ...selection, format: 'xlsx' }, { signal });
       notify('reports.actions.generated', { type: 'success' });
       setGeneratedCount((count) => count + 1);
-    } catch {
-      // the http client showed the error
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Box data-testid="report-page">
@@ -120,6 +128,7 @@ export const ReportPage = ({ node }: ScreenProps) => {
           )}
         </>
       )}
+      <DownloadProgressDialog progress={progress} title={progress?.title ?? ''} onCancel={() => abort.current?.abort()} />
     </Box>
   );
 };
