@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MachineIdentity } from './credentials';
-import { DOWN_TOPIC, isMessageKind, MAX_PACKET_BYTES, parseUpTopic, SHARED_UP_FILTER } from './protocol';
+import { isClientIdOf, type MachineIdentity } from './credentials';
+import { DOWN_TOPIC, MAX_PACKET_BYTES, parseUpTopic, SHARED_UP_FILTER } from './protocol';
 
 export interface BrokerHooks {
   authenticate(serial: string, password: string): Promise<MachineIdentity | null>;
@@ -68,7 +68,7 @@ export const startEmbeddedBroker = async (
 ): Promise<BrokerLink | null> => {
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
-      if (!username || !password || client.id !== username) return done(refuse(username && client.id !== username ? 5 : 4), false);
+      if (!username || !password || !isClientIdOf(client.id, username)) return done(refuse(username && !isClientIdOf(client.id, username) ? 5 : 4), false);
       hooks
         .authenticate(username, password.toString())
         .then((identity) => {
@@ -85,8 +85,9 @@ export const startEmbeddedBroker = async (
       if (!client) return done(null);
       const machine = identityOf(client);
       const topic = parseUpTopic(packet.topic);
-      // Retained messages and kinds the protocol does not have would only fill the broker's memory.
-      if (!machine || !topic || topic.serial !== machine.serialNumber || packet.retain || !isMessageKind(topic.kind)) return done(new Error('not allowed'));
+      // Retained messages would only fill the broker's memory. A kind the protocol does not have is
+      // quarantined (type `unknown`), so a firmware developer sees what went wrong.
+      if (!machine || !topic || topic.serial !== machine.serialNumber || packet.retain) return done(new Error('not allowed'));
       hooks.process(machine, topic.kind, packet.payload.toString()).then(() => done(null), done);
     },
     authorizeSubscribe: (client, subscription, done) => {

@@ -31,6 +31,14 @@ export interface MachineIdentity {
 /** A serial number is the MQTT user name and a topic level: letters, digits, _ and - only (no `+ # /`). */
 export const SERIAL_NUMBER = /^[A-Za-z0-9_-]{1,32}$/;
 
+/**
+ * A machine's MQTT client id: its serial number (the connection commands go to), or `<serial>.<suffix>`
+ * for further connections of the same machine, e.g. a command-line publisher beside a subscriber
+ * (docs/machine-protocol.md "Identity and access"). `.` never occurs in a serial number.
+ */
+export const isClientIdOf = (clientId: string, serial: string): boolean =>
+  clientId === serial || (clientId.startsWith(`${serial}.`) && /^[A-Za-z0-9_-]{1,16}$/.test(clientId.slice(serial.length + 1)));
+
 /** Another license account already has this serial number's credential (2002 on rotation). */
 export class SerialTaken extends Error {}
 

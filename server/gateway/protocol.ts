@@ -42,7 +42,8 @@ const strict = (properties: Record<string, unknown>, required: string[] = []) =>
 const machineStatus = { enum: RVM_STATUSES.filter((status) => status !== 'Offline') };
 const money = { type: 'number', minimum: 0, maximum: 99_999_999 } as const;
 
-const SCHEMAS = {
+/** Each message kind's JSON schema (published in docs/machine-protocol/schemas/ by `npm run docs:protocol`). */
+export const SCHEMAS = {
   hello: strict({ softwareVersion: text(32), model: text(32) }),
   goodbye: strict({ reason: { enum: ['closed', 'shutdown', 'lost'] } }),
   heartbeat: strict({ status: machineStatus }),

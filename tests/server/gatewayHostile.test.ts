@@ -55,6 +55,29 @@ describeBackends(
       expect((await server.call('GET', '/login/current', { token })).body.resCode).toBe('00000');
     });
 
+    it('lets a machine subscribe and publish on two connections (client ids <serial> and <serial>.<suffix>), and quarantines unknown kinds', async () => {
+      const { serial, secret } = await provisionMachine(server.db, machineIds[1]);
+      await expect(mqtt.connectAsync(url, { clientId: `${serial}x.pub`, username: serial, password: secret, reconnectPeriod: 0 })).rejects.toThrow();
+      await expect(mqtt.connectAsync(url, { clientId: `${serial}.p/b`, username: serial, password: secret, reconnectPeriod: 0 })).rejects.toThrow();
+      const subscriber = await connectMachine(url, serial, secret, machineIds[1]);
+      const publisher = await mqtt.connectAsync(url, { clientId: `${serial}.pub`, username: serial, password: secret, reconnectPeriod: 0 });
+      try {
+        const message = (kind: string, body: Record<string, unknown> = {}) => JSON.stringify({ v: 1, id: randomUUID(), ts: new Date().toISOString(), ...body });
+        await publisher.publishAsync(UP_TOPIC(serial, 'hello'), message('hello'), { qos: 1 });
+        await waitFor(async () => (await server.db.select().from(rvm).where(eq(rvm.id, machineIds[1])))[0], (row) => row.online, 'online through the second connection');
+        const created = await server.call('POST', '/rvm/command', { token, body: { rvmId: machineIds[1], command: 'restart' } });
+        expect(created.body.resCode).toBe('00000');
+        await waitFor(async () => subscriber.commands, (commands) => commands.some((command) => command.commandId === created.body.resData.id), 'the command reaches the subscriber');
+        await publisher.publishAsync(UP_TOPIC(serial, 'selfie'), message('selfie'), { qos: 1 });
+        await waitFor(() => quarantined(serial), (rows) => rows.some((row) => row.messageType === 'unknown'), 'unknown kind quarantined');
+        expect((await quarantined(serial)).find((row) => row.messageType === 'unknown')).toMatchObject({ reason: 'schemaViolation', value: 'kind selfie' });
+        expect([subscriber.client.connected, publisher.connected]).toEqual([true, true]);
+      } finally {
+        await publisher.endAsync(true);
+        await subscriber.close();
+      }
+    });
+
     it('quarantines a message over the size limit with its beginning and size only, and a page answers previews', async () => {
       const serial = `BIG${Date.now().toString(36).toUpperCase()}`;
       const payload = JSON.stringify({ v: 1, id: 'big', ts: new Date().toISOString(), padding: 'z'.repeat(2 * MAX_MESSAGE_BYTES) });
