@@ -18,7 +18,7 @@ const reportOf = (count: number): ReportData => ({
 const range = { from: new Date(Date.UTC(2026, 9, 1)), to: new Date(Date.UTC(2026, 9, 31)), utcOffsetMinutes: 480 };
 
 /** Runs `work` while a 5 ms timer ticks; answers the longest gap between ticks (the longest the loop was held). */
-const longestStall = async <T>(work: () => Promise<T>) => {
+const longestStall = async <T>(work: () => Promise<T>): Promise<{ result: T; longest: number; took: number }> => {
   let last = performance.now();
   let longest = 0;
   const ticker = setInterval(() => {
