@@ -1,7 +1,8 @@
 // Role rules: a role still given to users cannot be deleted (5002), and someone who is not
 // superAdmin can only put into a role, or take out of it, permissions they hold themselves (no
-// self-promotion, no stripping a stronger role). "Hold" is the one-way `Caller.covers`: a target
-// identifier with `*` needs a pattern at least as wide.
+// self-promotion, no stripping a stronger role), and can change or delete only roles whose every
+// permission they hold (no renaming a stronger role). "Hold" is the one-way `Caller.covers`: a
+// target identifier with `*` needs a pattern at least as wide.
 import { eq, inArray } from 'drizzle-orm';
 import { sysPermission, sysRolePermission, sysUserRole } from '../db/schema';
 import type { HookContext, ResourceHooks, Values } from '../crud/hooks';
@@ -39,10 +40,22 @@ export const checkAssignableRoles = async ({ tx, caller }: Pick<HookContext, 'tx
   for (const { identifier } of granted) if (!(await caller.covers(identifier))) throw new AppError('4003');
 };
 
+/** The stored role is no stronger than the caller: every permission it has, the caller holds. */
+const checkNotStronger = async (context: HookContext, roleIds: number[]) => {
+  if (context.caller.principal.superAdmin || roleIds.length === 0) return;
+  const rows = await context.tx.selectDistinct({ id: sysRolePermission.permissionId }).from(sysRolePermission).where(inArray(sysRolePermission.roleId, roleIds));
+  await checkCovered(context, rows.map((row) => row.id));
+};
+
 export const roleHooks: ResourceHooks = {
   beforeCreate: (context, input) => checkGrantable(context, input),
-  beforeUpdate: (context, id, input) => checkGrantable(context, input, id),
-  beforeDelete: async ({ tx }, ids) => {
+  beforeUpdate: async (context, id, input) => {
+    await checkNotStronger(context, [id]);
+    await checkGrantable(context, input, id);
+  },
+  beforeDelete: async (context, ids) => {
+    await checkNotStronger(context, ids);
+    const { tx } = context;
     const linked = await tx.select({ roleId: sysUserRole.roleId }).from(sysUserRole).where(inArray(sysUserRole.roleId, ids)).limit(1);
     if (linked.length) throw new AppError('5002');
   },

@@ -40,16 +40,22 @@ const accountIdsOf = async (tx: Db, userId: number) =>
   new Set((await tx.select({ id: relation.licenseAccountId }).from(relation).where(eq(relation.userId, userId))).map((row) => row.id));
 
 /**
- * The links of `ids` the caller may change (add or remove): for a superAdmin all; else their own
- * license accounts, and the roles of those accounts whose every permission they cover.
+ * The links of `ids` the caller may change (add or remove). License accounts: a superAdmin all, anyone
+ * else their own. Roles: those of the license account the caller is working in (the roles a form there
+ * shows), so saving a user in one account never touches their roles in another; for anyone but a
+ * superAdmin only roles whose every permission they cover. A user in two accounts gets roles in each
+ * by an edit in each (docs/security.md "Authorization").
  */
 const changeableLinks = async ({ tx, caller }: Context, field: LinkField, ids: number[]): Promise<Set<number>> => {
-  if (caller.principal.superAdmin || ids.length === 0) return new Set(ids);
-  const mine = await accountIdsOf(tx, caller.userId);
-  if (field === 'licenseAccounts') return new Set(ids.filter((id) => mine.has(id)));
+  if (ids.length === 0) return new Set();
+  if (field === 'licenseAccounts') {
+    if (caller.principal.superAdmin) return new Set(ids);
+    const mine = await accountIdsOf(tx, caller.userId);
+    return new Set(ids.filter((id) => mine.has(id)));
+  }
   const roles = await tx.select({ id: sysRole.id, accountId: sysRole.licenseAccountId }).from(sysRole).where(inArray(sysRole.id, ids));
-  const candidates = roles.filter((role) => mine.has(role.accountId)).map((role) => role.id);
-  if (candidates.length === 0) return new Set();
+  const candidates = roles.filter((role) => role.accountId === caller.principal.licenseAccountId).map((role) => role.id);
+  if (caller.principal.superAdmin || candidates.length === 0) return new Set(candidates);
   const granted = await tx
     .select({ roleId: sysRolePermission.roleId, identifier: sysPermission.identifier })
     .from(sysRolePermission)

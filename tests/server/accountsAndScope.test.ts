@@ -1,6 +1,6 @@
 // License accounts: the caller's list and default switch, account CRUD, and data scoping by the
 // caller's current license account (read on every request).
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { fleet, licenseAccount, rvm, sysUserRole } from '../../server/db/schema';
 import { describeBackends } from './helpers';
@@ -118,7 +118,12 @@ describeBackends('license accounts and scoping', (server) => {
     const strong = (await server.call('POST', '/role', { token: admin, body: { name: 'b-strong', permissions: [210201, 210205, 210301] } })).body.resData.id;
     await server.call('PUT', `/license-account-user-relation?id=${defaultId}`, { token: admin });
     const id = await server.createUser({ name: 'twoacct', roles: [viewer], licenseAccounts: [defaultId, otherId] }, admin);
-    await server.db.insert(sysUserRole).values({ userId: id, roleId: strong });
+    // Through the API, as the console's form does it in each account: the form in Kowloon offers Kowloon's
+    // roles only, and saving there leaves the user's roles in Default as they are.
+    await server.call('PUT', `/license-account-user-relation?id=${otherId}`, { token: admin });
+    expect((await server.call('PUT', '/user', { token: admin, body: { id, roles: [strong] } })).body.resCode).toBe('00000');
+    await server.call('PUT', `/license-account-user-relation?id=${defaultId}`, { token: admin });
+    expect((await server.db.select({ roleId: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, id))).map((row) => row.roleId).sort()).toEqual([viewer, strong].sort());
     const token = await server.login('twoacct', 'Passw0rd!');
 
     const current = (await server.call('GET', '/login/current', { token })).body.resData;

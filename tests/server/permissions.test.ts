@@ -87,6 +87,12 @@ describeBackends('permissions', (server) => {
     const token = await server.login('editor', 'Passw0rd!');
     expect((await server.call('POST', '/role', { token, body: { name: 'mine', permissions: [210301] } })).body.resCode).toBe('00000');
     expect((await server.call('POST', '/role', { token, body: { name: 'escalate', permissions: [210201] } })).body.resCode).toBe('4003');
+    // A stronger role can be neither renamed nor otherwise changed by them; their own kind of role can.
+    const stronger = await role('stronger-named', [210201, 210301]);
+    expect((await server.call('PUT', '/role', { token, body: { id: stronger, name: 'renamed' } })).body.resCode).toBe('4003');
+    expect((await server.call('GET', `/role/${stronger}`, { token: admin })).body.resData.name).toBe('stronger-named');
+    const weaker = await role('weaker-named', [210301]);
+    expect((await server.call('PUT', '/role', { token, body: { id: weaker, name: 'renamed-ok' } })).body.resCode).toBe('00000');
   });
 
   it('does not let a user editor assign a role carrying identifiers they do not hold', async () => {
