@@ -1,13 +1,14 @@
 // GET /dashboard (docs/dashboard.md): the home screen's cards and charts for the caller's license
 // account, optionally scoped by a saved filter of the machine list (`savedFilterId`).
 import { Ajv } from 'ajv';
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { HOME_MENU_ID, findMenuById } from '../../resources/menu';
 import type { Caller } from '../auth/principal';
 import { callerOf } from '../auth/guard';
 import { pageBodySchema } from '../crud/schemas';
 import { savedFilter } from '../db/schema';
+import { savedFilterVisibleTo } from '../savedFilters/visibility';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { issuesFromAjv } from '../lib/ajv';
 import { AppError, invalid } from '../lib/errors';
@@ -88,18 +89,7 @@ const answerSchema = {
   },
 } as const;
 
-const visibleFilter = (caller: Caller, id: number) =>
-  and(
-    eq(savedFilter.id, id),
-    eq(savedFilter.resource, MACHINE_RESOURCE),
-    or(
-      eq(savedFilter.builtIn, true),
-      eq(savedFilter.ownerId, caller.userId),
-      caller.principal.licenseAccountId === null
-        ? sql`false`
-        : and(eq(savedFilter.visibility, 'public'), eq(savedFilter.licenseAccountId, caller.principal.licenseAccountId)),
-    ),
-  );
+const visibleFilter = (caller: Caller, id: number) => and(eq(savedFilter.id, id), eq(savedFilter.resource, MACHINE_RESOURCE), savedFilterVisibleTo(caller));
 
 export const registerDashboardRoutes = (app: FastifyInstance, { db, models }: Services) => {
   const model = models.get(MACHINE_RESOURCE);

@@ -15,8 +15,8 @@ export const MAX_MESSAGE_BYTES = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 16 * 1024;
 export const MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 1024;
 /** A message's `ts` may be at most this far in the future (machine clocks drift a little). */
 export const MAX_CLOCK_SKEW_MS = 10 * 60_000;
-/** ...and at most this far in the past: a machine keeps what it could not send for a few days, never since 1970. */
-export const MAX_MESSAGE_AGE_MS = 30 * 86_400_000;
+/** ...and at most this far in the past: a machine may keep what it could not send for months, never since 1970. */
+export const MAX_MESSAGE_AGE_MS = 365 * 86_400_000;
 
 export const UP_TOPIC = (serial: string, kind: string) => `rvm/${serial}/up/${kind}`;
 export const DOWN_TOPIC = (serial: string) => `rvm/${serial}/down/command`;

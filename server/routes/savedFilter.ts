@@ -1,10 +1,11 @@
 // Saved list filters (ARCHITECTURE.md "Calls"): personal ones for their owner, public ones for
 // everyone in the owner's license account, built-in ones for all and read-only (5001).
-import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Caller } from '../auth/principal';
 import { callerOf } from '../auth/guard';
 import { savedFilter } from '../db/schema';
+import { savedFilterVisibleTo } from '../savedFilters/visibility';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
 import { AppError, invalidField } from '../lib/errors';
@@ -14,14 +15,7 @@ import type { Services } from '../services';
 
 type Row = typeof savedFilter.$inferSelect;
 
-const visibleTo = (caller: Caller) =>
-  or(
-    eq(savedFilter.builtIn, true),
-    eq(savedFilter.ownerId, caller.userId),
-    caller.principal.licenseAccountId === null
-      ? sql`false`
-      : and(eq(savedFilter.visibility, 'public'), eq(savedFilter.licenseAccountId, caller.principal.licenseAccountId)),
-  );
+const visibleTo = savedFilterVisibleTo;
 
 const toWire = (caller: Caller, now = new Date()) => (row: Row) => ({
   id: row.id,

@@ -454,6 +454,17 @@ describeFleet(
       });
       expect((await context.server.call('GET', `/dashboard?savedFilterId=${own.body.resData.id}`, { token: context.token })).body.resCode).toBe('2003');
       expect((await context.server.call('GET', '/dashboard?savedFilterId=999999', { token: context.token })).body.resCode).toBe('2003');
+      // Another user's personal machine-list filter is not theirs to use; a public one is.
+      const machinePage = await context.server.db.select({ id: sysPermission.id }).from(sysPermission).where(eq(sysPermission.identifier, 'machine:page'));
+      const lister = (await context.server.call('POST', '/role', { token: context.token, body: { name: 'machine lister', permissions: machinePage.map((row) => row.id) } })).body.resData.id;
+      await context.server.createUser({ name: 'peeker', roles: [lister] }, context.token);
+      const peeker = await context.server.login('peeker', 'Passw0rd!');
+      const filterOf = async (visibility: string) =>
+        (await context.server.call('POST', '/saved-filter', { token: context.token, body: { resource: 'machine', name: `Mine ${visibility}`, filter: {}, visibility } })).body.resData.id;
+      const [personal, shared] = [await filterOf('personal'), await filterOf('public')];
+      expect((await context.server.call('GET', `/dashboard?savedFilterId=${personal}`, { token: context.token })).body.resCode).toBe('00000');
+      expect((await context.server.call('GET', `/dashboard?savedFilterId=${personal}`, { token: peeker })).body.resCode).toBe('2003');
+      expect((await context.server.call('GET', `/dashboard?savedFilterId=${shared}`, { token: peeker })).body.resCode).toBe('00000');
       await context.server.createUser({ name: 'nohome' }, context.token);
       const token = await context.server.login('nohome', 'Passw0rd!');
       const refused = await context.server.call('GET', '/dashboard', { token });
