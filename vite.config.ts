@@ -4,6 +4,7 @@ import { precompress } from './scripts/vitePrecompress.js';
 import { chunkFileNames } from './scripts/chunkNames.js';
 import { nativeBuiltins } from './scripts/nativeBuiltins.js';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT, UI_TIMEOUT } from './tests/e2e/timeouts.js';
+import { TIME_ZONE_TESTS } from './tests/timing/timeZoneTests.js';
 
 // One config for the console build (vite) and the three test projects (vitest).
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8080';
@@ -17,15 +18,20 @@ export default defineConfig({
   test: {
     projects: [
       // The console's local-time rules run twice: in a zone east of UTC without daylight saving and in
-      // one west of UTC with it, so showing UTC (or 12-hour clocks) cannot pass by coincidence.
+      // one west of UTC with it, so showing UTC (or 12-hour clocks) cannot pass by coincidence. Only the
+      // files that read local time run the second time (tests/timing/timeZoneTests.ts); the first run's
+      // probe fails a file that reads it without being listed.
       ...(
         [
-          ['unit', 'Asia/Hong_Kong'],
-          ['unit-ny', 'America/New_York'],
+          ['unit', 'Asia/Hong_Kong', ['tests/unit/**/*.test.{ts,tsx}'], 'on'],
+          ['unit-ny', 'America/New_York', TIME_ZONE_TESTS.map((file) => `tests/unit/${file}`), 'off'],
         ] as const
-      ).map(([name, timeZone]) => ({
+      ).map(([name, timeZone, include, probe]) => ({
         extends: true as const,
-        test: { name, include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', env: { TZ: timeZone }, setupFiles: ['tests/unit/timeZone.setup.ts', 'tests/unit/testingLibrary.setup.ts'] },
+        test: {
+          name, include: [...include], environment: 'node', env: { TZ: timeZone, TZ_PROBE: probe },
+          setupFiles: ['tests/unit/timeZone.setup.ts', 'tests/unit/testingLibrary.setup.ts', 'tests/unit/localTimeProbe.setup.ts'],
+        },
       })),
       {
         extends: true,
