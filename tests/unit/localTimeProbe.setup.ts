@@ -38,7 +38,7 @@ if (process.env.TZ_PROBE === 'on' && !Object.hasOwn(Date.prototype, PROBED)) {
     return new OriginalFormat(locales, options);
   } as unknown as typeof Intl.DateTimeFormat;
   Object.assign(probedFormat, OriginalFormat);
-  probedFormat.prototype = OriginalFormat.prototype;
+  Object.defineProperty(probedFormat, 'prototype', { value: OriginalFormat.prototype });
   Intl.DateTimeFormat = probedFormat;
 }
 
