@@ -45,7 +45,8 @@ export const RemoteActions = ({ termType, onAction }: RemoteActionsProps) => {
                 </Button>
               );
               return supported ? (
-                <Tooltip key={command} title={translate(`remote.descriptions.${command}`)} placement="top" enterDelay={600}>
+                // describeChild: the description is the button's description, its name stays its visible label (WCAG 2.5.3)
+                <Tooltip key={command} describeChild title={translate(`remote.descriptions.${command}`)} placement="top" enterDelay={600}>
                   {button}
                 </Tooltip>
               ) : (
