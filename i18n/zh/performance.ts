@@ -18,9 +18,9 @@ export const performance: Catalogue<typeof en> = {
   scope: {
     fleet: '车队（含下级车队）',
     allFleets: '全部车队',
-    machine: 'RVM',
-    allMachines: '全部 RVM',
-    noMachines: '没有匹配的 RVM',
+    machine: '回收机',
+    allMachines: '全部回收机',
+    noMachines: '没有匹配的回收机',
   },
   totals: {
     items: '投递物品数',
@@ -42,7 +42,7 @@ export const performance: Catalogue<typeof en> = {
   fleets: {
     title: '按车队',
     fleet: '车队',
-    own: '%{name}（直属 RVM）',
+    own: '%{name}（直属回收机）',
     none: '没有下级车队',
   },
   errors: {
@@ -56,7 +56,7 @@ export const performance: Catalogue<typeof en> = {
     count: '次数',
     downtime: '造成的停机时间',
     openTime: '持续时间',
-    notBlocking: '不会使 RVM 停机',
+    notBlocking: '不会使回收机停机',
     none: '此范围内没有故障',
     total: '%{count} 次故障事件，造成停机 %{downtime}',
   },

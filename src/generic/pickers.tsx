@@ -12,9 +12,14 @@ import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
 import { enUS as pickersEn, zhCN as pickersZh } from '@mui/x-date-pickers/locales';
+import { createTheme, ThemeProvider, type Theme } from '@mui/material/styles';
 
 export const DATE_FORMAT = 'yyyy-MM-dd';
 export const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm';
+
+/** Chinese calendars title a month "2026年11月", not "十一月 2026" (the header's default: month name, year). */
+const withChineseCalendarTitle = (outer: Theme) =>
+  createTheme(outer, { components: { MuiPickersCalendarHeader: { defaultProps: { format: 'yyyy年M月' } } } });
 
 /** The pickers' locale: the console's language (calendar week starts and month names follow it). */
 export const PickerLocale = ({ children }: { children: ReactNode }) => {
@@ -26,7 +31,7 @@ export const PickerLocale = ({ children }: { children: ReactNode }) => {
       adapterLocale={zh ? dateFnsZh : enGB}
       localeText={(zh ? pickersZh : pickersEn).components.MuiLocalizationProvider.defaultProps.localeText}
     >
-      {children}
+      {zh ? <ThemeProvider theme={withChineseCalendarTitle}>{children}</ThemeProvider> : children}
     </LocalizationProvider>
   );
 };

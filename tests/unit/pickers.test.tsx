@@ -39,6 +39,16 @@ describe('DateTimeField', () => {
     expect(button).toBeTruthy();
   });
 
+  it.each([
+    ['en', 'March 2025'],
+    ['zh', '2025年3月'],
+  ] as const)('titles the calendar\'s month in %s as %s', async (locale, title) => {
+    inLocale(locale, <Controlled initial={new Date(2025, 2, 2, 15, 5, 42)} onValue={() => undefined} />);
+    await screen.findByTestId('when');
+    fireEvent.click(screen.getByRole('button', { name: locale === 'zh' ? /选择日期/ : /choose date/i }));
+    expect((await screen.findAllByText(title)).length).toBeGreaterThan(0);
+  });
+
   it('hands over what is shown: a typed 10:00 is 10:00:00.000 local time', async () => {
     const values: Array<Date | null> = [];
     inLocale('en', <Controlled initial={new Date(2026, 10, 23, 6, 58, 31, 500)} onValue={(value) => values.push(value)} />);
