@@ -28,6 +28,9 @@ export const eventNotification = defineResource({
       type: 'text',
       required: true,
       maxLength: 2000,
+      // picked from the alarm catalogue with the alarms' texts (labels: resources.eventNotification.enums.alarmCodes)
+      options: ALARM_CODES,
+      display: 'optionList',
       patterns: [
         { regex: list('am_code_PK_[0-9]+'), message: 'events.validation.alarmCodeList' },
         { regex: list(KNOWN_CODE), message: 'events.validation.unknownAlarmCode' },

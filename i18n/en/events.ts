@@ -72,6 +72,8 @@ export const eventResources = {
       enabled: 'Enabled',
       createTime: 'Create time',
     },
+    // the alarm-code picker's texts: the fleet catalogue's wording
+    enums: { alarmCodes: fleet.alarms },
     filters: {
       nameLike: 'Name',
       alarmCodesLike: 'Alarm code',

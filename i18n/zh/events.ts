@@ -69,6 +69,8 @@ export const eventResources: Catalogue<typeof enResources> = {
       enabled: '启用',
       createTime: '创建时间',
     },
+    // the alarm-code picker's texts: the fleet catalogue's wording
+    enums: { alarmCodes: fleet.alarms },
     filters: {
       nameLike: '名称',
       alarmCodesLike: '报警代码',

@@ -20,6 +20,7 @@ import { inputKindFor } from './fieldKinds';
 import { enumChoices, fieldLabel, requireDeclaration, resourceNameOf } from './registry';
 import { LocalDateInput, LocalDateTimeInput } from './pickers';
 import { TreeChecklistInput } from './TreeChecklistInput';
+import { OptionListInput } from './OptionListInput';
 
 /** A validator that never fails, flagged so react-admin marks the label as required. */
 const requiredMarker: Validator = Object.assign(() => undefined, { isRequired: true });
@@ -86,6 +87,8 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
       return <TextInput {...common} defaultValue={defaultValue} type="tel" />;
     case 'password':
       return <PasswordInput {...common} autoComplete="new-password" />;
+    case 'optionList':
+      return <OptionListInput {...common} choices={enumChoices(declaration, source)} />;
     default:
       return <TextInput {...common} defaultValue={defaultValue} />;
   }

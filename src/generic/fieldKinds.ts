@@ -30,6 +30,7 @@ export type InputKind =
   | 'email'
   | 'phone'
   | 'password'
+  | 'optionList'
   | 'readOnly';
 
 export type FilterKind = 'text' | 'number' | 'boolean' | 'select' | 'selectMany' | 'date' | 'reference' | 'referenceMany';
@@ -65,6 +66,8 @@ export const inputKindFor = (field: FieldDeclaration, view: Extract<View, 'creat
     case 'image':
     case 'file':
       return 'text';
+    case 'text':
+      return field.display === 'optionList' && field.options?.length ? 'optionList' : 'text';
     default:
       return field.type;
   }

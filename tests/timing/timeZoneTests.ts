@@ -24,6 +24,7 @@ export const TIME_ZONE_TESTS: readonly string[] = [
   'machineTabs.history.test.tsx',
   'machineTabs.profile.test.tsx',
   'machineTabs.sessions.test.tsx',
+  'optionListInput.test.tsx',
   'pickers.test.tsx',
   'quarantine.test.tsx',
   'remote.bulk.test.tsx',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { permission } from '../../resources/permission';
 import { role } from '../../resources/role';
 import { user } from '../../resources/user';
+import { eventNotification } from '../../resources/eventNotification';
 import { RESOURCES } from '../../resources';
 import { canDo } from '../../src/generic/access';
 import { displayKindFor, filterKindFor, inputKindFor } from '../../src/generic/fieldKinds';
@@ -81,6 +82,8 @@ describe('field kinds', () => {
     expect(inputKindFor(user.fields.createTime, 'edit')).toBe('readOnly');
     expect(inputKindFor(role.fields.description, 'create')).toBe('textarea');
     expect(inputKindFor(user.fields.enabled, 'edit')).toBe('boolean');
+    expect(inputKindFor(eventNotification.fields.alarmCodes, 'edit')).toBe('optionList');
+    expect(inputKindFor({ type: 'text', display: 'optionList' }, 'edit')).toBe('text'); // no options: plain text
   });
 
   it('maps filters to inputs', () => {
