@@ -219,7 +219,7 @@ describeBackends('hole 3: removing rights needs the same cover as adding them', 
     outer = (await server.call('POST', '/license-account', { token: admin, body: { licenseAccountName: 'Outer' } })).body.resData.id;
   });
 
-  it("a role editor cannot strip or replace the permissions of a stronger role (4003); changes they cover still pass", async () => {
+  it("a role editor cannot strip, replace, change or rename a stronger role (4003); roles within their rights they change freely", async () => {
     // user:page, role:page, role:add, role:edit.
     const editor = await role('role-editor', [210201, 210301, 210302, 210303]);
     // user:page, user:delete, role:delete: the last two are beyond the editor.
@@ -234,11 +234,15 @@ describeBackends('hole 3: removing rights needs the same cover as adding them', 
     expect([replaced.status, replaced.body.resCode, replaced.body.resMsg]).toEqual([403, '4003', '您没有执行此操作的权限']);
     expect(await permissionsOf(strong)).toEqual([210201, 210204, 210304]);
 
-    // Removing or adding what the editor covers, keeping what they do not, is fine; so is a rename.
-    expect((await save([210204, 210304])).body.resCode).toBe('00000');
-    expect((await save([210204, 210301, 210304])).body.resCode).toBe('00000');
-    expect(await permissionsOf(strong)).toEqual([210204, 210301, 210304]);
-    expect((await server.call('PUT', '/role', { token, body: { id: strong, name: 'strong (renamed)' } })).body.resCode).toBe('00000');
+    // A stronger role is not theirs to change at all (issue 29): not even what they cover, nor its name.
+    expect((await save([210204, 210304])).body.resCode).toBe('4003');
+    expect((await server.call('PUT', '/role', { token, body: { id: strong, name: 'strong (renamed)' } })).body.resCode).toBe('4003');
+    expect(await permissionsOf(strong)).toEqual([210201, 210204, 210304]);
+    // A role within their rights they change freely: adding and removing what they cover, renaming.
+    const mine = await role('within', [210201, 210301]);
+    expect((await server.call('PUT', '/role', { token, body: { id: mine, permissions: [210301, 210302] } })).body.resCode).toBe('00000');
+    expect(await permissionsOf(mine)).toEqual([210301, 210302]);
+    expect((await server.call('PUT', '/role', { token, body: { id: mine, name: 'within (renamed)' } })).body.resCode).toBe('00000');
     // The superAdmin may strip anything.
     expect((await server.call('PUT', '/role', { token: admin, body: { id: strong, permissions: [210201] } })).body.resCode).toBe('00000');
     expect(await permissionsOf(strong)).toEqual([210201]);
