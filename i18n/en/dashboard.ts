@@ -56,7 +56,8 @@ export const dashboard = {
     rejectSummary: 'Reject rate per day: %{summary}',
     volumeSummary: 'Accepted containers per day: %{summary}',
   },
-  openList: '%{title} (%{value}): open the RVM list',
+  // read after a card's or a segment's visible text (its accessible name starts with what is shown, WCAG 2.5.3)
+  opensList: 'opens the RVM list',
   empty: {
     title: 'No RVMs yet',
     message: 'This license account has no RVMs yet. Add them on the fleet management screen; their figures appear here.',

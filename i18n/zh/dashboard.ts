@@ -57,7 +57,7 @@ export const dashboard: Catalogue<typeof en> = {
     rejectSummary: '每日拒收率：%{summary}',
     volumeSummary: '每日接收的容器：%{summary}',
   },
-  openList: '%{title}（%{value}）：打开回收机列表',
+  opensList: '打开回收机列表',
   empty: {
     title: '还没有回收机',
     message: '此授权账户还没有回收机。请在机群管理页面添加，其数据会显示在这里。',

@@ -16,6 +16,7 @@ import type { Locale } from '../../i18n';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { TitledCard } from '../layout/TitledCard';
 import { CHART_HEIGHT } from './ChartSkeleton';
+import { visuallyHidden } from '../layout/visuallyHidden';
 
 
 /** The console's language, for Intl. */
@@ -37,12 +38,14 @@ const SegmentButtons = ({ segments, label, color }: { segments: readonly Segment
           variant="text"
           color="inherit"
           onClick={() => navigate(machineListUrl(segment.filter))}
-          aria-label={translate('dashboard.openList', { title: label(segment.key), value: formatCount(segment.value, locale) })}
           startIcon={<Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: color(segment.key, index) }} />}
           sx={{ textTransform: 'none' }}
           data-segment={segment.key}
         >
           {label(segment.key)}: {formatCount(segment.value, locale)}
+          <Box component="span" sx={visuallyHidden}>
+            {` ${translate('dashboard.opensList')}`}
+          </Box>
         </Button>
       ))}
     </Box>

@@ -70,8 +70,7 @@ export const FleetTree = ({ nodes, expanded, onToggle, selected, onSelect, total
   const item = (index: number, row: FleetRow | null, label: string, count: number) => {
     const isSelected = index === selectedIndex;
     const isActive = index === activeIndex;
-    const labelId = `${baseId}-label-${index}`;
-    const countId = `${baseId}-count-${index}`;
+    const descriptionId = `${baseId}-description-${index}`;
     const down = row ? (row.node.statusCounts.Down ?? 0) : 0;
     return (
       // The wrapper carries the test id (tests find a node's treeitem inside it); it is no part of the tree.
@@ -84,8 +83,9 @@ export const FleetTree = ({ nodes, expanded, onToggle, selected, onSelect, total
           aria-selected={isSelected}
           aria-expanded={row?.hasChildren ? row.expanded : undefined}
           aria-level={(row?.depth ?? -1) + 2}
-          // named by its label and machine count, not by the buttons inside it
-          aria-labelledby={down > 0 ? `${labelId} ${countId} ${labelId}-down` : `${labelId} ${countId}`}
+          // Named by what it shows (label, count, down count: WCAG 2.5.3: no aria-label that could say
+          // otherwise); what the figures count is its description, kept outside it so the name stays the text.
+          aria-describedby={descriptionId}
           tabIndex={isActive ? 0 : -1}
           onClick={(event: MouseEvent<HTMLElement>) => {
             // clicks in the row's action menu (portalled, but bubbling through React) are not a selection
@@ -125,24 +125,23 @@ export const FleetTree = ({ nodes, expanded, onToggle, selected, onSelect, total
           ) : (
             <Box sx={{ width: 30, flexShrink: 0 }} />
           )}
-          <Typography id={labelId} variant="body2" noWrap sx={{ flex: 1, minWidth: 0, pl: 0.5, fontWeight: isSelected ? 600 : 400 }}>
+          <Typography variant="body2" noWrap sx={{ flex: 1, minWidth: 0, pl: 0.5, fontWeight: isSelected ? 600 : 400 }}>
             {label}
           </Typography>
           <Typography variant="caption" color="text.secondary" sx={{ ml: 1 }}>
-            <span aria-hidden>{count}</span>
-            <Box component="span" id={countId} sx={visuallyHidden}>
-              {translate('installation.fleet.machineCount', { count })}
-            </Box>
+            {count}
           </Typography>
           {down > 0 ? (
             <Typography variant="caption" color="error" sx={{ ml: 0.75 }} title={translate('fleet.statuses.Down')}>
-              <span aria-hidden>▼{down}</span>
-              <Box component="span" id={`${labelId}-down`} sx={visuallyHidden}>
-                {translate('installation.fleet.downCount', { count: down })}
-              </Box>
+              <span aria-hidden>▼</span>
+              {down}
             </Typography>
           ) : null}
           {row && rowActions ? rowActions(row.node, isActive) : null}
+        </Box>
+        <Box component="span" id={descriptionId} sx={visuallyHidden}>
+          {translate('installation.fleet.machineCount', { count })}
+          {down > 0 ? `, ${translate('installation.fleet.downCount', { count: down })}` : ''}
         </Box>
       </Box>
     );
