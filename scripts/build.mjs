@@ -109,10 +109,18 @@ const buildConsole = async () => {
   await build({ root: ROOT, logLevel: 'warn' });
 };
 
-export const buildAll = async ({ serverOnly = false, outDir = SERVER_OUT_DIR } = {}) => {
+/** What a step of the build is doing, for someone waiting at `npm start` (a first build takes a minute). */
+const STEP_TEXT = {
+  console: 'the console (vite)',
+  server: 'the server bundle (esbuild)',
+  pgliteTemplate: 'the initial database (PGlite, migrated)',
+};
+
+export const buildAll = async ({ serverOnly = false, outDir = SERVER_OUT_DIR, progress = () => undefined } = {}) => {
   const hash = sourceHash();
   const timings = {};
   const time = async (label, work) => {
+    progress(`[build] building ${STEP_TEXT[label] ?? label}…`);
     const started = performance.now();
     const result = await work();
     timings[label] = Math.round(performance.now() - started);
@@ -130,7 +138,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.
   const { values } = parseArgs({ options: { 'server-only': { type: 'boolean', default: false }, out: { type: 'string' } } });
   const outDir = values.out ? resolve(values.out) : SERVER_OUT_DIR;
   const started = performance.now();
-  const { timings, workers } = await buildAll({ serverOnly: values['server-only'], outDir });
+  const { timings, workers } = await buildAll({ serverOnly: values['server-only'], outDir, progress: (line) => console.log(line) });
   const where = values['server-only'] ? relative(ROOT, outDir) || '.' : `${relative(ROOT, CONSOLE_OUT_DIR)}/ and ${relative(ROOT, outDir)}/`;
   const parts = Object.entries(timings).map(([label, ms]) => `${label} ${(ms / 1000).toFixed(1)} s`).join(', ');
   console.log(`[build] ${where} in ${((performance.now() - started) / 1000).toFixed(1)} s (${parts})${workers.length ? `; workers: ${workers.join(', ')}` : ''}`);

@@ -8,6 +8,7 @@ import module from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, SERVER_OUT_DIR, staleReason } from './buildStamp.mjs';
+import { stopWhenOrphaned } from './stopWhenOrphaned.mjs';
 
 const canBuild = async () => {
   try {
@@ -18,6 +19,15 @@ const canBuild = async () => {
     return false;
   }
 };
+
+// Run by npm (`npm start`): if npm goes away (killed, or its shell), this process is handed to another
+// parent and would keep the ports; it stops instead, as if it had been sent the signal itself.
+if (process.env.npm_lifecycle_event) {
+  stopWhenOrphaned(() => {
+    console.log('[start] npm is gone: stopping the server');
+    process.kill(process.pid, 'SIGTERM');
+  });
+}
 
 const reason = staleReason();
 if (reason) {

@@ -79,23 +79,31 @@ export interface BuildAppOptions {
   backgroundJobs?: boolean;
   /** Start the machine gateway (embedded broker or external broker); without it commands wait as for offline machines. */
   gateway?: GatewayOptions;
+  /** Told what start-up is doing before the app's logger exists (server.ts prints it: a first start takes a while). */
+  progress?: (step: string) => void;
 }
 
 export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyInstance> => {
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...options.config };
+  const progress = options.progress ?? (() => undefined);
+  if (!options.database) progress(options.databaseUrl ? 'connecting to PostgreSQL' : `opening the embedded database (PGlite) in ${options.dataDir ?? 'memory'}`);
   const database = options.database ?? (await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }));
   const closeOwnDatabase = () => (options.database ? Promise.resolve() : database.close());
   try {
     const declarations = options.resources ?? RESOURCES;
     const hasher = createPasswordHasher(config.passwordHashLogN);
     const models = buildModels(declarations, { ...TABLES, ...options.tables }, { ...resourceHooks(hasher), ...options.hooks });
+    progress('migrating and seeding the schema');
     await database.migrateLocked((db) => seed(db, config, hasher, declarations));
     // A trigram index for every contains filter the declarations offer (server/db/trigramIndexes.ts).
     await database.migrateLocked((db) => createTrigramIndexes(db, models));
     // And for texts too short for a trigram: a lower-case copy of each searched column with an index of its 2-character pieces (server/db/foldedColumns.ts).
     await database.migrateLocked((db) => createFoldedColumns(db, models));
     // A living console from the first minute: a small demo fleet, only on a database that never had one.
-    if (options.demoFleet) await database.migrateLocked((db) => seedDemoFleetIfEmpty(db));
+    if (options.demoFleet) {
+      progress('loading the demo fleet if the database has none (the first start: about half a minute)');
+      await database.migrateLocked((db) => seedDemoFleetIfEmpty(db));
+    }
     const logger = options.logger ? loggerOptions(options.logger === true ? 'info' : options.logger.level, options.logger === true ? undefined : options.logger.stream) : false;
     const app = Fastify({
       logger,
@@ -121,6 +129,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     app.addHook('onClose', () => configuredTypes.close());
     services.configuredTypes = configuredTypes;
     if (options.gateway) {
+      progress('starting the machine gateway');
       services.gateway = await startGateway(services.db, jobs, app.log, options.gateway);
       app.addHook('onClose', () => services.gateway.close());
     }

@@ -20,6 +20,7 @@ const app = await buildApp({
   demoFleet: process.env.DEMO_FLEET !== '0',
   backgroundJobs: true,
   gateway: settings.gateway,
+  progress: (step) => console.log(`[start] ${step}…`),
 });
 
 // The first start has just loaded the demo fleet: its write-ahead log can go (a no-op on later starts).
