@@ -7,6 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { renderReport } from '../server/reports/generate';
 import { renderInWorker } from '../server/reports/renderInWorker';
+import { longestStall } from '../tests/timing/longestStall';
 import type { ReportData } from '../server/reports/query';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '24000' }, dry: { type: 'boolean', default: false } } });
@@ -30,19 +31,7 @@ const render = (where: Where, report: ReportData, format: 'xlsx' | 'csv') =>
 
 const measure = async (where: Where, format: 'xlsx' | 'csv') => {
   await render(where, { ...data, rows: data.rows.slice(0, 200) }, format); // warm-up (and a started thread)
-  // a ticking timer shows the longest stretch the loop could not answer anything
-  let last = performance.now();
-  let longest = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
-  const started = performance.now();
-  const file = await render(where, data, format);
-  const took = performance.now() - started;
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  clearInterval(ticker);
+  const { result: file, took, longest } = await longestStall(() => render(where, data, format));
   return { where, format, took, longest, bytes: file.content.length };
 };
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderReport } from '../../server/reports/generate';
 import type { ReportData } from '../../server/reports/query';
 import { RenderCancelled, renderInWorker } from '../../server/reports/renderInWorker';
+import { longestStall } from '../timing/longestStall';
 
 const reportOf = (count: number): ReportData => ({
   report: 'barcodeRejects',
@@ -16,24 +17,6 @@ const reportOf = (count: number): ReportData => ({
   chart: [],
 });
 const range = { from: new Date(Date.UTC(2026, 9, 1)), to: new Date(Date.UTC(2026, 9, 31)), utcOffsetMinutes: 480 };
-
-/** Runs `work` while a 5 ms timer ticks; answers the longest gap between ticks (the longest the loop was held). */
-const longestStall = async <T>(work: () => Promise<T>): Promise<{ result: T; longest: number; took: number }> => {
-  let last = performance.now();
-  let longest = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
-  const started = performance.now();
-  try {
-    const result = await work();
-    return { result, longest: Math.max(longest, performance.now() - last), took: performance.now() - started };
-  } finally {
-    clearInterval(ticker);
-  }
-};
 
 describe('report files rendered off the request loop', () => {
   it('answer the same file as rendering in place, in both formats and languages', async () => {
