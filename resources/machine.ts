@@ -89,6 +89,8 @@ export const machine = defineResource({
     alipayOffline: flag,
   },
   list: {
+    // status, status time and last session change as machines report (docs/fleet.md "Live pages")
+    refreshSeconds: 30,
     columns: ['termNo', 'serialNumber', 'termType', 'fleetId', 'currentSts', 'statusSince', 'localAreaId', 'address', 'softwareVersion', 'lastSessionTime'],
     defaultSort: { field: 'termNo', order: 'ASC' },
     filters: [

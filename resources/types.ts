@@ -142,6 +142,11 @@ export interface ResourceDeclaration {
     filters: readonly FilterDeclaration[];
     /** Show as a tree (uses the treeParent field). */
     tree?: boolean;
+    /**
+     * Records that change by themselves (machines' status): an open list reloads its page this often
+     * while the browser tab is shown (docs/fleet.md "Live pages").
+     */
+    refreshSeconds?: number;
   };
   /** Permission identifier per action. An action that is absent does not exist for this resource. */
   permissions: Partial<Record<Action, string>>;

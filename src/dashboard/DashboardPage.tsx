@@ -11,6 +11,7 @@ import { useConsoleServices } from '../layout/ConsoleServices';
 import { ApiError } from '../providers/httpTypes';
 import type { ScreenProps } from '../pages/screens';
 import { useApiData } from '../installation/common/useApiData';
+import { LIVE_REFRESH_MS } from '../installation/common/liveRefresh';
 import { CARD_GRID_SX, CardSkeletons, USAGE_GRID_SX, ReportCard, StatCard, type CardFormat } from './DashboardCards';
 import { ChartSkeleton } from './ChartSkeleton';
 
@@ -150,6 +151,7 @@ export const DashboardPage = (_props: Partial<ScreenProps>) => {
     (http, signal) =>
       http.get<DashboardAnswer>('/dashboard', { ...(scope === null ? {} : { savedFilterId: scope }), utcOffsetMinutes: offset - (offset % 15) }, { silent: true, signal }),
     `${scope}`,
+    { refreshEveryMs: LIVE_REFRESH_MS.dashboard },
   );
   const accountName = session.getAccountName();
   const refused = error instanceof ApiError && error.code === '4003';

@@ -101,7 +101,11 @@ export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps
       perPage={treeParent ? 500 : DEFAULT_PAGE_SIZE}
       pagination={treeParent ? false : <Pagination rowsPerPageOptions={[...LIST_PAGE_SIZES]} />}
       // a tree needs every node: the data provider pages through all of them
-      queryOptions={treeParent ? { meta: { all: true } } : undefined}
+      queryOptions={{
+        ...(treeParent ? { meta: { all: true } } : {}),
+        // react-query pauses the interval while the browser tab is hidden
+        ...(declaration.list.refreshSeconds ? { refetchInterval: declaration.list.refreshSeconds * 1000 } : {}),
+      }}
     >
       {treeParent ? (
         <TreeDataTable parentField={treeParent} rowClick={rowClick} bulkActionButtons={bulkActionButtons} body={KeyboardRowsBody} sx={TABLE_SX}>

@@ -115,6 +115,8 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     // Open while it is offline: the command waits (with its expiry), then runs when the machine returns.
     await page.goto(`${server.url}/installation/rvmpage/${closing.id}/RemoteControl`);
     await page.getByTestId('stream-state').and(page.locator('[data-state="open"]')).waitFor();
+    await markDocument(page);
+    await eventually(() => page.getByTestId('machine-status').getAttribute('data-status')).toBe('Offline');
     await page.getByTestId('action-open').click();
     await page.getByTestId('command-send').click();
     await newest.getByText(en.remote.commands.open).waitFor();
@@ -125,6 +127,9 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
       .poll(() => newest.locator('[data-status]').getAttribute('data-status'), { timeout: (REOPEN_SECONDS / 2) * 1000 + 120_000, interval: 200 })
       .toBe('executedSuccessfully');
     expect((await machine(closing.id)).online).toBe(true);
+    // The page's title line followed by itself (it loads again every 15 s): Up again, the page never reloaded.
+    await slowly(() => page.getByTestId('machine-status').getAttribute('data-status')).not.toBe('Offline');
+    expect(await page.evaluate(() => (window as unknown as { __e2eMark?: boolean }).__e2eMark)).toBe(true);
   });
 
   it('bulk clear alarms with its summary, a quarantined message retried after its machine exists, an alarm mailed (zh)', async () => {

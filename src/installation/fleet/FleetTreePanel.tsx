@@ -12,6 +12,7 @@ import { useApiData } from '../common/useApiData';
 import { FleetDialog, type FleetAction } from './FleetDialog';
 import { FleetTree } from './FleetTree';
 import { ancestorIds, findFleet, type FleetNode } from './fleetTree';
+import { LIVE_REFRESH_MS } from '../common/liveRefresh';
 
 export interface FleetTreePanelProps {
   selected: number | null;
@@ -68,7 +69,9 @@ export const FleetTreePanel = ({ selected, onSelect }: FleetTreePanelProps) => {
   const translate = useTranslate();
   const refreshList = useRefresh();
   const can = useHasPermission();
-  const { data: tree, error, isPending, reload } = useApiData((http, signal) => http.get<FleetNode[]>('/fleet/tree', undefined, { signal }), 'tree');
+  const { data: tree, error, isPending, reload } = useApiData((http, signal) => http.get<FleetNode[]>('/fleet/tree', undefined, { signal }), 'tree', {
+    refreshEveryMs: LIVE_REFRESH_MS.fleetTree,
+  });
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [action, setAction] = useState<FleetAction | null>(null);
 

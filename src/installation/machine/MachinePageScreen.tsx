@@ -15,6 +15,7 @@ import type { UserInfo } from '../../providers/session';
 import { Loading } from '../common/LoadState';
 import { StatusChip } from '../common/StatusChip';
 import { useApiData } from '../common/useApiData';
+import { LIVE_REFRESH_MS } from '../common/liveRefresh';
 import { ConsumerSessionDetails } from './ConsumerSessionDetails';
 import { ConsumerSessionsTab } from './ConsumerSessionsTab';
 import { EventHistoryTab } from './EventHistoryTab';
@@ -76,6 +77,7 @@ const MachineHeader = ({ machineId, onMissing }: { machineId: number; onMissing:
   const { data, error } = useApiData(
     canRead ? (http, signal) => http.get<MachineRecord>(`${machine.apiPath}/${machineId}`, undefined, { signal, silent: true }) : null,
     String(machineId),
+    { refreshEveryMs: LIVE_REFRESH_MS.machineHeader },
   );
   const missing = isMachineMissing(error);
   useEffect(() => {
@@ -86,7 +88,11 @@ const MachineHeader = ({ machineId, onMissing }: { machineId: number; onMissing:
       <Typography component="h1" variant="h5" data-testid="machine-title">
         {data?.termNo ?? translate('installation.machinePage.title', { termNo: `#${machineId}` })}
       </Typography>
-      {data ? <StatusChip value={data.currentSts} /> : null}
+      {data ? (
+        <Box component="span" data-testid="machine-status" data-status={data.currentSts}>
+          <StatusChip value={data.currentSts} />
+        </Box>
+      ) : null}
       {data ? (
         <Typography color="text.secondary" variant="body2">
           {data.serialNumber} · {data.termType}
