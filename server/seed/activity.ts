@@ -194,14 +194,16 @@ export const simulateMachine = (plan: MachinePlan, timeline: Timeline, context: 
     const voucher = prefix ? `${prefix}${base36(plan.index, 4)}${base36(sessionCount, 4)}${random.int(10, 99)}` : null;
     const donation = method === 'donation' ? random.pick(context.donationInstituteIds) : null;
     const sessionEnd = time + (15 + itemCount * random.int(3, 6)) * 1000;
-    tables.session.push(id, account, plan.id, time, sessionEnd, method, cents / 100, itemCount, accepted, itemCount - accepted, user, voucher, donation);
+    // A cancelled payment pays nothing, whatever the accepted containers were worth.
+    const paid = method === 'userCancelledPayment' ? 0 : cents;
+    tables.session.push(id, account, plan.id, time, sessionEnd, method, paid / 100, itemCount, accepted, itemCount - accepted, user, voucher, donation);
     const day = Math.floor(time / DAY);
     const daily = dailyRows.get(day) ?? { sessions: 0, items: 0, accepted: 0, rejected: 0, cents: 0 };
     daily.sessions++;
     daily.items += itemCount;
     daily.accepted += accepted;
     daily.rejected += itemCount - accepted;
-    daily.cents += cents;
+    daily.cents += paid;
     dailyRows.set(day, daily);
     lastSessionTime = time;
     sessionCount++;

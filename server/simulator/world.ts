@@ -180,7 +180,8 @@ export const drawSession = (random: Random, model: MachineModel, bins: readonly 
   return {
     items,
     payoutMethod,
-    totalRefund: cents / 100,
+    // a cancelled payment pays nothing, whatever the accepted containers were worth
+    totalRefund: payoutMethod === 'userCancelledPayment' ? 0 : cents / 100,
     ...(userId ? { userId } : {}),
     ...(prefix ? { voucherCode: `${prefix}${profile.serialNumber.slice(-6)}${number.toString(36).toUpperCase().padStart(5, '0')}` } : {}),
     ...(payoutMethod === 'donation' ? { donationInstituteId: random.pick(donations) } : {}),

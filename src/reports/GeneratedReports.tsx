@@ -10,6 +10,7 @@ import { useApiData } from '../installation/common/useApiData';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { saveBlob } from '../providers/download';
 import type { GeneratedReportRow } from './types';
+import { includedDays } from './reportRange';
 
 export const GeneratedReports = ({ refreshKey }: { refreshKey: number }) => {
   const translate = useTranslate();
@@ -31,7 +32,7 @@ export const GeneratedReports = ({ refreshKey }: { refreshKey: number }) => {
   const columns: Column<GeneratedReportRow>[] = [
     { key: 'createdTime', label: 'reports.generated.createdTime', render: (row) => row.createdTime, nowrap: true },
     { key: 'report', label: 'reports.generated.report', render: (row) => translate(`reports.kinds.${row.report}.title`) },
-    { key: 'range', label: 'reports.generated.range', render: (row) => `${row.params.from ?? ''} – ${row.params.to ?? ''}` },
+    { key: 'range', label: 'reports.generated.range', render: (row) => includedDays(row.params.from, row.params.to) },
     { key: 'fileName', label: 'reports.generated.fileName', render: (row) => <Box component="span" sx={{ wordBreak: 'break-all', display: 'inline-block', minWidth: 200 }}>{row.fileName}</Box> },
     { key: 'format', label: 'reports.generated.format', render: (row) => row.format.toUpperCase() },
     { key: 'size', label: 'reports.generated.size', render: (row) => formatBytes(row.size), align: 'right', nowrap: true },

@@ -26,5 +26,18 @@ export const rangeBody = (range: DayRange): { from: string; to: string; utcOffse
   return { from: from.toISOString(), to: to.toISOString(), utcOffsetMinutes: -from.getTimezoneOffset() };
 };
 
+/**
+ * A stored range [from, to) as the local days it covers, the last one included, as the form said it
+ * ("2026-10-28 – 2026-11-26", not "… – 2026-11-27 00:00:00"). Takes the client's local date-time texts.
+ */
+export const includedDays = (from?: string, to?: string): string => {
+  const day = (text: string | undefined, before: number) => {
+    if (!text) return '';
+    const time = new Date(text.replace(' ', 'T')).getTime();
+    return Number.isNaN(time) ? text : dayText(new Date(time - before));
+  };
+  return `${day(from, 0)} – ${day(to, 1)}`;
+};
+
 /** A picker's value of a local day. */
 export const dateOf = (day: string): Date | null => localMidnight(day);

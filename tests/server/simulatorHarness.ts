@@ -118,7 +118,9 @@ export const protocolProblems = (kind: string, m: Record<string, any>): string[]
         need(Number.isInteger(item.seq) && isText(item.itemType) && isNumber(item.refund), 'item seq, itemType, refund');
         need(optional(item.rejectReason, (v) => Number.isInteger(v)) && optional(item.barcode, (v) => isText(v, 20)), 'item rejectReason/barcode');
       }
-      need(Math.abs(m.items.reduce((sum: number, item: any) => sum + item.refund, 0) - m.totalRefund) < 0.001, 'totalRefund is the items\' sum');
+      // what was paid: the items' sum, nothing when the user cancelled the payment
+      const paid = m.payoutMethod === 'userCancelledPayment' ? 0 : m.items.reduce((sum: number, item: any) => sum + item.refund, 0);
+      need(Math.abs(paid - m.totalRefund) < 0.001, 'totalRefund is what was paid (the items\' sum; 0 when cancelled)');
       break;
     case 'service':
       need(isText(m.serviceId, 64) && isText(m.technician) && isIso(m.startTime) && isIso(m.endTime), 'serviceId, technician, times');

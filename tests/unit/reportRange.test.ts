@@ -1,7 +1,8 @@
 // The report screen's range (src/reports/reportRange.ts): local days become [first midnight, the
 // midnight after the last) with the browser's offset, in Hong Kong and in New York (DST included).
 import { describe, expect, it } from 'vitest';
-import { lastDays, rangeBody } from '../../src/reports/reportRange';
+import { includedDays, lastDays, rangeBody } from '../../src/reports/reportRange';
+import { convertDateTimes } from '../../src/providers/http';
 
 describe('report range', () => {
   it('sends the local midnights around the chosen days, and the offset at the first', () => {
@@ -24,5 +25,14 @@ describe('report range', () => {
 
   it('the last N days are the complete days before today', () => {
     expect(lastDays(30, new Date(2026, 10, 23, 15, 0))).toEqual({ first: '2026-10-24', last: '2026-11-22' });
+  });
+
+  it('shows a stored range as the days the form chose, the last one included', () => {
+    const body = rangeBody({ first: '2026-10-28', last: '2026-11-26' })!;
+    // as the generated reports list receives it: instants converted to local date-time texts
+    const { from, to } = convertDateTimes({ from: body.from, to: body.to }) as { from: string; to: string };
+    expect(to.slice(0, 10)).toBe('2026-11-27');
+    expect(includedDays(from, to)).toBe('2026-10-28 – 2026-11-26');
+    expect(includedDays(undefined, 'soon')).toBe(' – soon');
   });
 });
