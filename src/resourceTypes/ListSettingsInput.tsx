@@ -1,6 +1,6 @@
 // The editor's list settings (columns, filters with their operator, default sort) and actions, all
 // picked from the fields as currently typed in the form.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   ArrayInput,
   Button,
@@ -12,12 +12,12 @@ import {
   useSourceContext,
   useTranslate,
 } from 'react-admin';
-import { useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { Box, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { isSortableKind } from '../../resources/configuredTypes';
 import { CONFIGURED_ACTIONS } from './configuredType';
-import { operatorsFor, type FieldValues } from './editorModel';
+import { defaultOperatorFor, operatorsFor, type FieldValues } from './editorModel';
 
 const ROW_SX = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', columnGap: 2, width: '100%' } as const;
 
@@ -40,7 +40,7 @@ const useFieldChoices = () => {
 const AddFilterButton = () => {
   const { add } = useSimpleFormIterator();
   return (
-    <Button label="resourceTypes.buttons.addFilter" onClick={() => add({ field: '', operator: 'eq' })}>
+    <Button label="resourceTypes.buttons.addFilter" onClick={() => add({ field: '', operator: 'like' })}>
       <AddIcon />
     </Button>
   );
@@ -53,6 +53,14 @@ const FilterItem = () => {
   const fieldName = useWatch({ name: sourceContext.getSource('field') }) as string | undefined;
   const kind = choices.find((choice) => choice.id === fieldName)?.type;
   const operators = operatorsFor(kind).map((id) => ({ id, name: `resourceTypes.editor.operators.${id}` }));
+  // Choosing (another) field sets its kind's usual operator ("contains" for texts); a stored filter keeps its own.
+  const { setValue } = useFormContext();
+  const chosen = useRef(fieldName);
+  useEffect(() => {
+    if (chosen.current === fieldName) return;
+    chosen.current = fieldName;
+    if (kind) setValue(sourceContext.getSource('operator'), defaultOperatorFor(kind), { shouldDirty: true });
+  }, [fieldName, kind, setValue, sourceContext]);
   return (
     <Box sx={ROW_SX}>
       <SelectInput source="field" label="resourceTypes.editor.filterField" choices={choices} translateChoice={false} />

@@ -72,6 +72,12 @@ export const TEXT_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', '
 const PATTERN_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', 'phone'];
 
 /** The filter operators the generic list renders for a kind (src/generic/fieldKinds.ts). */
+/** The operator a new filter on a field of this kind starts with: "contains" for texts, else the first allowed. */
+export const defaultOperatorFor = (kind: ConfiguredFieldKind | undefined): FilterOperator => {
+  const allowed = operatorsFor(kind);
+  return allowed.includes('like') ? 'like' : allowed[0];
+};
+
 export const operatorsFor = (kind: ConfiguredFieldKind | undefined): FilterOperator[] => {
   switch (kind) {
     case 'number':

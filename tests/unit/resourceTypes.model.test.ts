@@ -2,7 +2,7 @@
 // server issue paths -> form inputs, and the editor's own checks of rules across fields.
 import { describe, expect, it } from 'vitest';
 import type { ConfiguredType } from '../../resources/configuredTypes';
-import { formOf, issuePath, typeOf } from '../../src/resourceTypes/editorModel';
+import { defaultOperatorFor, formOf, issuePath, typeOf } from '../../src/resourceTypes/editorModel';
 import { validateTypeForm } from '../../src/resourceTypes/editorValidation';
 
 const TYPE: ConfiguredType = {
@@ -25,6 +25,10 @@ const TYPE: ConfiguredType = {
 };
 
 describe('type editor model', () => {
+  it('starts a filter with its kind\'s usual operator: contains for texts', () => {
+    expect(['text', 'email', 'phone', 'number', 'boolean', 'enum', 'date'].map((kind) => defaultOperatorFor(kind as never))).toEqual(['like', 'like', 'like', 'eq', 'eq', 'eq', 'gte']);
+  });
+
   it('round-trips a definition through the form (without status and version)', () => {
     const { status: _status, version: _version, ...definition } = TYPE;
     expect(typeOf(formOf(TYPE))).toEqual(definition);
