@@ -27,12 +27,17 @@ const alive = (pid: number) => {
   }
 };
 
-/** A parent shell that starts the watcher and then waits; answers both pids. */
-const family = () =>
-  new Promise<{ parent: number; child: number }>((resolve, reject) => {
-    const shell = spawn('sh', ['-c', `"${process.execPath}" --input-type=module -e '${GRANDCHILD}' & wait`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    shell.once('error', reject);
-    shell.stdout.once('data', (chunk: Buffer) => resolve({ parent: shell.pid!, child: Number(chunk.toString().trim()) }));
+/**
+ * npm's arrangement: a wrapper (npm) runs a shell that runs the watcher and waits. Answers the wrapper's,
+ * the shell's and the watcher's pids. `direct`: the watcher is the wrapper's own child (no shell between).
+ */
+const family = (direct: boolean) =>
+  new Promise<{ wrapper: number; child: number }>((resolve, reject) => {
+    const watcher = `"${process.execPath}" --input-type=module -e '${GRANDCHILD}'`;
+    const command = direct ? `${watcher} & wait` : `sh -c "${watcher.replace(/"/g, '\\"')}" & wait`;
+    const wrapper = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'inherit'] });
+    wrapper.once('error', reject);
+    wrapper.stdout.once('data', (chunk: Buffer) => resolve({ wrapper: wrapper.pid!, child: Number(chunk.toString().trim()) }));
   });
 
 const until = async (condition: () => boolean, what: string) => {
@@ -44,8 +49,11 @@ const until = async (condition: () => boolean, what: string) => {
 };
 
 describe('stopWhenOrphaned', () => {
-  it('ends a process whose parent was killed, and leaves one whose parent lives', async () => {
-    const { parent, child } = await family();
+  it.each([
+    ['its parent', true],
+    ['the wrapper above its shell (npm above `sh -c`)', false],
+  ] as const)('ends a process when %s was killed, and leaves it while it lives', async (_what, direct) => {
+    const { wrapper: parent, child } = await family(direct);
     try {
       expect(alive(child)).toBe(true);
       // A negative check (nothing may happen), so a pause, not a condition: the watcher polls every 100 ms,
