@@ -72,18 +72,32 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
       const { rvmId, batchId } = request.query;
       const userId = caller.principal.userId;
       if ((streamsOfUser.get(userId) ?? 0) >= MAX_STREAMS_PER_USER) throw new AppError('4029');
-      if (rvmId) await findMachine(db, caller, rvmId);
-      if (batchId) {
-        const [batch] = await db.select({ id: rvmCommandBatch.id }).from(rvmCommandBatch).where(and(eq(rvmCommandBatch.id, batchId), eq(rvmCommandBatch.licenseAccountId, account)));
-        if (!batch) throw new AppError('2003');
+      // The place is taken now (requests arriving together cannot all pass the check), given back by stop().
+      streamsOfUser.set(userId, (streamsOfUser.get(userId) ?? 0) + 1);
+      const release = () => {
+        const left = (streamsOfUser.get(userId) ?? 1) - 1;
+        if (left > 0) streamsOfUser.set(userId, left);
+        else streamsOfUser.delete(userId);
+      };
+      let start: string;
+      let matching: SQL | undefined;
+      try {
+        if (rvmId) await findMachine(db, caller, rvmId);
+        if (batchId) {
+          const [batch] = await db.select({ id: rvmCommandBatch.id }).from(rvmCommandBatch).where(and(eq(rvmCommandBatch.id, batchId), eq(rvmCommandBatch.licenseAccountId, account)));
+          if (!batch) throw new AppError('2003');
+        }
+        // Database time, not this instance's clock: writers stamp rows with the database's now().
+        [{ start }] = rowsOf<{ start: string }>(await db.execute(sql`select now()::text as start`));
+        matching = and(
+          eq(rvmCommand.licenseAccountId, account),
+          rvmId ? eq(rvmCommand.rvmId, rvmId) : undefined,
+          batchId ? eq(rvmCommand.batchId, batchId) : undefined,
+        );
+      } catch (error) {
+        release();
+        throw error;
       }
-      // Database time, not this instance's clock: writers stamp rows with the database's now().
-      const [{ start }] = rowsOf<{ start: string }>(await db.execute(sql`select now()::text as start`));
-      const matching: SQL | undefined = and(
-        eq(rvmCommand.licenseAccountId, account),
-        rvmId ? eq(rvmCommand.rvmId, rvmId) : undefined,
-        batchId ? eq(rvmCommand.batchId, batchId) : undefined,
-      );
 
       reply.hijack();
       const raw = reply.raw;
@@ -94,7 +108,6 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
         'x-accel-buffering': 'no',
       });
       raw.write('event: ready\ndata: {}\n\n');
-      streamsOfUser.set(userId, (streamsOfUser.get(userId) ?? 0) + 1);
 
       let cursor = { stamp: start, id: 0 };
       // After a full page the next poll continues strictly after it (no look-back), so a burst
@@ -115,9 +128,7 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
         clearTimeout(recheck);
         unsubscribe();
         open.delete(stop);
-        const left = (streamsOfUser.get(userId) ?? 1) - 1;
-        if (left > 0) streamsOfUser.set(userId, left);
-        else streamsOfUser.delete(userId);
+        release();
         if (!raw.writableEnded) raw.end();
       };
       open.add(stop);

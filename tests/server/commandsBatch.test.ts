@@ -189,12 +189,16 @@ describeFleet(
       const address = await other.listen({ port: 0, host: '127.0.0.1' });
       const token = await context.server.login();
       const open = (signal?: AbortSignal) => fetch(`${address}/test-api/rvm/command/stream`, { headers: { 'rvm-token': token }, signal });
-      const aborts = Array.from({ length: MAX_STREAMS_PER_USER }, () => new AbortController());
-      const streams = await Promise.all(aborts.map((abort) => open(abort.signal)));
+      // One more than allowed, all at once: the places are taken as the requests are checked, so exactly one is refused.
+      const aborts = Array.from({ length: MAX_STREAMS_PER_USER + 1 }, () => new AbortController());
+      const answers = await Promise.all(aborts.map((abort) => open(abort.signal)));
+      const streams = answers.filter((answer) => answer.status === 200);
+      expect(streams).toHaveLength(MAX_STREAMS_PER_USER);
       for (const stream of streams) expect(new TextDecoder().decode((await stream.body!.getReader().read()).value)).toContain('event: ready');
-      const refused = await open();
+      const [refused] = answers.filter((answer) => answer.status !== 200);
       expect([refused.status, (await refused.json()).resCode]).toEqual([429, '4029']);
-      aborts[0].abort();
+      expect((await open()).status).toBe(429);
+      aborts[answers.indexOf(streams[0])].abort();
       await expect.poll(async () => {
         const again = await open();
         if (again.status === 200) await again.body?.cancel();
