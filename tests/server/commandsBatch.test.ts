@@ -189,7 +189,8 @@ describeFleet(
       const address = await other.listen({ port: 0, host: '127.0.0.1' });
       const token = await context.server.login();
       const open = (signal?: AbortSignal) => fetch(`${address}/test-api/rvm/command/stream`, { headers: { 'rvm-token': token }, signal });
-      // One more than allowed, all at once: the places are taken as the requests are checked, so exactly one is refused.
+      // One more than allowed, sent together: exactly one is refused. (Whether they interleave inside the server
+      // is up to timing: the place taken at the check, not at the stream's start, is not proven by this.)
       const aborts = Array.from({ length: MAX_STREAMS_PER_USER + 1 }, () => new AbortController());
       const answers = await Promise.all(aborts.map((abort) => open(abort.signal)));
       const streams = answers.filter((answer) => answer.status === 200);
