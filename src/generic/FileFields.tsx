@@ -1,0 +1,105 @@
+// Image and file values in lists and show views (docs/files.md): an image as its thumbnail, a file as a
+// download link with its name and size; both download the original through the console's download
+// client (the token goes in a header, so a plain link could not), with a cancellable progress dialog.
+import { useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { Box, Link, Typography } from '@mui/material';
+import ImageOutlinedIcon from '@mui/icons-material/ImageOutlined';
+import { useRecordContext, useTranslate } from 'react-admin';
+import type { FileInfo } from '../../resources/files';
+import { useConsoleServices } from '../layout/ConsoleServices';
+import { saveBlob } from '../providers/download';
+import { DownloadProgressDialog, type DownloadProgress } from './DownloadProgressDialog';
+import { useFileInfo, useThumbnailUrl } from './files';
+import { formatBytes } from './format';
+
+const THUMBNAIL_BOX = 64;
+
+/** Downloads the file on click (the row under it is not opened), showing the progress. */
+const DownloadTrigger = ({ info, children }: { info: FileInfo; children: ReactNode }) => {
+  const translate = useTranslate();
+  const { download } = useConsoleServices();
+  const [progress, setProgress] = useState<DownloadProgress | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const start = async (event: MouseEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    const controller = new AbortController();
+    abort.current = controller;
+    setProgress({ loaded: 0, total: info.size });
+    try {
+      const { blob, filename } = await download.download('GET', `/file/${info.id}`, {
+        signal: controller.signal,
+        onProgress: ({ loaded, total }) => setProgress({ loaded, total: total ?? info.size }),
+      });
+      saveBlob(blob, filename);
+    } catch {
+      // the download client already said 'Download failed'; a cancel needs no message
+    } finally {
+      abort.current = null;
+      setProgress(null);
+    }
+  };
+  return (
+    <>
+      <Link component="button" type="button" onClick={start} title={translate('generic.file.download', { name: info.name })} sx={{ textAlign: 'left' }}>
+        {children}
+      </Link>
+      <DownloadProgressDialog progress={progress} title={translate('generic.file.downloading')} detail={info.name} onCancel={() => abort.current?.abort()} />
+    </>
+  );
+};
+
+const Unavailable = () => {
+  const translate = useTranslate();
+  return (
+    <Typography component="span" variant="body2" color="text.secondary">
+      {translate('generic.file.unavailable')}
+    </Typography>
+  );
+};
+
+/** The thumbnail of an uploaded image (an icon while it loads or when there is none). */
+export const FileThumbnail = ({ info }: { info: FileInfo }) => {
+  const translate = useTranslate();
+  const url = useThumbnailUrl(info);
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', width: THUMBNAIL_BOX, height: THUMBNAIL_BOX, alignItems: 'center', justifyContent: 'center', verticalAlign: 'middle' }}>
+      {url ? (
+        <img src={url} alt={translate('generic.file.thumbnail', { name: info.name })} style={{ maxWidth: THUMBNAIL_BOX, maxHeight: THUMBNAIL_BOX, objectFit: 'contain' }} />
+      ) : (
+        <ImageOutlinedIcon color="disabled" aria-label={translate('generic.file.thumbnail', { name: info.name })} />
+      )}
+    </Box>
+  );
+};
+
+export const FileNameAndSize = ({ info }: { info: FileInfo }) => {
+  const translate = useTranslate();
+  return <>{translate('generic.file.nameAndSize', { name: info.name, size: formatBytes(info.size) })}</>;
+};
+
+/** An image field of the record in context. */
+export const ImageValueField = ({ source }: { source: string }) => {
+  const value: unknown = useRecordContext()?.[source];
+  const info = useFileInfo(value);
+  if (info === null) return value ? <Unavailable /> : null;
+  if (info === undefined) return null;
+  return (
+    <DownloadTrigger info={info}>
+      <FileThumbnail info={info} />
+    </DownloadTrigger>
+  );
+};
+
+/** A file field of the record in context. */
+export const FileValueField = ({ source }: { source: string }) => {
+  const value: unknown = useRecordContext()?.[source];
+  const info = useFileInfo(value);
+  if (info === null) return value ? <Unavailable /> : null;
+  if (info === undefined) return null;
+  return (
+    <DownloadTrigger info={info}>
+      <FileNameAndSize info={info} />
+    </DownloadTrigger>
+  );
+};
