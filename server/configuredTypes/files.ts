@@ -12,7 +12,7 @@ import { translate } from '../../i18n';
 import { saveTypes } from './store';
 import { compileSchema } from './validate';
 
-const validDefinition = compileSchema(CONFIGURED_TYPE_SCHEMA as unknown as Record<string, unknown>);
+const validDefinition = compileSchema(CONFIGURED_TYPE_SCHEMA);
 
 const definitionsOf = (file: string, content: unknown): ConfiguredType[] => {
   const list = (content as { format?: string }).format === EXPORT_FORMAT ? (content as { types: unknown[] }).types : [content];

@@ -10,8 +10,8 @@ import { toDeclaration } from '../../resources/configuredTypes';
 import type { FilterDeclaration } from '../../resources/types';
 import type { Locale } from '../../i18n';
 import { configuredRecord } from '../db/schema';
-import { invalidField } from '../lib/errors';
-import type { ResourceModel } from '../crud/model';
+import { AppError, invalidField } from '../lib/errors';
+import type { DocumentStorage, ResourceModel } from '../crud/model';
 
 const SAFE_NAME = /^[a-z][a-zA-Z0-9]{0,39}$/;
 
@@ -31,6 +31,10 @@ export const valueExpressionText = (name: string, field: Pick<ConfiguredField, '
       return `(${text}::boolean)`;
     case 'reference':
       return `(${text}::int4)`;
+    // an uploaded file's id (docs/files.md); a text from before files were ids reads as none
+    case 'image':
+    case 'file':
+      return `(case when jsonb_typeof("data" -> ${literal(name)}) = 'number' then ${text}::int4 end)`;
     default:
       return text;
   }
@@ -73,9 +77,26 @@ const dateFilter = (type: ConfiguredType, expressions: Record<string, SQL>) => (
 
 export interface ConfiguredModel extends ResourceModel {
   configured: ConfiguredType;
+  document: DocumentStorage;
 }
 
-export const buildConfiguredModel = (type: ConfiguredType): ConfiguredModel => {
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
+/** The record's fields as its document stores them: datetimes as UTC ISO text, days as YYYY-MM-DD, empty values absent. */
+const toDocument = (type: ConfiguredType, values: Record<string, unknown>) => {
+  const data: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(type.fields)) {
+    const value = values[name];
+    if (isEmpty(value)) continue;
+    if (field.type === 'datetime' && typeof value === 'string') data[name] = new Date(value).toISOString();
+    else if (field.type === 'date' && typeof value === 'string') data[name] = /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : new Date(value).toISOString().slice(0, 10);
+    else data[name] = value;
+  }
+  return data;
+};
+
+/** `uniqueFieldOf`: the field of a unique index by its name (./indexes.ts names them). */
+export const buildConfiguredModel = (type: ConfiguredType, uniqueFieldOf: (constraint: string | undefined) => string | undefined = () => undefined): ConfiguredModel => {
   const declaration = toDeclaration(type);
   const computed: Record<string, SQL> = {};
   for (const [name, field] of Object.entries(type.fields)) computed[name] = sql.raw(qualified(valueExpressionText(name, field)));
@@ -101,6 +122,18 @@ export const buildConfiguredModel = (type: ConfiguredType): ConfiguredModel => {
     creatable: writable,
     editable: writable,
     texts: (locale: Locale, key: string) => configuredText(type, locale, key),
+    document: {
+      key: 'data',
+      column: configuredRecord.data,
+      rows: scopeBy,
+      createValues: (userId, licenseAccountId) => {
+        if (licenseAccountId === null) throw new AppError('5001');
+        return { typeName: type.name, licenseAccountId, createdBy: userId };
+      },
+      updateValues: () => ({ updatedTime: sql`now()` }),
+      toDocument: (fields) => toDocument(type, fields),
+      uniqueFieldOf,
+    },
   };
 };
 

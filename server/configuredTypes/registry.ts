@@ -10,7 +10,8 @@ import { rowsOf, type Db } from '../db/client';
 import type { ModelRegistry, ResourceModel } from '../crud/model';
 import { fromRow } from './definitionRow';
 import { buildConfiguredModel, type ConfiguredModel } from './model';
-import { compileValidators, releaseValidators, type RecordValidators } from './validate';
+import { uniqueFieldOf } from './indexes';
+import { bodyChecker, compileValidators, releaseValidators, type RecordValidators } from './validate';
 
 export const POLL_MS = 500;
 
@@ -40,7 +41,9 @@ export class ConfiguredTypeRegistry {
     /** The code-declared models (references may point at them). */
     readonly codeModels: ModelRegistry,
     private readonly log?: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.live = new Map(codeModels);
+  }
 
   /** Every type, active and archived, by name. */
   all(): ConfiguredEntry[] {
@@ -58,11 +61,20 @@ export class ConfiguredTypeRegistry {
     return this.active(name) ?? (await this.refresh(), this.active(name));
   }
 
-  /** Code models and active configured ones: what references and reference labels resolve against. */
+  /**
+   * Code models and active configured ones: what references, reference labels and delete behaviour resolve
+   * against. One map kept up to date in place, so the engine's write path (services.models) always sees
+   * every model that may refer to the record it deletes.
+   */
+  private readonly live: Map<string, ResourceModel>;
+
   models(): ModelRegistry {
-    const merged = new Map<string, ResourceModel>(this.codeModels);
-    for (const entry of this.entries.values()) if (entry.type.status === 'active') merged.set(entry.type.name, entry.model);
-    return merged;
+    return this.live;
+  }
+
+  private updateLive() {
+    for (const name of this.live.keys()) if (!this.codeModels.has(name) && !this.active(name)) this.live.delete(name);
+    for (const entry of this.entries.values()) if (entry.type.status === 'active') this.live.set(entry.type.name, entry.model);
   }
 
   /**
@@ -102,8 +114,10 @@ export class ConfiguredTypeRegistry {
       }
       try {
         const type = { ...fromRow(definition, name), status, version };
-        const model = buildConfiguredModel(type);
-        next.set(name, { type, model, validators: compileValidators(model) });
+        const model = buildConfiguredModel(type, (constraint) => uniqueFieldOf(type, constraint));
+        const validators = compileValidators(model);
+        model.checkBody = bodyChecker(model, validators);
+        next.set(name, { type, model, validators });
       } catch (error) {
         // A definition this version cannot serve is skipped, never the whole registry.
         this.log?.error({ err: error, type: name }, 'configured type not served');
@@ -111,6 +125,7 @@ export class ConfiguredTypeRegistry {
     }
     for (const [name, entry] of this.entries) if (next.get(name) !== entry) releaseValidators(entry.validators);
     this.entries = next;
+    this.updateLive();
     this.signature = signature;
   }
 

@@ -1,6 +1,8 @@
 // Managing configured types (superAdmin only, else 4003), and the active types a signed-in user may
 // use (the console asks after sign-in and whenever a type is unknown to it). Every change is
 // visible on this instance when the call answers, on the others within POLL_MS.
+// Bodies are typed by route generics: their schema is the shared CONFIGURED_TYPE_SCHEMA (resources/configuredTypes.ts), which the
+// console validates with too, and ConfiguredType is its type; the app's validator has checked the body before the handler.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONFIGURED_ACTIONS, CONFIGURED_TYPE_SCHEMA, customPermission, EXPORT_FORMAT, type ConfiguredType } from '../../resources/configuredTypes';
 import { callerOf } from '../auth/guard';
@@ -47,7 +49,7 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
   };
   const contextOf = (request: FastifyRequest): StoreContext => {
     const caller = superAdmin(request);
-    return { db: services.db, locale: caller.locale, userId: caller.userId, codeNames: new Set(services.models.keys()) };
+    return { db: services.db, locale: caller.locale, userId: caller.userId, codeNames: new Set(registry.codeModels.keys()) };
   };
   const answerOf = async (name: string) => {
     await registry.refresh();
@@ -72,29 +74,29 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
     return ok(request, visible);
   });
 
-  app.post('/resource-types', route('Create a type: its routes, indexes and permission rows exist when this answers', { body: definitionSchema }, typeAnswer), async (request) => {
-    const type = request.body as ConfiguredType;
+  app.post<{ Body: ConfiguredType }>('/resource-types', route('Create a type: its routes, indexes and permission rows exist when this answers', { body: definitionSchema }, typeAnswer), async (request) => {
+    const type = request.body;
     await saveType(contextOf(request), type, 'create');
     return ok(request, await answerOf(type.name));
   });
 
-  app.put('/resource-types', route('Change a type (9401 when fields with data would be lost, unless confirmArchive); also restores an archived one', { body: updateSchema }, typeAnswer), async (request) => {
-    const { confirmArchive, ...type } = request.body as ConfiguredType & { confirmArchive?: boolean };
+  app.put<{ Body: ConfiguredType & { confirmArchive?: boolean } }>('/resource-types', route('Change a type (9401 when fields with data would be lost, unless confirmArchive); also restores an archived one', { body: updateSchema }, typeAnswer), async (request) => {
+    const { confirmArchive, ...type } = request.body;
     await saveType(contextOf(request), type, 'update', confirmArchive === true);
     return ok(request, await answerOf(type.name));
   });
 
-  app.delete(
+  app.delete<{ Querystring: { name: string } }>(
     '/resource-types',
     route('Delete a type; one with records is archived instead', { querystring: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 40 } } } }, { type: 'null' }),
     async (request) => {
-      await deleteType(contextOf(request), (request.query as { name: string }).name);
+      await deleteType(contextOf(request), request.query.name);
       await registry.refresh();
       return ok(request, null);
     },
   );
 
-  app.get(
+  app.get<{ Querystring: { names?: string } }>(
     '/resource-types/export',
     {
       preValidation: onlySuperAdmin,
@@ -110,7 +112,7 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
     async (request, reply) => {
       superAdmin(request);
       await registry.refresh();
-      const names = (request.query as { names?: string }).names?.split(',').map((name) => name.trim()).filter(Boolean);
+      const names = request.query.names?.split(',').map((name) => name.trim()).filter(Boolean);
       const entries = registry.all().filter((entry) => (names?.length ? names.includes(entry.type.name) : true));
       if (names?.some((name) => !entries.some((entry) => entry.type.name === name))) throw new AppError('9402');
       const file = { format: EXPORT_FORMAT, version: 1, types: entries.map((entry) => definitionOnly(entry.type)) };
@@ -121,12 +123,12 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
     },
   );
 
-  app.post(
+  app.post<{ Body: { types: ConfiguredType[]; confirmArchive?: boolean } }>(
     '/resource-types/import',
     route('Create or update the types of an export file, all or nothing', { body: exportFileSchema }, { type: 'object', properties: { created: { type: 'array', items: { type: 'string' } }, updated: { type: 'array', items: { type: 'string' } } } }),
     async (request) => {
-      const body = request.body as { types: ConfiguredType[]; confirmArchive?: boolean };
-      const outcome = await saveTypes(contextOf(request), body.types, body.confirmArchive === true);
+      const { types, confirmArchive } = request.body;
+      const outcome = await saveTypes(contextOf(request), types, confirmArchive === true);
       await registry.refresh();
       return ok(request, outcome);
     },

@@ -1,12 +1,13 @@
-// Validation of configured records: the type's compiled JSON schemas (the generic CRUD schemas of
-// server/crud/schemas.ts, compiled once per type version), then resources/validation.ts (patterns,
-// cross-field rules), then what a declaration cannot say (decimals). Issue messages that are the
-// type's own (pattern and rule messages) are answered in the request language from the definition.
+// The bodies of configured records' requests against the type's compiled JSON schemas (the generic CRUD
+// schemas of server/crud/schemas.ts, compiled once per type version): Fastify routes cannot carry a schema
+// per type, so the model checks them (crud/model.ts `checkBody`). Everything after that is the engine's own
+// write path (server/crud/write.ts). The type's own messages are answered in the request language.
 import { Ajv, type ValidateFunction } from 'ajv';
-import { validateRecord } from '../../resources/validation';
 import type { Locale } from '../../i18n';
 import { issuesFromAjv } from '../lib/ajv';
-import { AppError, invalid, type Issue } from '../lib/errors';
+import { invalid } from '../lib/errors';
+import type { BodyKind } from '../crud/model';
+import { localizeIssues } from '../crud/write';
 import { createBodySchema, exportBodySchema, pageBodySchema, updateBodySchema } from '../crud/schemas';
 import type { ConfiguredModel } from './model';
 
@@ -38,28 +39,8 @@ export const releaseValidators = (validators: RecordValidators) => {
   for (const validator of Object.values(validators)) ajv.removeSchema(validator.schema as object);
 };
 
-/** The type's own texts replace its message keys; catalogue keys stay for the error handler. */
-export const localizeIssues = (model: ConfiguredModel, locale: Locale, issues: Issue[]): Issue[] =>
-  issues.map((issue) => {
-    const text = model.texts?.(locale, issue.message);
-    return text === undefined ? issue : { ...issue, message: text, values: undefined };
-  });
-
-/** Throws the 1001-1004 failure of a body that does not fit `validator` (its defaults are applied in place). */
-export const checkBody = (validator: ValidateFunction, model: ConfiguredModel, locale: Locale, body: unknown) => {
+/** The model's body check (crud/model.ts `checkBody`): the 1001-1004 failure of a body that does not fit, defaults applied in place. */
+export const bodyChecker = (model: ConfiguredModel, validators: RecordValidators) => (kind: BodyKind, body: Record<string, unknown>, locale: Locale) => {
+  const validator = validators[kind];
   if (!validator(body)) throw invalid(localizeIssues(model, locale, issuesFromAjv(validator.errors ?? [])));
 };
-
-/** Field and rule issues of a record (create: the whole record; edit: the fields sent). */
-export const recordIssues = (model: ConfiguredModel, input: Record<string, unknown>, mode: 'create' | 'edit'): Issue[] =>
-  validateRecord(model.declaration, input, mode);
-
-export const throwIssues = (model: ConfiguredModel, locale: Locale, issues: Issue[]) => {
-  if (issues.length) throw invalid(localizeIssues(model, locale, issues));
-};
-
-/** 2002 naming the field (its label and the value, in the request language) another record of the license account holds. */
-export const duplicateValue = (model: ConfiguredModel, locale: Locale, field: string, value: unknown) =>
-  new AppError('2002', {
-    issues: [{ field, message: 'validation.unique', values: { label: model.texts?.(locale, `resources.${model.declaration.name}.fields.${field}`) ?? field, value: value === undefined || value === null ? '' : String(value) } }],
-  });

@@ -1,7 +1,7 @@
 // What a declaration says about a record beyond one field's value: defaults for absent fields,
 // `unique` fields (a database unique index is the guarantee; its violation is answered 2002 naming
 // the field) and the delete behaviour of references to a record (`onDelete`).
-import { and, countDistinct, inArray, notInArray } from 'drizzle-orm';
+import { and, countDistinct, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { getTableConfig, type IndexColumn, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { translate, type Locale } from '../../i18n';
 import type { Db } from '../db/client';
@@ -42,18 +42,20 @@ const constraintOf = (error: unknown): string | undefined => {
   return undefined;
 };
 
-/** `key` in `locale`, or `fallback` when no catalogue has it. */
-const label = (locale: Locale, key: string, fallback: string) => {
+/** `key` in `locale` from the model's own texts or the catalogues, or `fallback` when neither has it. */
+const label = (model: ResourceModel, locale: Locale, key: string, fallback: string) => {
+  const own = model.texts?.(locale, key);
+  if (own !== undefined) return own;
   const text = translate(locale, key);
   return text === key ? fallback : text;
 };
 
 /** A field's label in `locale` (`resources.<name>.fields.<field>`). */
-const fieldLabel = (model: ResourceModel, field: string, locale: Locale) => label(locale, `resources.${model.declaration.name}.fields.${field}`, field);
+const fieldLabel = (model: ResourceModel, field: string, locale: Locale) => label(model, locale, `resources.${model.declaration.name}.fields.${field}`, field);
 
 /** A resource's name in `locale` for `count` records (react-admin's "One |||| Many" form). */
 const resourceLabel = (model: ResourceModel, locale: Locale, count: number) => {
-  const forms = label(locale, `resources.${model.declaration.name}.name`, model.declaration.name).split('||||').map((form) => form.trim());
+  const forms = label(model, locale, `resources.${model.declaration.name}.name`, model.declaration.name).split('||||').map((form) => form.trim());
   return count === 1 ? forms[0] : forms[forms.length - 1];
 };
 
@@ -65,7 +67,8 @@ export const uniqueViolation = (model: ResourceModel, error: unknown, input: Val
   if (pgErrorCode(error) !== '23505') return null;
   const declared = Object.entries(model.declaration.fields).filter(([, field]) => field.unique).map(([name]) => name);
   const constraint = constraintOf(error);
-  const fromIndex = constraint ? uniqueIndexFields(model).get(constraint) : undefined;
+  const fromDocument = model.document?.uniqueFieldOf(constraint);
+  const fromIndex = fromDocument ? [fromDocument] : constraint ? uniqueIndexFields(model).get(constraint) : undefined;
   // An index the Drizzle table does not name (e.g. created by the server at run time): the only unique field.
   const fields = fromIndex ?? (declared.length === 1 ? declared : []);
   const field = fields.find((name) => name in input) ?? fields[0];
@@ -74,49 +77,82 @@ export const uniqueViolation = (model: ResourceModel, error: unknown, input: Val
   return new AppError('2002', { issues: [{ field, message: 'validation.unique', values: { label: fieldLabel(model, field, locale), value } }] });
 };
 
+interface ReferenceHolder {
+  model: ResourceModel;
+  field: string;
+  onDelete: 'restrict' | 'setNull' | 'cascade';
+  /** The table holding the referencing values: the model's own, or a multiReference's join table. */
+  table: PgTable;
+  /** The referencing value: a column, or an expression on a document (typed as SQL, as query.ts expressionOf says why). */
+  value: SQL;
+  /** The referencing column, when it is one. */
+  column?: PgColumn;
+  /** The referencing record's id in that table. */
+  referrer: PgColumn;
+  /** The holder's rows among others in a shared table (a configured type's). */
+  rows?: SQL;
+  join: boolean;
+}
+
 /**
  * Fields of every model that reference `target`, with their behaviour: 'reference' fields through
- * their column, 'multiReference' fields through their join table (whose `from` column names the
- * referencing record).
+ * their column (or their value in the record's document), 'multiReference' fields through their join
+ * table (whose `from` column names the referencing record).
  */
-const referencesTo = (target: ResourceModel, models: ModelRegistry) =>
+const referencesTo = (target: ResourceModel, models: ModelRegistry): ReferenceHolder[] =>
   [...models.values()].flatMap((model) =>
     Object.entries(model.declaration.fields)
       .filter(([, field]) => field.reference === target.declaration.name && (field.type === 'reference' || field.type === 'multiReference'))
-      .flatMap(([name, field]) => {
+      .flatMap(([name, field]): ReferenceHolder[] => {
         const onDelete = field.onDelete ?? 'restrict';
+        const holder = { model, field: name, onDelete, referrer: model.id };
         const join = model.joins[name];
-        if (join) return [{ model, field: name, table: join.table, column: join.to, referrer: join.from, join: true, onDelete }];
+        const asSql = (column: PgColumn) => column as unknown as SQL;
+        if (join) return [{ ...holder, table: join.table, value: asSql(join.to), column: join.to, referrer: join.from, join: true }];
+        if (model.document) return [{ ...holder, table: model.table, value: model.computed[name], rows: model.document.rows, join: false }];
         const column = model.columns[name];
-        return column ? [{ model, field: name, table: model.table, column, referrer: model.id, join: false, onDelete }] : [];
+        return column ? [{ ...holder, table: model.table, value: asSql(column), column, join: false }] : [];
       }),
   );
+
+/** Ids of the holder's records that reference one of `ids`. */
+const holdersOf = async (tx: Db, holder: ReferenceHolder, ids: number[]) =>
+  (await tx.select({ id: holder.referrer }).from(holder.table).where(and(inArray(holder.value, ids), holder.rows))).map((row) => row.id as number);
 
 /**
  * Before deleting `ids` of `target` (inside the delete's transaction): a record still referenced
  * through a 'restrict' field refuses the delete with 5002 naming the referencing resource and how
  * many of its records; 'setNull' fields are emptied (a multiReference loses those ids), 'cascade'
- * records are deleted with it.
+ * records are deleted with it (and what refers to them follows their own fields' behaviour).
  */
-export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target: ResourceModel, ids: number[], locale: Locale) => {
+export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target: ResourceModel, ids: number[], locale: Locale): Promise<void> => {
   if (ids.length === 0) return;
   const references = referencesTo(target, models);
-  for (const { model, table, column, referrer } of references.filter((reference) => reference.onDelete === 'restrict')) {
+  for (const { model, table, value, referrer, rows } of references.filter((reference) => reference.onDelete === 'restrict')) {
     // records deleted in the same call (a self-reference) do not hold the delete back
     const self = model === target ? notInArray(referrer, ids) : undefined;
-    const [{ n }] = await tx.select({ n: countDistinct(referrer) }).from(table).where(and(inArray(column, ids), self));
+    const [{ n }] = await tx.select({ n: countDistinct(referrer) }).from(table).where(and(inArray(value, ids), rows, self));
     if (n > 0) {
       throw new AppError('5002', {
         issues: [{ field: model.declaration.name, message: 'validation.stillReferenced', values: { count: n, resource: resourceLabel(model, locale, n) } }],
       });
     }
   }
-  for (const { model, field, table, column, join, onDelete } of references) {
-    if (join && onDelete !== 'restrict') await tx.delete(table).where(inArray(column, ids));
-    else if (onDelete === 'setNull') await tx.update(model.table).set({ [field]: null }).where(inArray(column, ids));
+  for (const holder of references) {
+    const { model, field, table, value, join, onDelete } = holder;
+    if (join && onDelete !== 'restrict') await tx.delete(table).where(inArray(value, ids));
+    else if (onDelete === 'setNull' && model.document) {
+      const { column } = model.document;
+      await tx.update(model.table).set({ [model.document.key]: sql`${column} - ${field}::text`, ...model.document.updateValues() }).where(and(inArray(value, ids), holder.rows));
+    } else if (onDelete === 'setNull') await tx.update(model.table).set({ [field]: null }).where(inArray(value, ids));
+    else if (onDelete === 'cascade' && model.document) {
+      const cascaded = (await holdersOf(tx, holder, ids)).filter((id) => model !== target || !ids.includes(id));
+      await applyDeleteBehaviour(tx, models, model, cascaded, locale);
+      if (cascaded.length) await tx.delete(model.table).where(inArray(model.id, cascaded));
+    }
     // A foreign key that cascades does it itself, after the target's own delete triggers have read the
     // rows (the performance roll-ups subtract a deleted machine's alarms in a BEFORE DELETE trigger).
-    else if (onDelete === 'cascade' && !cascadesInDatabase(table, column)) await tx.delete(model.table).where(inArray(column, ids));
+    else if (onDelete === 'cascade' && !(holder.column && cascadesInDatabase(table, holder.column))) await tx.delete(model.table).where(inArray(value, ids));
   }
 };
 

@@ -6,7 +6,7 @@ import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { fieldsFor, type ResourceDeclaration } from '../../resources/types';
 import { columnByField, columnBySqlName, type TableRegistry } from '../db/registry';
 import type { Locale } from '../../i18n';
-import type { ResourceHooks } from './hooks';
+import type { ResourceHooks, Values } from './hooks';
 
 export interface JoinSpec {
   table: PgTable;
@@ -43,7 +43,36 @@ export interface ResourceModel {
   editable: string[];
   /** Texts the catalogues do not hold (a configured type's labels): consulted before translate(). */
   texts?: (locale: Locale, key: string) => string | undefined;
+  /** Absent: every stored field has its own column. */
+  document?: DocumentStorage;
+  /** Checks a request body against the model's schemas (1001-1004), applying their defaults in place. */
+  checkBody?: (kind: BodyKind, body: Values, locale: Locale) => void;
 }
+
+/**
+ * How a model whose fields live in one JSON document is written (a configured type: every type shares
+ * the configured_record table, docs/ARCHITECTURE.md "One engine"). Reads need nothing from here: each field
+ * is a computed SQL expression on the document, and the scope hook keeps to the type's rows.
+ */
+export interface DocumentStorage {
+  /** Property name of the JSON column in the Drizzle table. */
+  key: string;
+  /** The column itself (for SQL written by hand). */
+  column: PgColumn;
+  /** Condition naming this model's rows in the shared table. */
+  rows: SQL;
+  /** Columns a new row carries besides the document (the type's name, the account, the creator); 5001 without an account. */
+  createValues(callerUserId: number, licenseAccountId: number | null): Values;
+  /** Columns an update sets besides the document (the update time). */
+  updateValues(): Values;
+  /** The fields as stored: datetimes as UTC ISO text, days as YYYY-MM-DD, empty values absent. */
+  toDocument(fields: Values): Values;
+  /** The field a unique index guards, by the index's name (the indexes are created at run time). */
+  uniqueFieldOf(constraint: string | undefined): string | undefined;
+}
+
+/** Bodies of a model whose routes cannot carry its schemas (resolved per request): checked by the model itself. */
+export type BodyKind = 'create' | 'update' | 'page' | 'export';
 
 export type ModelRegistry = ReadonlyMap<string, ResourceModel>;
 

@@ -1,7 +1,9 @@
 // The generic CRUD API (ARCHITECTURE.md "Generic CRUD") derived from each declaration: paths from
 // `apiPath`, schemas from the fields, permissions from `permissions`; an absent action has no route.
+// Route generics (not casts) type the bodies: the schemas are derived at start, so no static type provider
+// can read them; Fastify has validated each body against its schema before the handler runs.
 import { and, asc, inArray } from 'drizzle-orm';
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
 import type { ServerConfig } from '../config';
 import { callerOf } from '../auth/guard';
 import type { Caller } from '../auth/principal';
@@ -9,7 +11,6 @@ import type { Db } from '../db/client';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
 import { exportListing, type ExportBody } from './export';
-import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
 import { containsCondition, expressionOf, filterConditions, orderByOf, scopeCondition } from './query';
 import { countRecords, readOne, readRecords, readRecordsWith, readScalar } from './records';
@@ -25,6 +26,7 @@ import {
   recordSchema,
   updateBodySchema,
 } from './schemas';
+import { withDefaults } from './integrity';
 import { createRecord, deleteRecords, updateRecord } from './write';
 
 export interface CrudDeps {
@@ -33,7 +35,7 @@ export interface CrudDeps {
   config: ServerConfig;
 }
 
-export interface PageBody extends Values {
+export interface PageBody extends Record<string, unknown> {
   pageNum: number;
   pageSize: number;
   sort?: string;
@@ -93,78 +95,113 @@ export const readOptions = (db: Db, model: ResourceModel, caller: Caller, query:
     .limit(OPTIONS_LIMIT);
 };
 
+type Body = Record<string, unknown>;
+
+/**
+ * What each generic route does once its model and caller are known: the one implementation behind a
+ * code-declared resource's routes and a configured type's (server/configuredTypes/recordRoutes.ts).
+ * A model whose routes could not carry its schemas checks the body itself (`checkBody`) first.
+ */
+export const resourceActions = (deps: CrudDeps) => ({
+  page: async (model: ResourceModel, caller: Caller, body: Body) => {
+    const checked = { ...body };
+    model.checkBody?.('page', checked, caller.locale);
+    // validated against the page schema: pageNum, pageSize, sort and order are what PageBody says
+    return readPage(deps.db, model, caller, checked as PageBody);
+  },
+  options: (model: ResourceModel, caller: Caller, query: { nameLike?: string; ids?: string }) => readOptions(deps.db, model, caller, query),
+  show: (model: ResourceModel, caller: Caller, id: number) => readOne(deps.db, model, caller, id),
+  create: async (model: ResourceModel, caller: Caller, body: Body) => {
+    // defaults first: a required field with a default may be absent, as on the create form
+    const input = withDefaults(model, body);
+    model.checkBody?.('create', input, caller.locale);
+    const id = await createRecord(deps, caller, model, input);
+    return readOne(deps.db, model, caller, id, false);
+  },
+  update: async (model: ResourceModel, caller: Caller, body: Body) => {
+    const input = { ...body };
+    model.checkBody?.('update', input, caller.locale);
+    const id = await updateRecord(deps, caller, model, input);
+    return readOne(deps.db, model, caller, id, false);
+  },
+  delete: (model: ResourceModel, caller: Caller, ids: number[]) => deleteRecords(deps, caller, model, ids),
+  export: (model: ResourceModel, caller: Caller, body: Body, reply: FastifyReply) => {
+    const checked = { ...body };
+    model.checkBody?.('export', checked, caller.locale);
+    // validated against the export schema (format, columns, sort, order)
+    return exportListing(deps, caller, model, checked as ExportBody, reply);
+  },
+});
+
 export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, model: ResourceModel) => {
-  const { db } = deps;
+  const actions = resourceActions(deps);
   const { apiPath, permissions } = model.declaration;
   const record = recordSchema(model);
   const nullData = { type: 'null' };
 
   if (permissions.page) {
-    app.post(`${apiPath}/page`, route(model, 'One page of the filtered, sorted list', [permissions.page], { body: pageBodySchema(model) }, pageAnswerSchema(model)), async (request) => {
-      return ok(request, await readPage(db, model, callerOf(request), request.body as PageBody));
-    });
+    app.post<{ Body: Body }>(`${apiPath}/page`, route(model, 'One page of the filtered, sorted list', [permissions.page], { body: pageBodySchema(model) }, pageAnswerSchema(model)), async (request) =>
+      ok(request, await actions.page(model, callerOf(request), request.body)),
+    );
   }
 
   const pickerPermissions = [permissions.page, permissions.show, permissions.create, permissions.edit].filter((p): p is string => Boolean(p));
   // Whoever may see a list that references this resource may read the labels of its ids there.
   const labelPermissions = referrerPermissions(model, deps.models).filter((p) => !pickerPermissions.includes(p));
   if (pickerPermissions.length) {
-    app.get(
+    app.get<{ Querystring: { nameLike?: string; ids?: string } }>(
       `${apiPath}/list`,
       route(model, `Options for pickers and reference labels (at most ${OPTIONS_LIMIT}); \`ids=\` alone also for holders of a referencing resource's permission`, [...new Set([...pickerPermissions, ...labelPermissions])], { querystring: optionsQuerySchema }, optionsAnswerSchema),
       async (request) => {
         const caller = callerOf(request);
-        const query = request.query as { nameLike?: string; ids?: string };
+        const { query } = request;
         if ((!query.ids || query.nameLike) && !(await caller.can(pickerPermissions))) throw new AppError('4003');
-        return ok(request, await readOptions(db, model, caller, query));
+        return ok(request, await actions.options(model, caller, query));
       },
     );
   }
 
   if (permissions.show) {
-    app.get(`${apiPath}/:id`, route(model, 'One record', [permissions.show], { params: idParamsSchema }, record), async (request) =>
-      ok(request, await readOne(db, model, callerOf(request), (request.params as { id: number }).id)),
+    app.get<{ Params: { id: number } }>(`${apiPath}/:id`, route(model, 'One record', [permissions.show], { params: idParamsSchema }, record), async (request) =>
+      ok(request, await actions.show(model, callerOf(request), request.params.id)),
     );
   }
 
   if (permissions.create) {
-    app.post(apiPath, route(model, 'Create a record', [permissions.create], { body: createBodySchema(model) }, record), async (request) => {
-      const caller = callerOf(request);
-      const id = await createRecord(deps, caller, model, request.body as Values);
-      return ok(request, await readOne(db, model, caller, id, false));
-    });
+    app.post<{ Body: Body }>(apiPath, route(model, 'Create a record', [permissions.create], { body: createBodySchema(model) }, record), async (request) =>
+      ok(request, await actions.create(model, callerOf(request), request.body)),
+    );
   }
 
   if (permissions.edit) {
-    app.put(apiPath, route(model, 'Update a record (absent fields keep their value)', [permissions.edit], { body: updateBodySchema(model) }, record), async (request) => {
-      const caller = callerOf(request);
-      const id = await updateRecord(deps, caller, model, request.body as Values);
-      return ok(request, await readOne(db, model, caller, id, false));
-    });
+    app.put<{ Body: Body }>(apiPath, route(model, 'Update a record (absent fields keep their value)', [permissions.edit], { body: updateBodySchema(model) }, record), async (request) =>
+      ok(request, await actions.update(model, callerOf(request), request.body)),
+    );
   }
 
   if (permissions.delete) {
-    app.delete(apiPath, route(model, 'Delete a record', [permissions.delete], { querystring: idParamsSchema }, nullData), async (request) => {
-      await deleteRecords(deps, callerOf(request), model, [(request.query as { id: number }).id]);
+    app.delete<{ Querystring: { id: number } }>(apiPath, route(model, 'Delete a record', [permissions.delete], { querystring: idParamsSchema }, nullData), async (request) => {
+      await actions.delete(model, callerOf(request), [request.query.id]);
       return ok(request, null);
     });
-    app.post(
+    app.post<{ Body: { ids: number[] } }>(
       `${apiPath}/batchDelete`,
       route(model, 'Delete several records in one transaction (all or nothing)', [permissions.delete], { body: batchDeleteBodySchema }, {
         type: 'object',
         properties: { deleted: { type: 'integer' } },
       }),
-      async (request) => ok(request, { deleted: await deleteRecords(deps, callerOf(request), model, (request.body as { ids: number[] }).ids) }),
+      async (request) => ok(request, { deleted: await actions.delete(model, callerOf(request), request.body.ids) }),
     );
   }
 
   if (permissions.export) {
     const options = route(model, 'Export the filtered list as CSV or XLSX (labels in the request language)', [permissions.export], { body: exportBodySchema(model) }, {});
     options.schema.response = { 200: { description: 'The file (text/csv or XLSX)', type: 'string', format: 'binary' }, ...failureResponses(true) };
-    app.post(`${apiPath}/export`, options, async (request, reply) => exportListing(deps, callerOf(request), model, request.body as ExportBody, reply));
+    app.post<{ Body: Body }>(`${apiPath}/export`, options, async (request, reply) => actions.export(model, callerOf(request), request.body, reply));
   }
 };
 
-export const registerCrudRoutes = (app: FastifyInstance, deps: CrudDeps) => {
-  for (const model of deps.models.values()) registerResourceRoutes(app, deps, model);
+/** The routes of every code-declared model (configured types have theirs in server/configuredTypes/recordRoutes.ts). */
+export const registerCrudRoutes = (app: FastifyInstance, deps: CrudDeps, codeModels: ModelRegistry) => {
+  for (const model of codeModels.values()) registerResourceRoutes(app, deps, model);
 };

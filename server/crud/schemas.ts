@@ -30,6 +30,10 @@ export const valueSchema = (field: FieldDeclaration, forRequest: boolean): JsonS
     case 'reference':
     case 'treeParent':
       return { type: 'integer', maximum: MAX_ID };
+    // an uploaded file's id (docs/files.md)
+    case 'image':
+    case 'file':
+      return { type: 'integer', minimum: 1, maximum: MAX_ID };
     case 'multiReference':
       return { type: 'array', items: { type: 'integer', maximum: MAX_ID }, ...(forRequest ? { maxItems: 10_000 } : {}) };
     case 'date':

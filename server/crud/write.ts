@@ -1,22 +1,35 @@
-// Create, update and delete in one transaction each: declaration validation, reference checks
-// within the referenced resource's scope, server-set readOnly fields, join-table sync and hooks;
-// declared defaults, unique fields and delete behaviour come from ./integrity.ts.
+// Create, update and delete in one transaction each, for every model whether its fields have their own
+// columns or live in one JSON document (configured types, docs/ARCHITECTURE.md "One engine"): declaration
+// validation, reference checks within the referenced resource's scope, server-set readOnly fields,
+// join-table sync and hooks; declared defaults, unique fields and delete behaviour come from ./integrity.ts.
 import { and, eq, inArray, notInArray, type SQL } from 'drizzle-orm';
 import { ruleIssues, validateRecord } from '../../resources/validation';
+import type { Locale } from '../../i18n';
 import type { Caller } from '../auth/principal';
+import { recordWrite, recordWrites } from '../audit/record';
 import type { Db } from '../db/client';
 import { AppError, invalid, invalidField, notFound, type Issue } from '../lib/errors';
 import type { HookContext, Values } from './hooks';
 import { applyDeleteBehaviour, uniqueViolation, withDefaults } from './integrity';
 import type { JoinSpec, ModelRegistry, ResourceModel } from './model';
 import { scopeCondition } from './query';
+import { checkFileFields } from '../files/ownership';
 
 const unique = (ids: number[]) => [...new Set(ids)];
 
-const validate = (model: ResourceModel, input: Values, mode: 'create' | 'edit') => {
-  const issues: Issue[] = validateRecord(model.declaration, input, mode);
-  if (issues.length) throw invalid(issues);
+/** A model's own texts (a configured type's pattern and rule messages) replace their keys; catalogue keys stay for the error handler. */
+export const localizeIssues = (model: ResourceModel, locale: Locale, issues: Issue[]): Issue[] =>
+  issues.map((issue) => {
+    const text = model.texts?.(locale, issue.message);
+    return text === undefined ? issue : { ...issue, message: text, values: undefined };
+  });
+
+const refuseIssues = (model: ResourceModel, locale: Locale, issues: Issue[]) => {
+  if (issues.length) throw invalid(localizeIssues(model, locale, issues));
 };
+
+const validate = (model: ResourceModel, locale: Locale, input: Values, mode: 'create' | 'edit') =>
+  refuseIssues(model, locale, validateRecord(model.declaration, input, mode));
 
 /** Runs a write's transaction; a unique violation on a declared `unique` field answers 2002 naming it. */
 const guarded = async <T>(model: ResourceModel, caller: Caller, input: Values, run: () => Promise<T>): Promise<T> => {
@@ -43,6 +56,7 @@ const columnValues = (model: ResourceModel, input: Values): Values =>
  * gets the caller (the creator); a licenseAccount-scoped row gets the caller's current account.
  */
 const serverSetValues = (model: ResourceModel, caller: Caller): Values => {
+  if (model.document) return model.document.createValues(caller.userId, caller.principal.licenseAccountId);
   const values: Values = {};
   for (const [name, field] of Object.entries(model.declaration.fields)) {
     if (!field.readOnly || !model.columns[name]) continue;
@@ -67,6 +81,8 @@ const checkReferences = async (tx: Db, caller: Caller, model: ResourceModel, mod
     const found = await tx.select({ id: target.id }).from(target.table).where(and(inArray(target.id, ids), scopeCondition(target, caller)));
     if (found.length !== ids.length) throw invalidField(name, 'validation.reference');
   }
+  // image and file fields: uploaded files of the caller's account (docs/files.md)
+  await checkFileFields(tx, caller, model.declaration.fields, input);
 };
 
 /** A treeParent may not point at the row itself or one of its descendants. */
@@ -74,7 +90,7 @@ const checkTree = async (tx: Db, model: ResourceModel, id: number, input: Values
   for (const [name, field] of Object.entries(model.declaration.fields)) {
     if (field.type !== 'treeParent' || typeof input[name] !== 'number') continue;
     const column = model.columns[name];
-    for (let current: number | null = input[name] as number, depth = 0; current !== null; depth++) {
+    for (let current: number | null = input[name], depth = 0; current !== null; depth++) {
       if (current === id || depth > 100) throw invalidField(name, 'validation.treeCycle');
       const [parent] = await tx.select({ parent: column }).from(model.table).where(eq(model.id, current)).limit(1);
       current = (parent?.parent as number | null | undefined) ?? null;
@@ -95,55 +111,104 @@ const syncJoin = async (tx: Db, join: JoinSpec, id: number, ids: number[]) => {
   }
 };
 
+/** The ids each multiReference of `input` held before the write (a role's permissions): the audit's before. */
+const joinedIds = async (tx: Db, model: ResourceModel, id: number, input: Values): Promise<Values> => {
+  const before: Values = {};
+  for (const [name, join] of Object.entries(model.joins)) {
+    if (!Array.isArray(input[name])) continue;
+    before[name] = (await tx.select({ to: join.to }).from(join.table).where(eq(join.from, id))).map((row) => row.to);
+  }
+  return before;
+};
+
 const syncJoins = async (tx: Db, model: ResourceModel, id: number, input: Values) => {
   for (const [name, join] of Object.entries(model.joins)) {
     if (Array.isArray(input[name])) await syncJoin(tx, join, id, input[name] as number[]);
   }
 };
 
+/** Fields whose values never reach the audit log (docs/audit-log.md): passwords and write-only fields. */
+const secretFields = (model: ResourceModel) =>
+  Object.entries(model.declaration.fields)
+    .filter(([, field]) => field.type === 'password' || field.writeOnly)
+    .map(([name]) => name);
+
+/** Only the declared, stored fields: a row also holds columns no declaration shows (a user's password hash); a virtual field (a confirmation) is never stored. */
+const declaredOnly = (model: ResourceModel, values: Values | undefined) =>
+  values && Object.fromEntries(Object.entries(values).filter(([name]) => name !== 'id' && Object.hasOwn(model.declaration.fields, name) && !model.declaration.fields[name].virtual));
+
+/** The audit entry of a write (docs/audit-log.md), in the write's transaction. */
+const audit = (model: ResourceModel, caller: Caller, action: 'create' | 'update' | 'delete', recordId: number, before?: Values, after?: Values) => ({
+  caller,
+  resource: model.declaration.name,
+  action,
+  recordId,
+  before: declaredOnly(model, before),
+  after: declaredOnly(model, after),
+  secretFields: secretFields(model),
+});
+
 export interface WriteDeps {
   db: Db;
   models: ModelRegistry;
 }
 
+/** The row to insert: the stored fields (as columns, or as the document) and what the server sets. */
+const insertValues = (model: ResourceModel, caller: Caller, input: Values): Values => {
+  const fields = model.document ? { [model.document.key]: model.document.toDocument(input) } : columnValues(model, input);
+  return { ...fields, ...serverSetValues(model, caller) };
+};
+
+/** The stored record's fields by name: its columns, or its document. */
+const storedFields = (model: ResourceModel, row: Values): Values => (model.document ? { ...(row[model.document.key] as Values) } : row);
+
+/** What an update sets: the changed columns, or the whole document with the changes merged in. */
+const updateValues = (model: ResourceModel, stored: Values, input: Values): Values =>
+  model.document
+    ? { [model.document.key]: model.document.toDocument({ ...stored, ...input }), ...model.document.updateValues() }
+    : columnValues(model, input);
+
 export const createRecord = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
   // An absent field takes its declared default (as the create form shows it), not the column's.
   const input: Values = withDefaults(model, body);
-  validate(model, input, 'create');
+  validate(model, caller.locale, input, 'create');
   return guarded(model, caller, input, () => db.transaction(async (tx) => {
     const context: HookContext = { tx, caller, model, models };
-    const values: Values = { ...columnValues(model, input), ...serverSetValues(model, caller) };
+    const values: Values = insertValues(model, caller, input);
     await model.hooks.beforeCreate?.(context, input, values);
     await checkReferences(tx, caller, model, models, input);
     const [row] = await tx.insert(model.table).values(values).returning({ id: model.id });
     const id = row.id as number;
     await syncJoins(tx, model, id, input);
     await model.hooks.afterCreate?.(context, id, input);
+    await recordWrite(tx, audit(model, caller, 'create', id, undefined, input));
     return id;
   }));
 };
 
 export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
   const { id, ...input } = body as Values & { id: number };
-  validate(model, input, 'edit');
+  validate(model, caller.locale, input, 'edit');
   return guarded(model, caller, input, () => db.transaction(async (tx) => {
-    const [existing] = (await tx
+    const [row] = (await tx
       .select()
       .from(model.table)
       .where(and(eq(model.id, id), scopeCondition(model, caller)))
       .for('update')) as Values[];
-    if (!existing) throw notFound(model);
+    if (!row) throw notFound(model);
+    const existing = storedFields(model, row);
     // Cross-field rules hold for the record as it will be stored, not only for the fields sent.
-    const broken = ruleIssues(model.declaration, { ...existing, ...input });
-    if (broken.length) throw invalid(broken);
+    refuseIssues(model, caller.locale, ruleIssues(model.declaration, { ...existing, ...input }));
     const context: HookContext = { tx, caller, model, models };
-    const values = columnValues(model, input);
+    const values = updateValues(model, existing, input);
     await model.hooks.beforeUpdate?.(context, id, input, values, existing);
     await checkReferences(tx, caller, model, models, input);
     await checkTree(tx, model, id, input);
     if (Object.keys(values).length) await tx.update(model.table).set(values).where(eq(model.id, id));
+    const joinedBefore = await joinedIds(tx, model, id, input);
     await syncJoins(tx, model, id, input);
     await model.hooks.afterUpdate?.(context, id, input, existing);
+    await recordWrite(tx, audit(model, caller, 'update', id, { ...existing, ...joinedBefore }, input));
     return id;
   }));
 };
@@ -152,16 +217,18 @@ export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, mo
 export const deleteRecords = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, requested: number[]): Promise<number> => {
   const ids = unique(requested);
   return db.transaction(async (tx) => {
-    const found = await tx
-      .select({ id: model.id })
+    const found = (await tx
+      .select()
       .from(model.table)
       .where(and(inArray(model.id, ids), scopeCondition(model, caller)))
-      .for('update');
+      .for('update')) as Values[];
     if (found.length !== ids.length) throw notFound(model);
     await model.hooks.beforeDelete?.({ tx, caller, model, models }, ids);
     // After the hook (its own codes first: 5003 sub-fleets, 6000 machines), the declared references.
     await applyDeleteBehaviour(tx, models, model, ids, caller.locale);
     const deleted = await tx.delete(model.table).where(inArray(model.id, ids)).returning({ id: model.id });
+    const idKey = Object.entries(model.columns).find(([, column]) => column === model.id)?.[0] ?? 'id';
+    await recordWrites(tx, found.map((row) => audit(model, caller, 'delete', row[idKey] as number, storedFields(model, row))));
     return deleted.length;
   });
 };
