@@ -2,12 +2,14 @@
 // (6001 when it is not the caller's), time ranges, paging and the route options (permission,
 // OpenAPI tags, envelope).
 import { and, eq } from 'drizzle-orm';
-import type { FastifySchema, RouteShorthandOptions } from 'fastify';
+import type { FastifySchema } from 'fastify';
+import { Type } from 'typebox';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { envelopeSchema, failureResponses } from '../lib/envelope';
 import { AppError, invalidField } from '../lib/errors';
+import { Nullable } from '../lib/typedApp';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -53,41 +55,51 @@ export const timeRange = (body: { from?: string | null; to?: string | null }, de
   return { from, to };
 };
 
+const PAGE_DEFAULTS = { pageNum: 1, pageSize: 20 } as const;
+
+/** A page size from 1 to `maximum`, 20 when absent. */
+export const pageSizeUpTo = (maximum: number) => Type.Optional(Type.Integer({ minimum: 1, maximum, default: PAGE_DEFAULTS.pageSize }));
+
 export const PAGE_PROPERTIES = {
-  pageNum: { type: 'integer', minimum: 1, default: 1 },
-  pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20 },
-} as const;
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: PAGE_DEFAULTS.pageNum })),
+  pageSize: pageSizeUpTo(500),
+};
 
 export const RANGE_PROPERTIES = {
-  from: { type: ['string', 'null'], maxLength: 40, description: 'ISO date-time, inclusive' },
-  to: { type: ['string', 'null'], maxLength: 40, description: 'ISO date-time, exclusive (default now)' },
-} as const;
+  from: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'ISO date-time, inclusive' }))),
+  to: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'ISO date-time, exclusive (default now)' }))),
+};
 
-export const MACHINE_ID = { type: 'integer', minimum: 1, description: 'Machine (RVM) id' } as const;
-
-/** A strict JSON body (unknown fields answer 1004). */
-export const objectSchema = (properties: JsonSchema, required: string[] = []): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required,
-  properties,
-});
+export const MACHINE_ID = Type.Integer({ minimum: 1, description: 'Machine (RVM) id' });
 
 export interface PageBody {
   pageNum: number;
   pageSize: number;
 }
 
+/**
+ * A validated body or query with its paging as a type: the validator has already put the default in
+ * an absent pageNum or pageSize (Ajv useDefaults), which a TypeBox type cannot express.
+ */
+export const withPaging = <Paged extends { pageNum?: number; pageSize?: number }>(input: Paged) => ({
+  ...input,
+  pageNum: input.pageNum ?? PAGE_DEFAULTS.pageNum,
+  pageSize: input.pageSize ?? PAGE_DEFAULTS.pageSize,
+});
+
 export const pageOf = <T>(list: T[], total: number, body: PageBody) => ({ list, total, pageNum: body.pageNum, pageSize: body.pageSize });
 
-/** Route options in the core's style: permissions for the guard, OpenAPI description, envelope. */
-export const fleetRoute = (
+/**
+ * Route options in the core's style: permissions for the guard, OpenAPI description, envelope.
+ * `schema` (TypeBox body, querystring, params; `{}` for none) types the handler's request.
+ */
+export const fleetRoute = <Schema extends FastifySchema>(
   tag: string,
   summary: string,
   permissions: readonly string[],
-  schema: FastifySchema = {},
+  schema: Schema,
   data: JsonSchema = {},
-): RouteShorthandOptions => ({
+) => ({
   config: { permissions },
   schema: {
     tags: [tag],

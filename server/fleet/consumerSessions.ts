@@ -1,36 +1,27 @@
 // The machine page's ConsumerSessions tab (sessions started in a time range, paged, filterable)
 // and the consumer session details (items with reject reasons and pictures).
 import { and, asc, count, desc, eq, gte, lt } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { PAYOUT_METHODS } from '../../resources/fleetCatalogue';
 import { callerOf } from '../auth/guard';
 import { donationInstitute, rvm } from '../db/schema/fleet';
 import { consumerSession, consumerSessionItem } from '../db/schema/fleetActivity';
 import { ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { Nullable, NullableStringEnum, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import {
-  accountOf, findMachine, fleetRoute, iso, MACHINE_ID, objectSchema, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, type PageBody,
+  accountOf, findMachine, fleetRoute, iso, MACHINE_ID, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, withPaging,
 } from './access';
 import { pictureUrl } from './pictures';
 
+const SORT_KEYS = ['startTime', 'totalRefund', 'itemCount', 'rejectedCount'] as const;
 const SORTABLE = {
   startTime: consumerSession.startTime,
   totalRefund: consumerSession.totalRefund,
   itemCount: consumerSession.itemCount,
   rejectedCount: consumerSession.rejectedCount,
-} as const;
-
-interface SessionsBody extends PageBody {
-  id: number;
-  from?: string | null;
-  to?: string | null;
-  payoutMethod?: string | null;
-  voucherCode?: string | null;
-  userId?: string | null;
-  sort?: keyof typeof SORTABLE;
-  order?: 'ASC' | 'DESC';
-}
+} as const satisfies Record<(typeof SORT_KEYS)[number], unknown>;
 
 export const sessionToWire = (row: typeof consumerSession.$inferSelect) => ({
   id: row.id,
@@ -47,26 +38,23 @@ export const sessionToWire = (row: typeof consumerSession.$inferSelect) => ({
   donationInstituteId: row.donationInstituteId,
 });
 
-export const registerConsumerSessionRoutes = (app: FastifyInstance, { db }: Services) => {
+export const registerConsumerSessionRoutes = (app: TypedApp, { db }: Services) => {
   app.post(
     '/rvmpage/consumerSessions',
     fleetRoute('rvmpage', 'ConsumerSessions tab: sessions started in [from, to) (default 7 days), newest first unless sorted', [PERMISSIONS.consumerSessions], {
-      body: objectSchema(
-        {
-          id: MACHINE_ID,
-          ...RANGE_PROPERTIES,
-          ...PAGE_PROPERTIES,
-          payoutMethod: { type: ['string', 'null'], enum: [...PAYOUT_METHODS, null] },
-          voucherCode: { type: ['string', 'null'], maxLength: 32 },
-          userId: { type: ['string', 'null'], maxLength: 32 },
-          sort: { type: 'string', enum: Object.keys(SORTABLE) },
-          order: { type: 'string', enum: ['ASC', 'DESC'] },
-        },
-        ['id'],
-      ),
+      body: StrictObject({
+        id: MACHINE_ID,
+        ...RANGE_PROPERTIES,
+        ...PAGE_PROPERTIES,
+        payoutMethod: Type.Optional(NullableStringEnum(PAYOUT_METHODS)),
+        voucherCode: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+        userId: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+        sort: Type.Optional(StringEnum(SORT_KEYS)),
+        order: Type.Optional(StringEnum(['ASC', 'DESC'])),
+      }),
     }),
     async (request) => {
-      const body = request.body as SessionsBody;
+      const body = withPaging(request.body);
       await findMachine(db, callerOf(request), body.id);
       const { from, to } = timeRange(body, 7);
       const where = and(
@@ -95,10 +83,10 @@ export const registerConsumerSessionRoutes = (app: FastifyInstance, { db }: Serv
   app.get(
     '/rvmpage/consumerSessionDetails',
     fleetRoute('rvmpage', 'Consumer session details: the session, its machine and its items (reject reason codes of SPEC 8, picture URLs); 2003 when not the caller\'s', [PERMISSIONS.consumerSessions], {
-      querystring: objectSchema({ id: { type: 'integer', minimum: 1, description: 'Consumer session id' } }, ['id']),
+      querystring: StrictObject({ id: Type.Integer({ minimum: 1, description: 'Consumer session id' }) }),
     }),
     async (request) => {
-      const { id } = request.query as { id: number };
+      const { id } = request.query;
       const account = accountOf(callerOf(request));
       const [found] = await db
         .select({ session: consumerSession, termNo: rvm.termNo, serialNumber: rvm.serialNumber, termType: rvm.termType, donationInstitute: donationInstitute.name })

@@ -2,21 +2,21 @@
 // its own machines and the total including sub-fleets, and a status breakdown of those totals.
 // Two small queries (fleets, machine counts grouped by fleet and status); the tree is built here.
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { FleetNode } from '../../resources/fleet';
 import { RVM_STATUSES, type RvmStatus } from '../../resources/fleetCatalogue';
 import { callerOf } from '../auth/guard';
 import { fleet, rvm } from '../db/schema/fleet';
 import { ok } from '../lib/envelope';
+import type { TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import { fleetRoute, iso, PERMISSIONS } from './access';
 
 const noStatuses = () => Object.fromEntries(RVM_STATUSES.map((status) => [status, 0])) as Record<RvmStatus, number>;
 
-export const registerFleetTreeRoutes = (app: FastifyInstance, { db }: Services) => {
+export const registerFleetTreeRoutes = (app: TypedApp, { db }: Services) => {
   app.get(
     '/fleet/tree',
-    fleetRoute('fleet', 'The fleet tree with machine counts (own and with sub-fleets, per status)', [PERMISSIONS.fleetPage, 'machine:page']),
+    fleetRoute('fleet', 'The fleet tree with machine counts (own and with sub-fleets, per status)', [PERMISSIONS.fleetPage, 'machine:page'], {}),
     async (request) => {
       const account = callerOf(request).principal.licenseAccountId;
       if (account === null) return ok(request, []);

@@ -2,15 +2,16 @@
 // the range, paged for the table plus the clipped timeline for the chart), ServiceSessions and
 // EventHistory. Every query is led by the machine id, on an index (rvm_id, time).
 import { and, count, desc, eq, gt, gte, isNull, lt, or, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type, type TProperties } from 'typebox';
 import { ALARM_CATEGORIES, ALARM_SEVERITIES, CLEANING_OUTCOMES, RVM_STATUSES } from '../../resources/fleetCatalogue';
 import { callerOf } from '../auth/guard';
 import type { Db } from '../db/client';
 import { rvmEvent, rvmOnlineHistory, rvmStatusHistory, serviceSession } from '../db/schema/fleetActivity';
 import { ok } from '../lib/envelope';
+import { Nullable, NullableStringEnum, StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import {
-  findMachine, fleetRoute, iso, MACHINE_ID, objectSchema, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, type PageBody,
+  findMachine, fleetRoute, iso, MACHINE_ID, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, withPaging, type PageBody,
 } from './access';
 import { eventToWire } from './machinePage';
 
@@ -70,17 +71,16 @@ const intervals = async <K extends 'status' | 'online'>(
   return { ...pageOf(list, Number(total), body), from: from.toISOString(), to: to.toISOString(), timeline, secondsBy: totals };
 };
 
-const rangeBody = (extra: Record<string, unknown> = {}) =>
-  objectSchema({ id: MACHINE_ID, ...RANGE_PROPERTIES, ...PAGE_PROPERTIES, ...extra }, ['id']);
+const rangeBody = <Extra extends TProperties>(extra: Extra) => StrictObject({ id: MACHINE_ID, ...RANGE_PROPERTIES, ...PAGE_PROPERTIES, ...extra });
 
-export const registerHistoryRoutes = (app: FastifyInstance, { db }: Services) => {
+export const registerHistoryRoutes = (app: TypedApp, { db }: Services) => {
   app.post(
     '/rvmpage/statusHistory',
     fleetRoute('rvmpage', 'StatusHistory tab: status intervals overlapping [from, to) (default 7 days), paged newest first, plus the clipped timeline and seconds per status', [PERMISSIONS.statusHistory], {
-      body: rangeBody({ status: { type: ['string', 'null'], enum: [...RVM_STATUSES, null] } }),
+      body: rangeBody({ status: Type.Optional(NullableStringEnum(RVM_STATUSES)) }),
     }),
     async (request) => {
-      const body = request.body as RangeBody & { status?: string | null };
+      const body = withPaging(request.body);
       await findMachine(db, callerOf(request), body.id);
       const extra = body.status ? eq(rvmStatusHistory.status, body.status) : undefined;
       return ok(request, await intervals(db, rvmStatusHistory, 'status', body, extra, 7));
@@ -90,10 +90,10 @@ export const registerHistoryRoutes = (app: FastifyInstance, { db }: Services) =>
   app.post(
     '/rvmpage/onlineOfflineHistory',
     fleetRoute('rvmpage', 'OnlineOfflineHistory tab: online/offline intervals overlapping [from, to) (default 7 days), paged, plus the timeline', [PERMISSIONS.onlineHistory], {
-      body: rangeBody({ online: { type: ['boolean', 'null'] } }),
+      body: rangeBody({ online: Type.Optional(Nullable(Type.Boolean())) }),
     }),
     async (request) => {
-      const body = request.body as RangeBody & { online?: boolean | null };
+      const body = withPaging(request.body);
       await findMachine(db, callerOf(request), body.id);
       const extra = typeof body.online === 'boolean' ? eq(rvmOnlineHistory.online, body.online) : undefined;
       return ok(request, await intervals(db, rvmOnlineHistory, 'online', body, extra, 7));
@@ -103,10 +103,10 @@ export const registerHistoryRoutes = (app: FastifyInstance, { db }: Services) =>
   app.post(
     '/rvmpage/serviceSessions',
     fleetRoute('rvmpage', 'ServiceSessions tab: technician visits started in [from, to) (default 30 days), newest first, with counts per cleaning outcome', [PERMISSIONS.serviceSessions], {
-      body: rangeBody({ cleaningOutcome: { type: ['string', 'null'], enum: [...CLEANING_OUTCOMES, null] } }),
+      body: rangeBody({ cleaningOutcome: Type.Optional(NullableStringEnum(CLEANING_OUTCOMES)) }),
     }),
     async (request) => {
-      const body = request.body as RangeBody & { cleaningOutcome?: string | null };
+      const body = withPaging(request.body);
       await findMachine(db, callerOf(request), body.id);
       const { from, to } = timeRange(body, 30);
       const inRange = and(eq(serviceSession.rvmId, body.id), gte(serviceSession.startTime, from), lt(serviceSession.startTime, to));
@@ -135,14 +135,14 @@ export const registerHistoryRoutes = (app: FastifyInstance, { db }: Services) =>
     '/rvmpage/eventHistory',
     fleetRoute('rvmpage', 'EventHistory tab: alarms raised in [from, to) (default 30 days), newest first; openOnly lists those not cleared', [PERMISSIONS.eventHistory], {
       body: rangeBody({
-        category: { type: ['string', 'null'], enum: [...ALARM_CATEGORIES, null] },
-        severity: { type: ['string', 'null'], enum: [...ALARM_SEVERITIES, null] },
-        code: { type: ['string', 'null'], maxLength: 24 },
-        openOnly: { type: ['boolean', 'null'] },
+        category: Type.Optional(NullableStringEnum(ALARM_CATEGORIES)),
+        severity: Type.Optional(NullableStringEnum(ALARM_SEVERITIES)),
+        code: Type.Optional(Nullable(Type.String({ maxLength: 24 }))),
+        openOnly: Type.Optional(Nullable(Type.Boolean())),
       }),
     }),
     async (request) => {
-      const body = request.body as RangeBody & { category?: string | null; severity?: string | null; code?: string | null; openOnly?: boolean | null };
+      const body = withPaging(request.body);
       await findMachine(db, callerOf(request), body.id);
       const { from, to } = timeRange(body, 30);
       const where = and(

@@ -3,7 +3,7 @@
 // alarms and the latest events. Profile reads and writes the declaration's fields through the CRUD
 // engine (same validation and hooks as PUT /rvm) but answers 6001 for a machine that is not the caller's.
 import { and, desc, eq, gte, isNull, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { findAlarm } from '../../resources/fleetCatalogue';
 import { PROFILE_FIELDS } from '../../resources/machine';
 import { callerOf } from '../auth/guard';
@@ -17,8 +17,9 @@ import { rvmBin } from '../db/schema/fleet';
 import { consumerSession, rvmEvent } from '../db/schema/fleetActivity';
 import { ok } from '../lib/envelope';
 import { invalidField } from '../lib/errors';
+import { StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
-import { findMachine, fleetRoute, iso, MACHINE_ID, objectSchema, PERMISSIONS, type MachineRow } from './access';
+import { findMachine, fleetRoute, iso, MACHINE_ID, PERMISSIONS, type MachineRow } from './access';
 
 const DAY = 86_400_000;
 
@@ -118,16 +119,16 @@ const machineModel = (services: Services): ResourceModel => {
 const nullable = (schema: Record<string, unknown>) =>
   Array.isArray(schema.enum) ? { ...schema, enum: [...(schema.enum as unknown[]), null] } : { ...schema, type: [schema.type as string, 'null'] };
 
-export const registerMachinePageRoutes = (app: FastifyInstance, services: Services) => {
+export const registerMachinePageRoutes = (app: TypedApp, services: Services) => {
   const { db } = services;
 
   app.get(
     '/rvmpage/overview',
     fleetRoute('rvmpage', 'Overview tab: identity, status, bins, today, open alarms, last events', [PERMISSIONS.overview], {
-      querystring: objectSchema({ id: MACHINE_ID, dayStart: { type: 'string', maxLength: 40, description: "Start of the caller's today (ISO); default UTC midnight" } }, ['id']),
+      querystring: StrictObject({ id: MACHINE_ID, dayStart: Type.Optional(Type.String({ maxLength: 40, description: "Start of the caller's today (ISO); default UTC midnight" })) }),
     }),
     async (request) => {
-      const query = request.query as { id: number; dayStart?: string };
+      const { query } = request;
       const machine = await findMachine(db, callerOf(request), query.id);
       const dayStart = query.dayStart ? new Date(Date.parse(query.dayStart)) : new Date(Math.floor(Date.now() / DAY) * DAY);
       if (Number.isNaN(dayStart.getTime())) throw invalidField('dayStart', 'validation.date', '1003');
@@ -138,10 +139,10 @@ export const registerMachinePageRoutes = (app: FastifyInstance, services: Servic
   app.get(
     '/rvmpage/profile',
     fleetRoute('rvmpage', 'ProfileSetting tab: the machine record (resources/machine.ts fields)', [PERMISSIONS.profile, PERMISSIONS.machineEdit], {
-      querystring: objectSchema({ id: MACHINE_ID }, ['id']),
+      querystring: StrictObject({ id: MACHINE_ID }),
     }),
     async (request) => {
-      const { id } = request.query as { id: number };
+      const { id } = request.query;
       await findMachine(db, callerOf(request), id);
       const model = machineModel(services);
       const [record] = await readRecords(db, model, { where: eq(model.id, id), limit: 1 });
@@ -150,13 +151,11 @@ export const registerMachinePageRoutes = (app: FastifyInstance, services: Servic
   );
 
   const model = services.models.get('machine');
-  const profileBody = objectSchema(
-    {
-      id: MACHINE_ID,
-      ...Object.fromEntries(PROFILE_FIELDS.map((name) => [name, nullable(valueSchema(model?.declaration.fields[name] ?? { type: 'text' }, true))])),
-    },
-    ['id'],
+  // The fields' schemas come from the declaration (crud/schemas.ts); updateRecord checks their values.
+  const profileFields = Object.fromEntries(
+    PROFILE_FIELDS.map((name) => [name, Type.Optional(Type.Unsafe<unknown>(nullable(valueSchema(model?.declaration.fields[name] ?? { type: 'text' }, true))))]),
   );
+  const profileBody = StrictObject({ id: MACHINE_ID, ...profileFields });
   app.put(
     '/rvmpage/profile',
     fleetRoute('rvmpage', 'Save the ProfileSetting tab (SPEC 5 rules; absent fields keep their value; nothing changes on failure)', [PERMISSIONS.machineEdit], {
@@ -164,7 +163,7 @@ export const registerMachinePageRoutes = (app: FastifyInstance, services: Servic
     }),
     async (request) => {
       const caller = callerOf(request);
-      const body = request.body as { id: number } & Record<string, unknown>;
+      const { body } = request;
       await findMachine(db, caller, body.id);
       const model = machineModel(services);
       await updateRecord(services, caller, model, body);

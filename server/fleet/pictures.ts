@@ -1,9 +1,9 @@
 // Item pictures: small SVGs drawn from (item type, variant), so consumer session items carry a
 // short reference ("can/3") instead of image blobs. Public (an <img> cannot send the token header)
 // and immutable: the same reference always draws the same picture.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ITEM_TYPES, PICTURE_VARIANTS, type ItemType } from '../../resources/fleetCatalogue';
-import { AppError } from '../lib/errors';
+import { StringEnum, type TypedApp } from '../lib/typedApp';
 
 export const pictureUrl = (reference: string) => `/test-api/picture/${reference}.svg`;
 
@@ -51,9 +51,7 @@ ${SHAPES[itemType](PALETTES[itemType][variant % PICTURE_VARIANTS], variant)}
 </svg>
 `;
 
-const ITEM_TYPE_SET = new Set<string>(ITEM_TYPES);
-
-export const registerPictureRoutes = (app: FastifyInstance) => {
+export const registerPictureRoutes = (app: TypedApp) => {
   app.get(
     '/picture/:itemType/:file',
     {
@@ -61,20 +59,15 @@ export const registerPictureRoutes = (app: FastifyInstance) => {
       schema: {
         tags: ['rvmpage'],
         summary: 'Generated item picture (SVG) of a consumer session item: /picture/<itemType>/<variant>.svg; public and immutable',
-        params: {
-          type: 'object',
-          required: ['itemType', 'file'],
-          properties: { itemType: { type: 'string', enum: [...ITEM_TYPES] }, file: { type: 'string', pattern: '^[0-7]\\.svg$' } },
-        },
+        params: Type.Object({ itemType: StringEnum(ITEM_TYPES), file: Type.String({ pattern: '^[0-7]\\.svg$' }) }),
       },
     },
     async (request, reply) => {
-      const { itemType, file } = request.params as { itemType: string; file: string };
-      if (!ITEM_TYPE_SET.has(itemType)) throw new AppError('4004');
+      const { itemType, file } = request.params;
       return reply
         .type('image/svg+xml; charset=utf-8')
         .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(drawPicture(itemType as ItemType, Number(file.charAt(0))));
+        .send(drawPicture(itemType, Number(file.charAt(0))));
     },
   );
 };

@@ -7,28 +7,31 @@
 // RVM-number index and stops at the limit, and a term under 3 characters (no trigram) does the same or
 // reads the table (docs/benchmarks.md "Search and contains-filters at scale").
 import { and, desc, eq, ilike, like, or, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { callerOf } from '../auth/guard';
 import { rvm } from '../db/schema/fleet';
 import { consumerSession } from '../db/schema/fleetActivity';
 import { ok } from '../lib/envelope';
+import { StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
-import { accountOf, fleetRoute, iso, objectSchema, PERMISSIONS } from './access';
+import { accountOf, fleetRoute, iso, PERMISSIONS } from './access';
 
 const PREFIX_FROM = 6;
+const DEFAULT_LIMIT = 20;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-export const registerSearchRoutes = (app: FastifyInstance, { db }: Services) => {
+export const registerSearchRoutes = (app: TypedApp, { db }: Services) => {
   app.get(
     '/search',
     fleetRoute('search', 'Search machines (serial, RVM number, address) and consumer sessions (voucher code, user ID); hits typed "machine" or "consumerSession"', [PERMISSIONS.search], {
-      querystring: objectSchema(
-        { q: { type: 'string', minLength: 1, maxLength: 64 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-        ['q'],
-      ),
+      querystring: StrictObject({
+        q: Type.String({ minLength: 1, maxLength: 64 }),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT })),
+      }),
     }),
     async (request) => {
-      const query = request.query as { q: string; limit: number };
+      // The validator fills an absent limit with its default; the schema's type cannot say so.
+      const query = { ...request.query, limit: request.query.limit ?? DEFAULT_LIMIT };
       const account = accountOf(callerOf(request));
       const q = query.q.trim();
       if (!q) return ok(request, { q, hits: [], truncated: false });

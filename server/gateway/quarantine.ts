@@ -1,9 +1,10 @@
-// The home quarantine screen: quarantined machine messages (paged, filterable) and "retry all".
+// The home quarantine screen: quarantined machine messages (paged, filterable) and "retry all". Gateway work
+// (it replays messages through the intake), so it lives beside the intake, not in fleet/.
 // A retry run re-processes every message of the license account through the gateway's intake:
 // accepted ones leave the quarantine, the others count one more retry. One run per account at a
 // time, locked by its run row (so across server instances too): 9500 meanwhile.
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { MESSAGE_TYPES, QUARANTINE_REASONS } from '../../resources/fleetCatalogue';
 import { callerOf } from '../auth/guard';
 import type { Db } from '../db/client';
@@ -11,9 +12,10 @@ import { rowsOf } from '../db/client';
 import { quarantineMessage, quarantineRetryRun } from '../db/schema/quarantine';
 import { ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
-import { ingestBatch } from '../gateway/ingest';
+import { Nullable, NullableStringEnum, StrictObject, type TypedApp } from '../lib/typedApp';
+import { ingestBatch } from './ingest';
 import type { Services } from '../services';
-import { accountOf, fleetRoute, iso, objectSchema, optionalTime, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, type PageBody } from './access';
+import { accountOf, fleetRoute, iso, optionalTime, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, withPaging } from '../fleet/access';
 
 /** A run that has not finished after this long died with its server: the next retry may start. */
 const ABANDONED_AFTER = '10 minutes';
@@ -23,14 +25,6 @@ const RETRY_BATCH = 200;
 const RETRY_BATCH_BYTES = 8 * 1024 * 1024;
 /** A page shows this much of each message's content (with `contentBytes`, its whole size): a page's size stays bounded. */
 export const CONTENT_PREVIEW_CHARS = 2000;
-
-interface QuarantineBody extends PageBody {
-  reason?: string | null;
-  messageType?: string | null;
-  causedBy?: string | null;
-  from?: string | null;
-  to?: string | null;
-}
 
 const retryState = async (db: Db, account: number) => {
   const [run] = await db.select().from(quarantineRetryRun).where(eq(quarantineRetryRun.licenseAccountId, account));
@@ -100,20 +94,20 @@ export const retryQuarantine = async (db: Db, account: number) => {
   return { resolved, remaining };
 };
 
-export const registerQuarantineRoutes = (app: FastifyInstance, { db }: Services) => {
+export const registerQuarantineRoutes = (app: TypedApp, { db }: Services) => {
   app.post(
     '/quarantine/page',
     fleetRoute('quarantine', 'Quarantined machine messages, newest first, with the state of the last retry run', [PERMISSIONS.quarantine], {
-      body: objectSchema({
+      body: StrictObject({
         ...PAGE_PROPERTIES,
         ...RANGE_PROPERTIES,
-        reason: { type: ['string', 'null'], enum: [...QUARANTINE_REASONS, null] },
-        messageType: { type: ['string', 'null'], enum: [...MESSAGE_TYPES, null] },
-        causedBy: { type: ['string', 'null'], maxLength: 64 },
+        reason: Type.Optional(NullableStringEnum(QUARANTINE_REASONS)),
+        messageType: Type.Optional(NullableStringEnum(MESSAGE_TYPES)),
+        causedBy: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
       }),
     }),
     async (request) => {
-      const body = request.body as QuarantineBody;
+      const body = withPaging(request.body);
       const account = accountOf(callerOf(request));
       const [from, to] = [optionalTime(body.from, 'from'), optionalTime(body.to, 'to')];
       const where = and(
@@ -156,7 +150,7 @@ export const registerQuarantineRoutes = (app: FastifyInstance, { db }: Services)
 
   app.post(
     '/quarantine/retryAll',
-    fleetRoute('quarantine', 'Retry every quarantined message of the license account; 9500 while a retry is in progress', [PERMISSIONS.quarantine]),
+    fleetRoute('quarantine', 'Retry every quarantined message of the license account; 9500 while a retry is in progress', [PERMISSIONS.quarantine], {}),
     async (request) => {
       const account = accountOf(callerOf(request));
       if (!(await claimRun(db, account))) throw new AppError('9500');

@@ -45,6 +45,9 @@ const failureSchema = (description: string): JsonSchema => ({
   },
 });
 
+/** The header that carries the session token (the login answer's `tokenInfo.tokenName`). */
+export const TOKEN_NAME = 'rvm-token';
+
 export const FORCED_LOGOUT_TEXT =
   'Forced logout (the console clears the session): 11011 no token, 11012 unknown or malformed token, 11013 idle time-out, ' +
   '11014 absolute lifetime over, 11015 revoked (logout, password change, user disabled or deleted, admin reset), ' +

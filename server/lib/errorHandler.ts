@@ -1,14 +1,13 @@
 // One place that turns every failure into the envelope: AppError, schema validation, body parsing,
 // database constraint violations, and anything unexpected (1000, logged with the request id).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorObject } from 'ajv';
 import { translate } from '../../i18n';
 import { issuesFromAjv } from './ajv';
 import { localeOf, type Envelope } from './envelope';
 import { AppError, httpStatusOf, invalid, pgErrorCode } from './errors';
 
 const fromFastifyError = (error: FastifyError): AppError | null => {
-  if (error.validation) return invalid(issuesFromAjv(error.validation as unknown as ErrorObject[]));
+  if (error.validation) return invalid(issuesFromAjv(error.validation));
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return invalid([{ field: '(body)', message: 'validation.invalid', code: '1002' }]);

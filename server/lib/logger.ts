@@ -130,4 +130,4 @@ export const silentLog: FastifyBaseLogger = {
   trace: () => undefined,
   silent: () => undefined,
   child: () => silentLog,
-} as unknown as FastifyBaseLogger;
+};

@@ -3,8 +3,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { TOKEN_NAME } from '../auth/tokens';
-import { FORCED_LOGOUT_TEXT } from './envelope';
+import { FORCED_LOGOUT_TEXT, TOKEN_NAME } from './envelope';
 
 export const DOCS_PREFIX = '/test-api/docs';
 
