@@ -11,9 +11,13 @@ import { filterConditions, scopeCondition } from '../server/crud/query';
 import { FACTS, isMachineFact } from './dashboardBeforeDefinitions';
 import { rowsOf, type Db } from '../server/db/client';
 import { rvm } from '../server/db/schema/fleet';
-import { dayLabel, type Periods } from '../server/dashboard/periods';
+import { dayLabel } from '../server/lib/localDays';
+import type { Periods } from '../server/dashboard/periods';
 import type { DayUsage, UsageFigures } from '../server/dashboard/usage';
-import { MACHINE_CARDS, type Card, type CardKey, type Dashboard, type MachineFilter, type Report } from '../resources/dashboard';
+import type { Card, CardKey, Dashboard, MachineFilter, Report } from '../resources/dashboard';
+
+/** The machine cards of that commit (the catalogue, resources/dashboard.ts, may have more since). */
+type BeforeMachineCard = 'machines' | 'downOverHour' | 'full' | 'offlineOverWeek' | 'profileMismatch' | 'offline' | 'highRejectRate' | 'quarantined' | 'notUsed' | 'needsClean' | 'octopusOffline' | 'alipayOffline';
 
 
 const HOUR = 3_600_000;
@@ -33,7 +37,7 @@ const machineConditions = (model: ResourceModel, body: MachineFilter, account: n
 /** Cards counted in passes of their own (their sets are the dearest to compute); the rest share pass 0. */
 const PASSES: ReadonlyArray<readonly string[]> = [['highRejectRate'], ['profileMismatch', 'full', 'needsClean']];
 
-const cardConditions = (now: Date): Record<(typeof MACHINE_CARDS)[number], MachineFilter> => ({
+const cardConditions = (now: Date): Record<BeforeMachineCard, MachineFilter> => ({
   machines: {},
   downOverHour: { downSince: new Date(now.getTime() - HOME_LIMITS.downHours * HOUR).toISOString() },
   full: { full: true },
@@ -84,7 +88,7 @@ export const computeDashboardBefore = async ({ db, model, caller, account, base,
   const where = (body: MachineFilter) => and(scope, ...machineConditions(model, body, account, now)) ?? sql`true`;
   const composed = (extra: MachineFilter): MachineFilter => ({ ...base, ...extra });
 
-  const cardFilters = Object.entries(cardConditions(periods.now)).map(([key, extra]) => ({ key: key as (typeof MACHINE_CARDS)[number], filter: composed(extra) }));
+  const cardFilters = Object.entries(cardConditions(periods.now)).map(([key, extra]) => ({ key: key as BeforeMachineCard, filter: composed(extra) }));
   const statusFilters = RVM_STATUSES.map((status) => ({ key: status, filter: composed({ currentSts: status }) }));
   const counted = [...cardFilters, ...statusFilters];
 

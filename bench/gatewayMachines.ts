@@ -37,7 +37,7 @@ const pick = (): [string, Record<string, unknown>] => {
   return dice < 0.8 ? ['heartbeat', {}] : dice < 0.95 ? ['session', session()] : ['bins', { bins: [{ binNo: 1, currentHeight: 60 }] }];
 };
 
-process.on('message', async (command: ParentMessage) => {
+const handle = async (command: ParentMessage) => {
   if (command.type === 'connect') {
     for (let start = 0; start < credentials.length; start += 200) {
       const chunk = credentials.slice(start, start + 200);
@@ -92,4 +92,11 @@ process.on('message', async (command: ParentMessage) => {
     await Promise.all(clients.map((client) => client.endAsync(true)));
     process.exit(0);
   }
+};
+// A failed command ends the child, as an unhandled rejection would, but says why first.
+process.on('message', (command: ParentMessage) => {
+  handle(command).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 });

@@ -10,7 +10,7 @@ import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../server/db/client';
-import { dayLabel } from '../server/dashboard/periods';
+import { dayLabel } from '../server/lib/localDays';
 import { computeErrors, computeMcbe } from '../server/performance/compute';
 import { earliestDayOf, resolveRange, todayOf } from '../server/performance/range';
 import { resolveScope } from '../server/performance/scope';

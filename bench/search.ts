@@ -161,7 +161,7 @@ const measureStore = async (db: Db, app: FleetApp, label: string, compare: boole
         throw new Error(`${label} ${benchCase.name}: the answers with and without the trigram indexes and copies differ`);
       }
       rows[index].unindexed = await time(app, token, benchCase);
-      console.log(`[bench:search] ${label.padEnd(8)} ${benchCase.name.padEnd(52)} without indexes and copies: p50 ${rows[index].unindexed!.p50.toFixed(1).padStart(6)}  p95 ${rows[index].unindexed!.p95.toFixed(1).padStart(6)} ms`);
+      console.log(`[bench:search] ${label.padEnd(8)} ${benchCase.name.padEnd(52)} without indexes and copies: p50 ${rows[index].unindexed.p50.toFixed(1).padStart(6)}  p95 ${rows[index].unindexed.p95.toFixed(1).padStart(6)} ms`);
     }
   } finally {
     for (const definition of definitions) await db.execute(sql.raw(definition));

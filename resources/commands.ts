@@ -1,26 +1,106 @@
-// Remote commands (SPEC 2 "Remote control actions", SPEC 4 statuses): the catalogue shared by the
-// server (validation, state machine) and the console (forms, labels). Framework-neutral: codes and
-// declarations only; labels live in i18n. Parameters use the declaration field format of types.ts,
-// so validation.ts checks them the same way in the console form and on the server.
+// Remote commands (SPEC 2 "Remote control actions", SPEC 4 statuses): the catalogue every layer
+// iterates: the server (validation, OpenAPI enums, state machine, side effects), the console (buttons,
+// groups, icons, forms, labels), the audit actions and the generated command table of
+// docs/machine-protocol.md. Framework-neutral: codes and declarations only; labels live in i18n.
+// Parameters use the declaration field format of types.ts, so validation.ts checks them the same way in
+// the console form and on the server.
+//
+// Adding a command: its entry in COMMANDS, and its label and description in i18n/en/remote.ts and
+// i18n/zh/remote.ts (`commands.<name>`, `descriptions.<name>`; a missing one fails the console's type check,
+// src/remote/commandUi.ts). No other file: the server stores the machine's answers for any command, and a
+// success writes params to the machine record when the entry says `storesParams`. The simulated machine
+// (server/simulator/commands.ts) answers "Done" to a command it has no behaviour for.
 import { machine } from './machine';
 import type { CrossFieldRule, FieldDeclaration } from './types';
 import { validateRecord, type ValidationIssue } from './validation';
 
-export const REMOTE_COMMANDS = [
-  'restart',
-  'close',
-  'open',
-  'clearAlarms',
-  'setOnOffTime',
-  'maintenance',
-  'uiServiceReset',
-  'uiCounterReset',
-  'downloadLogs',
-  'remoteDiagnosis',
-  'restartC750',
-  'binHeight',
+export interface CommandParamsDeclaration {
+  fields: Record<string, FieldDeclaration>;
+  rules?: readonly CrossFieldRule[];
+}
+
+/** The RemoteControl tab's button groups, in order (labels `remote.groups.<group>`). */
+export const COMMAND_GROUPS = ['power', 'alarmsUi', 'schedule', 'diagnostics', 'bins'] as const;
+export type CommandGroup = (typeof COMMAND_GROUPS)[number];
+/** The console's command icons (src/remote/commandIcons.ts draws each): a new command may reuse any. */
+export type CommandIcon = 'restart' | 'lock' | 'lockOpen' | 'alarmsOff' | 'schedule' | 'build' | 'screen' | 'counter' | 'download' | 'diagnosis' | 'unit' | 'height';
+/** Hints under a parameter form (`remote.hints.<hint>`). */
+export type CommandParamsHint = 'time' | 'logRange' | 'binHeights';
+
+export interface CommandDefinition<Name extends string = string> {
+  name: Name;
+  group: CommandGroup;
+  icon: CommandIcon;
+  /** None when absent. */
+  params?: CommandParamsDeclaration;
+  paramsHint?: CommandParamsHint;
+  /** Only these models (`rvm.termType`) take it; absent: every model, a model the catalogue does not know included. */
+  onlyModels?: readonly string[];
+  /** Every model but these. */
+  exceptModels?: readonly string[];
+  /** The machine uploads a file (a `file` message) as its result: the history offers it for download. */
+  uploadsFile?: true;
+  /** A success writes the params to the machine record's fields of the same names (server/commands/store.ts). */
+  storesParams?: true;
+}
+
+const required = <T extends FieldDeclaration>(field: T) => ({ ...field, required: true }) as const;
+// The machine record already states the SPEC 5 bin and on/off rules: the commands that change
+// those values reuse its fields and rules, so the bounds exist once.
+const machineRules = (...fields: string[]) => (machine.rules ?? []).filter((rule) => fields.includes(rule.field));
+const BIN_FIELDS = ['binEmptyHeight', 'binFullHeight', 'binAlmostFull', 'binAlreadyFull'] as const;
+const NONE: CommandParamsDeclaration = { fields: {} };
+
+const defineCommand = <Name extends string>(name: Name, definition: Omit<CommandDefinition, 'name'>): CommandDefinition<Name> => ({ name, ...definition });
+
+/** Every remote command, in the console's order (within a group, and in the bulk command picker). */
+export const COMMANDS = [
+  defineCommand('restart', { group: 'power', icon: 'restart' }),
+  defineCommand('close', { group: 'power', icon: 'lock' }),
+  defineCommand('open', { group: 'power', icon: 'lockOpen' }),
+  defineCommand('clearAlarms', { group: 'alarmsUi', icon: 'alarmsOff' }),
+  defineCommand('setOnOffTime', {
+    group: 'schedule',
+    icon: 'schedule',
+    params: { fields: { onTime: required(machine.fields.onTime), offTime: required(machine.fields.offTime) }, rules: machineRules('offTime') },
+    paramsHint: 'time',
+    storesParams: true,
+  }),
+  defineCommand('maintenance', { group: 'schedule', icon: 'build', params: { fields: { enabled: { type: 'boolean', required: true } } } }),
+  defineCommand('uiServiceReset', { group: 'alarmsUi', icon: 'screen' }),
+  defineCommand('uiCounterReset', { group: 'alarmsUi', icon: 'counter' }),
+  defineCommand('downloadLogs', {
+    group: 'diagnostics',
+    icon: 'download',
+    params: {
+      fields: { from: { type: 'datetime' }, to: { type: 'datetime' } },
+      rules: [{ kind: 'after', field: 'to', other: 'from', message: 'validation.endAfterStart' }],
+    },
+    paramsHint: 'logRange',
+    uploadsFile: true,
+  }),
+  defineCommand('remoteDiagnosis', { group: 'diagnostics', icon: 'diagnosis', uploadsFile: true }),
+  // H30 and T9 carry a C750 unit.
+  defineCommand('restartC750', { group: 'diagnostics', icon: 'unit', onlyModels: ['H30', 'T9'] }),
+  // The S1's bins have no adjustable level sensor.
+  defineCommand('binHeight', {
+    group: 'bins',
+    icon: 'height',
+    params: { fields: Object.fromEntries(BIN_FIELDS.map((name) => [name, required(machine.fields[name])])), rules: machineRules(...BIN_FIELDS) },
+    paramsHint: 'binHeights',
+    exceptModels: ['S1'],
+    storesParams: true,
+  }),
 ] as const;
-export type RemoteCommand = (typeof REMOTE_COMMANDS)[number];
+
+export type RemoteCommand = (typeof COMMANDS)[number]['name'];
+export const REMOTE_COMMANDS: readonly RemoteCommand[] = COMMANDS.map((entry) => entry.name);
+const BY_NAME: ReadonlyMap<string, CommandDefinition<RemoteCommand>> = new Map(COMMANDS.map((entry) => [entry.name, entry]));
+export const commandDefinition = (name: RemoteCommand): CommandDefinition<RemoteCommand> => BY_NAME.get(name)!;
+
+export const COMMAND_PARAMS: Readonly<Record<RemoteCommand, CommandParamsDeclaration>> = Object.fromEntries(
+  COMMANDS.map((entry) => [entry.name, entry.params ?? NONE]),
+) as Record<RemoteCommand, CommandParamsDeclaration>;
 
 /** SPEC 4 "remote command action history statuses", plus cancelled (by an operator before execution). */
 export const COMMAND_STATUSES = ['notSent', 'sending', 'sent', 'sendFailed', 'executedSuccessfully', 'executedFailed', 'cancelled'] as const;
@@ -40,63 +120,21 @@ export const COMMAND_REPEAT_SECONDS_DEFAULT = 10;
 /** Most machines one batch may address (ids or a resolved filter). */
 export const BATCH_MAX_MACHINES = 10_000;
 
-export interface CommandParamsDeclaration {
-  fields: Record<string, FieldDeclaration>;
-  rules?: readonly CrossFieldRule[];
-}
+const takes = (entry: CommandDefinition, termType: string) =>
+  (entry.onlyModels === undefined || entry.onlyModels.includes(termType)) && !(entry.exceptModels ?? []).includes(termType);
 
-const required = <T extends FieldDeclaration>(field: T) => ({ ...field, required: true }) as const;
-// The machine record already states the SPEC 5 bin and on/off rules: the commands that change
-// those values reuse its fields and rules, so the bounds exist once.
-const machineRules = (...fields: string[]) => (machine.rules ?? []).filter((rule) => fields.includes(rule.field));
-const BIN_FIELDS = ['binEmptyHeight', 'binFullHeight', 'binAlmostFull', 'binAlreadyFull'] as const;
-const NONE: CommandParamsDeclaration = { fields: {} };
+/** The commands a model the catalogue names nowhere takes: those without `onlyModels`. */
+export const COMMON_COMMANDS: readonly RemoteCommand[] = COMMANDS.filter((entry) => entry.onlyModels === undefined).map((entry) => entry.name);
 
-export const COMMAND_PARAMS: Readonly<Record<RemoteCommand, CommandParamsDeclaration>> = {
-  restart: NONE,
-  close: NONE,
-  open: NONE,
-  clearAlarms: NONE,
-  setOnOffTime: {
-    fields: { onTime: required(machine.fields.onTime), offTime: required(machine.fields.offTime) },
-    rules: machineRules('offTime'),
-  },
-  maintenance: { fields: { enabled: { type: 'boolean', required: true } } },
-  uiServiceReset: NONE,
-  uiCounterReset: NONE,
-  downloadLogs: {
-    fields: { from: { type: 'datetime' }, to: { type: 'datetime' } },
-    rules: [{ kind: 'after', field: 'to', other: 'from', message: 'validation.endAfterStart' }],
-  },
-  remoteDiagnosis: NONE,
-  restartC750: NONE,
-  binHeight: {
-    fields: Object.fromEntries(BIN_FIELDS.map((name) => [name, required(machine.fields[name])])),
-    rules: machineRules(...BIN_FIELDS),
-  },
-};
+export const isRemoteCommand = (value: unknown): value is RemoteCommand => typeof value === 'string' && BY_NAME.has(value);
 
-/** Every command except the C750 restart: what a model missing from MODEL_CAPABILITIES supports. */
-export const COMMON_COMMANDS: readonly RemoteCommand[] = REMOTE_COMMANDS.filter((command) => command !== 'restartC750');
+/** The commands of a machine model (`rvm.termType`), in catalogue order. */
+export const commandsOf = (termType: string): readonly RemoteCommand[] => COMMANDS.filter((entry) => takes(entry, termType)).map((entry) => entry.name);
 
-/**
- * Commands per machine model (`rvm.termType`). H30 and T9 carry a C750 unit; the S1's bins have no
- * adjustable level sensor, so it takes no bin height setting.
- */
-export const MODEL_CAPABILITIES: Readonly<Record<string, readonly RemoteCommand[]>> = {
-  H30: [...COMMON_COMMANDS, 'restartC750'],
-  T9: [...COMMON_COMMANDS, 'restartC750'],
-  S1: COMMON_COMMANDS.filter((command) => command !== 'binHeight'),
-  M5: COMMON_COMMANDS,
-};
+export const supportsCommand = (termType: string, command: string): boolean => isRemoteCommand(command) && takes(commandDefinition(command), termType);
 
-export const isRemoteCommand = (value: unknown): value is RemoteCommand => (REMOTE_COMMANDS as readonly unknown[]).includes(value);
-
-export const commandsOf = (termType: string): readonly RemoteCommand[] =>
-  Object.hasOwn(MODEL_CAPABILITIES, termType) ? MODEL_CAPABILITIES[termType] : COMMON_COMMANDS;
-
-export const supportsCommand = (termType: string, command: string): boolean =>
-  isRemoteCommand(command) && commandsOf(termType).includes(command);
+/** The commands whose result is a file the machine uploaded (`fileId`). */
+export const FILE_COMMANDS: readonly RemoteCommand[] = COMMANDS.filter((entry) => entry.uploadsFile).map((entry) => entry.name);
 
 /**
  * Issues of a command's parameters (fields named `params.<name>`): unknown names (1004), then the

@@ -3,7 +3,7 @@
 // JSON schema, the converter to a ResourceDeclaration and the texts. A definition is data: labels
 // and messages come in both languages inside it, not from the i18n catalogues.
 import { MAX_PATTERN_LENGTH } from './pattern';
-import { MENU, HOME_MENU_ID } from './menu';
+import { MENU, HOME_MENU_ID, walkMenu } from './menu';
 import type { Action, CrossFieldRule, FieldDeclaration, FilterOperator, ResourceDeclaration } from './types';
 
 export type ConfiguredLocale = 'en' | 'zh';
@@ -46,6 +46,8 @@ export interface ConfiguredField {
   options?: ConfiguredOption[];
   /** reference: a code-declared or configured resource name (values are its ids). */
   reference?: string;
+  /** reference: what deleting the referenced record does to records holding it (resources/types.ts `onDelete`; default restrict). */
+  onDelete?: 'restrict' | 'setNull' | 'cascade';
   /** No two records of one license account hold the same value (a partial unique index). */
   unique?: boolean;
   /** Stored when a record is created without this field (and the create form's initial value). */
@@ -108,7 +110,14 @@ export const EXPORT_FORMAT = 'rvm-resource-types';
 export const MENU_PARENTS: readonly string[] = MENU.filter((node) => node.id !== HOME_MENU_ID).map((node) => node.key);
 
 export const customApiPath = (name: string) => `/custom/${name}`;
-export const customRoute = (name: string) => `/custom/${name}`;
+/** Where a type's screens lived before they moved under their menu parent's area: kept as a redirect for bookmarks. */
+export const LEGACY_ROUTE_PREFIX = '/custom/';
+/** The console area of a top-level menu entry: the first segment of its route ('/service' for Service). */
+export const menuAreaOf = (menuParent: string) => `/${(MENU.find((node) => node.key === menuParent)?.route ?? '/custom').split('/')[1]}`;
+/** A type's console route: under its menu parent's area, as a code-declared screen there (`/service/<name>`). */
+export const configuredRoute = (type: Pick<ConfiguredType, 'name' | 'menuParent'>) => `${menuAreaOf(type.menuParent)}/${type.name}`;
+/** Routes of the menu's own screens: a configured type may not take one. */
+const MENU_ROUTES: ReadonlySet<string> = new Set(walkMenu().flatMap((node) => (node.route ? [node.route] : [])));
 /** Permission identifiers: the menu entry `custom:<name>`, actions `custom:<name>:<action>`. */
 export const customMenuIdentifier = (name: string) => `custom:${name}`;
 export const customPermission = (name: string, action: Action) => `custom:${name}:${action}`;
@@ -183,6 +192,7 @@ export const CONFIGURED_TYPE_SCHEMA = {
             },
           },
           reference: name40('^[a-zA-Z][a-zA-Z0-9]*$'),
+          onDelete: { type: 'string', enum: ['restrict', 'setNull', 'cascade'] },
           unique: { type: 'boolean' },
           default: { type: ['string', 'number', 'boolean'] },
         },
@@ -237,7 +247,7 @@ export interface DefinitionIssue {
   values?: Record<string, string | number>;
 }
 
-const TEXT_KINDS: readonly ConfiguredFieldType[] = ['text', 'textarea', 'email', 'phone', 'image', 'file'];
+const TEXT_KINDS: readonly ConfiguredFieldType[] = ['text', 'textarea', 'email', 'phone'];
 const SORTABLE_KINDS: readonly ConfiguredFieldType[] = ['text', 'number', 'boolean', 'enum', 'date', 'datetime', 'reference', 'email', 'phone'];
 
 export const isSortableKind = (type: ConfiguredFieldType) => SORTABLE_KINDS.includes(type);
@@ -267,9 +277,12 @@ export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<st
     if (field.type === 'reference' && (!field.reference || !resources.has(field.reference))) {
       issues.push({ field: `${path}.reference`, message: 'errors.9412', values: { resource: field.reference ?? '' } });
     }
+    // a required field cannot be emptied by a deleted record
+    if (field.onDelete === 'setNull' && field.required) issues.push({ field: `${path}.onDelete`, message: 'errors.9415' });
     if (field.unique && !isSortableKind(field.type)) issues.push({ field: `${path}.unique`, message: 'errors.9413' });
     if (field.default !== undefined && coerceIssue(field, field.default)) issues.push({ field: `${path}.default`, message: 'errors.9414' });
   }
+  if (MENU_ROUTES.has(configuredRoute(type))) issues.push({ field: 'name', message: 'errors.9416', values: { route: configuredRoute(type) } });
   if (type.nameField !== undefined) unknown('nameField', type.nameField);
   type.list.columns.forEach((column, index) => unknown(`list.columns.${index}`, column));
   (type.list.filters ?? []).forEach((filter, index) => {
@@ -300,6 +313,10 @@ const coerceIssue = (field: ConfiguredField, value: unknown): string | null => {
       return typeof value === 'boolean' ? null : 'boolean';
     case 'reference':
       return typeof value === 'number' && Number.isInteger(value) ? null : 'reference';
+    // an uploaded file belongs to one license account: no default fits every record
+    case 'image':
+    case 'file':
+      return 'file';
     case 'enum':
       return (field.options ?? []).some((option) => option.value === value) ? null : 'enum';
     default:
@@ -322,7 +339,7 @@ const toField = (typeName: string, name: string, field: ConfiguredField): FieldD
   ...(field.unique ? { unique: true } : {}),
   ...(field.patterns?.length ? { patterns: field.patterns.map((pattern, index) => ({ regex: pattern.regex, negate: pattern.negate, message: patternMessageKey(typeName, name, index) })) } : {}),
   ...(field.type === 'enum' ? { options: (field.options ?? []).map((option) => option.value) } : {}),
-  ...(field.type === 'reference' ? { reference: field.reference } : {}),
+  ...(field.type === 'reference' ? { reference: field.reference, ...(field.onDelete ? { onDelete: field.onDelete } : {}) } : {}),
   ...(isSortableKind(field.type) ? { sortable: true } : {}),
   ...(field.default !== undefined ? { defaultValue: field.default } : {}),
 });
@@ -336,7 +353,7 @@ export const toDeclaration = (type: ConfiguredType): ResourceDeclaration => {
   return {
     name: type.name,
     apiPath: customApiPath(type.name),
-    route: customRoute(type.name),
+    route: configuredRoute(type),
     menuId,
     table: 'configured_record',
     nameField: defaultNameField(type),

@@ -10,8 +10,9 @@ import { machine } from './machine';
 import { event } from './event';
 import { eventNotification } from './eventNotification';
 import { reportNotification } from './reportNotification';
+import { auditLog } from './auditLog';
 
-export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification, reportNotification];
+export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification, reportNotification, auditLog];
 
 export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) =>
   registry.find((declaration) => declaration.name === name);

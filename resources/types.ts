@@ -93,6 +93,13 @@ export interface FieldDeclaration {
    * when the field is not sent (so the form, the API and the column default cannot disagree).
    */
   defaultValue?: string | number | boolean;
+  /** image / file: the largest upload accepted, in bytes (default per kind: resources/files.ts, docs/files.md). */
+  maxBytes?: number;
+  /**
+   * image / file: the MIME types accepted, judged from the bytes, never the name (`image/*` for a family;
+   * default per kind: resources/files.ts). The value stored is the uploaded file's id.
+   */
+  accept?: readonly string[];
 }
 
 export type FilterOperator = 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'range';

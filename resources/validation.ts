@@ -67,6 +67,10 @@ export const validateField = (
     case 'reference':
     case 'treeParent':
       return typeof value === 'number' || typeof value === 'string' ? null : { field: name, message: 'validation.reference', code: '1003' };
+    // an uploaded file's id (docs/files.md); whose it is, the server checks
+    case 'image':
+    case 'file':
+      return Number.isInteger(value) && (value as number) > 0 ? null : { field: name, message: 'validation.file', code: '1003' };
     default:
       break;
   }

@@ -12,13 +12,14 @@ export const CONSOLE_OUT_DIR = join(ROOT, 'dist');
 export const STAMP_FILE = 'build-stamp.json';
 
 /** What the console and the server bundle are built from (tests, docs and benches are not). */
-const INPUTS = ['server', 'resources', 'i18n', 'src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json', 'scripts'];
+const INPUTS = ['server', 'resources', 'i18n', 'src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'tsconfig.app.json', 'tsconfig.server.json', 'package.json', 'package-lock.json', 'scripts'];
 
 const filesUnder = (path) => {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path, { withFileTypes: true })
-    .filter((entry) => !entry.name.startsWith('.'))
+    // node_modules: scripts/depcruise/ installs a TypeScript for the dependency check, no build input.
+    .filter((entry) => !entry.name.startsWith('.') && entry.name !== 'node_modules')
     .flatMap((entry) => filesUnder(join(path, entry.name)));
 };
 

@@ -188,7 +188,7 @@ const main = async () => {
   const equivalents = existsSync(EQUIVALENTS) ? JSON.parse(readFileSync(EQUIVALENTS, 'utf8')) : {};
   const byFolder = summarise(report, equivalents);
   // only the folders of this run: a report-only pass over an older mutation.json must name its folders
-  for (const folder of [...byFolder.keys()]) if (!folders.includes(folder)) byFolder.delete(folder);
+  for (const folder of byFolder.keys()) if (!folders.includes(folder)) byFolder.delete(folder);
   const meta = {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     command: `npm run test:mutation -- ${folders.map((folder) => `--folder ${folder}`).join(' ')}${allTests ? ' --all-tests' : ''}`,

@@ -28,8 +28,9 @@ import { clientErrorHandler } from './lib/clientErrors';
 import { registerErrorHandler, sendFailure } from './lib/errorHandler';
 import { invalidField } from './lib/errors';
 import { loggerOptions } from './lib/logger';
-import { createMailer } from './lib/mailer';
+import { createMailer } from './mail/mailer';
 import { registerOpenApi, registerOpenApiUi } from './lib/openapi';
+import { typedApp } from './lib/typedApp';
 import { registerConsole } from './lib/console';
 import { registerApiProtections, registerSecurityHeaders } from './lib/httpSecurity';
 import { resourceHooks } from './resources';
@@ -43,9 +44,12 @@ import { NO_GATEWAY } from './gateway/types';
 import { startGateway, type GatewayOptions } from './gateway';
 import { registerGatewayRoutes } from './gateway/routes';
 import { createJobRunner } from './jobs/periodic';
+import { registerAuditRetentionJob } from './audit/retention';
+import { registerRequestContext } from './lib/requestContext';
 import { registerReportNotificationJob } from './reports/scheduler';
 import { registerReportRoutes } from './reports/routes';
 import { registerConfiguredTypeRoutes, startConfiguredTypes } from './configuredTypes';
+import { registerFileRoutes } from './files/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,11 +117,15 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
       routerOptions: { ignoreTrailingSlash: true },
       // A malformed or over-long address answers the envelope (1004), never Fastify's own JSON.
       clientErrorHandler,
-      frameworkErrors: (_error, request, reply) => sendFailure(request, reply, invalidField('(url)', 'validation.invalid')),
+      frameworkErrors: (_error, request, reply) => {
+        // the reply is sent; Fastify wants no answer from this hook
+        void sendFailure(request, reply, invalidField('(url)', 'validation.invalid'));
+      },
     });
     const jobs = createJobRunner(app.log, { autoStart: options.backgroundJobs ?? false });
     const services: Services = { database, db: database.db, config, hasher, mailer: createMailer(config), models, jobs, gateway: NO_GATEWAY };
     app.decorate('services', services);
+    registerAuditRetentionJob(services);
     app.setValidatorCompiler(validatorCompiler);
     registerInputGuards(app);
     registerErrorHandler(app);
@@ -128,6 +136,8 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     const configuredTypes = await startConfiguredTypes(database, models, config.resourceTypesDir, app.log);
     app.addHook('onClose', () => configuredTypes.close());
     services.configuredTypes = configuredTypes;
+    // From here on the engine resolves references and delete behaviour against code and configured models alike.
+    services.models = configuredTypes.models();
     if (options.gateway) {
       progress('starting the machine gateway');
       services.gateway = await startGateway(services.db, jobs, app.log, options.gateway);
@@ -139,17 +149,21 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     app.addHook('onClose', async () => callers.close());
     services.callers = callers;
 
+    // The request's address for the audit log, wherever its entries are written (lib/requestContext.ts).
+    registerRequestContext(app);
     await registerSecurityHeaders(app);
     await registerOpenApi(app, config.version);
     await app.register(
-      async (api) => {
+      async (plain) => {
+        // Route schemas are TypeBox types (lib/typedApp.ts); still validated by validatorCompiler.
+        const api = typedApp(plain);
         await registerApiProtections(api, config);
         registerGuard(api, services.db, config, callers);
         registerLoginRoutes(api, services);
         registerPasswordRoutes(api, services);
         registerLicenseAccountRoutes(api, services);
         registerSavedFilterRoutes(api, services);
-        registerCrudRoutes(api, services);
+        registerCrudRoutes(api, services, models);
         registerFleetRoutes(api, services);
         registerCommandRoutes(api, services);
         registerEventRoutes(api, services);
@@ -159,6 +173,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerReportNotificationJob(api, services);
         registerReportRoutes(api, services);
         registerConfiguredTypeRoutes(api, services, configuredTypes);
+        registerFileRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

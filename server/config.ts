@@ -1,5 +1,6 @@
 // Server settings with their defaults; server.ts reads them from the environment, tests pass them to buildApp.
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_REPEAT_SECONDS_DEFAULT } from '../resources/commands';
 import { GATEWAY_DEFAULTS, type GatewayOptions } from './gateway';
@@ -56,8 +57,14 @@ export interface ServerConfig {
    * (and every per-address limit) is the client's. false (default): the socket's address.
    */
   trustProxy: boolean | number | string;
+  /** Audit log entries older than this many days are deleted (server/audit/retention.ts, docs/audit-log.md). */
+  auditRetentionDays: number;
   /** Folder whose `*.json` resource type definitions are created or updated at start (RESOURCE_TYPES_DIR); none by default. */
   resourceTypesDir?: string;
+  /** Uploaded files' folder (DATA_DIR/files); absent: a temporary folder, removed on close (docs/files.md). */
+  filesDir?: string;
+  /** FILES_S3_URL: S3-compatible object storage for uploaded files instead of the folder (docs/files.md). */
+  filesS3Url?: string;
 }
 
 /** Set by the server bundle (scripts/build.mjs); from source the version is read from package.json. */
@@ -98,6 +105,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   commandRepeatSeconds: COMMAND_REPEAT_SECONDS_DEFAULT,
   rateLimitPerMinute: 120_000,
   trustProxy: false,
+  auditRetentionDays: 365,
 };
 
 type Env = Record<string, string | undefined>;
@@ -208,8 +216,12 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
       commandRepeatSeconds: positive(env, 'COMMAND_REPEAT_SECONDS', DEFAULT_CONFIG.commandRepeatSeconds),
       rateLimitPerMinute: nonNegative(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_CONFIG.rateLimitPerMinute),
       trustProxy: trustProxyOf(env),
+      auditRetentionDays: whole(env, 'AUDIT_RETENTION_DAYS', DEFAULT_CONFIG.auditRetentionDays, 1),
       // resources/types/ when it exists (definitions kept in version control), unless RESOURCE_TYPES_DIR says otherwise.
       resourceTypesDir: value(env, 'RESOURCE_TYPES_DIR') ?? (existsSync('resources/types') ? 'resources/types' : undefined),
+      // beside the embedded database's files, also when the database is PostgreSQL (DATA_DIR's default: ./data)
+      filesDir: join(value(env, 'DATA_DIR') ?? './data', 'files'),
+      filesS3Url: value(env, 'FILES_S3_URL'),
     },
   };
 };

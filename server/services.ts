@@ -3,7 +3,7 @@
 import type { ServerConfig } from './config';
 import type { PasswordHasher } from './auth/passwords';
 import type { Database, Db } from './db/client';
-import type { Mailer } from './lib/mailer';
+import type { Mailer } from './mail/mailer';
 import type { ModelRegistry } from './crud/model';
 import type { Gateway } from './gateway/types';
 import type { JobRunner } from './jobs/periodic';

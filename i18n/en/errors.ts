@@ -60,6 +60,12 @@ export const errors = {
   '9412': 'Unknown resource "%{resource}"',
   '9413': 'Fields of this kind cannot be filtered, sorted or unique',
   '9414': 'The default value does not fit the field',
+  '9415': 'A required field cannot be emptied when the record it refers to is deleted: choose "Refuse the delete" or "Delete this record with it"',
+  '9416': 'The address %{route} belongs to another screen: choose another name or menu',
+  // Uploaded files (docs/files.md): resData says the limit, or the type found and those accepted.
+  '9600': 'The file is too large',
+  '9601': 'This type of file is not accepted here',
+  '9602': 'The file could not be stored, please try again later',
   // Forced logout (SPEC section 8): the console clears the session without a message.
   '11011': 'Please sign in',
   '11012': 'Invalid token',

@@ -14,7 +14,8 @@ import { performance } from './performance';
 import { reports } from './reports';
 import { notifications, notificationResources } from './notifications';
 import { resourceTypes } from './resourceTypes';
+import { auditResources } from './audit';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
-export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes } as const;
+export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes } as const;
 export type AppMessages = typeof en;

@@ -67,4 +67,5 @@ export const menu = {
   role: 'Roles',
   permission: 'Permissions',
   resourceTypes: 'Resource types',
+  auditLog: 'Audit log',
 } as const;

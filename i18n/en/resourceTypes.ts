@@ -78,6 +78,7 @@ export const resourceTypes = {
       options: 'Options',
       optionValue: 'Value',
       reference: 'Refers to',
+      onDelete: 'When that record is deleted',
       patterns: 'Patterns',
       regex: 'Regular expression',
       messageEn: 'Message (English)',
@@ -111,6 +112,7 @@ export const resourceTypes = {
     sortField: 'Default sort',
     sortOrder: 'Order',
     orders: { ASC: 'Ascending', DESC: 'Descending' },
+    onDelete: { restrict: 'Refuse the delete', setNull: 'Empty this field', cascade: 'Delete this record with it' },
     actionNames: { page: 'List', show: 'Show', create: 'Create', edit: 'Edit', delete: 'Delete', export: 'Export' },
   },
   validation: {

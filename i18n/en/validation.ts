@@ -21,6 +21,7 @@ export const validation = {
   list: 'Must be a list',
   enum: 'Please choose one of the offered values',
   reference: 'Please choose an existing item',
+  file: 'Please upload the file again: this one does not exist here',
   text: 'Must be text',
   email: 'Please enter a valid e-mail address',
   phone: 'Please enter a valid phone number',

@@ -15,5 +15,6 @@ import { performance } from './performance';
 import { reports } from './reports';
 import { notifications, notificationResources } from './notifications';
 import { resourceTypes } from './resourceTypes';
+import { auditResources } from './audit';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes };
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes };

@@ -69,4 +69,5 @@ export const menu: Catalogue<typeof en> = {
   role: '角色',
   permission: '权限',
   resourceTypes: '资源类型',
+  auditLog: '审计日志',
 };

@@ -80,6 +80,7 @@ export const resourceTypes: Catalogue<typeof en> = {
       options: '选项',
       optionValue: '值',
       reference: '引用',
+      onDelete: '被引用记录删除时',
       patterns: '格式规则',
       regex: '正则表达式',
       messageEn: '提示（英文）',
@@ -113,6 +114,7 @@ export const resourceTypes: Catalogue<typeof en> = {
     sortField: '默认排序',
     sortOrder: '顺序',
     orders: { ASC: '升序', DESC: '降序' },
+    onDelete: { restrict: '拒绝删除', setNull: '清空此字段', cascade: '一并删除此记录' },
     actionNames: { page: '列表', show: '查看', create: '新建', edit: '编辑', delete: '删除', export: '导出' },
   },
   validation: {

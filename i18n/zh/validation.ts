@@ -23,6 +23,7 @@ export const validation: Catalogue<typeof en> = {
   list: '必须是列表',
   enum: '请选择提供的选项之一',
   reference: '请选择已存在的项',
+  file: '此文件不存在，请重新上传',
   text: '必须是文本',
   email: '请输入有效的电子邮箱地址',
   phone: '请输入有效的电话号码',

@@ -34,5 +34,5 @@ export const afterAnswer = (reply: FastifyReply, owner: object, log: FastifyBase
 /** Resolves when the owner's work started so far (and any it starts meanwhile) is done. */
 export const answeredWorkSettled = async (owner: object): Promise<void> => {
   const pending = pendingByOwner.get(owner);
-  while (pending?.size) await Promise.all([...pending]);
+  while (pending?.size) await Promise.all(pending);
 };

@@ -10,7 +10,7 @@ import { AppError } from '../lib/errors';
 import { passwordChangeReason } from './loginAnswer';
 import type { CallerCache } from './callerCache';
 import { Caller, loadCaller, type CallerEntry } from './principal';
-import { TOKEN_NAME } from './tokens';
+import { TOKEN_NAME } from '../lib/envelope';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

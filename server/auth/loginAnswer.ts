@@ -2,7 +2,7 @@
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/client';
 import { permissionsAndRolesOf, type PermissionItem, type Principal } from './principal';
-import { TOKEN_NAME } from './tokens';
+import { TOKEN_NAME } from '../lib/envelope';
 
 export interface LoginAnswer {
   accountName: string | null;

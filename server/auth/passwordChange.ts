@@ -1,7 +1,9 @@
 // Setting a password, wherever it happens (own change, reset link, administrator reset): new
-// hash, expiry clock restarted, every session of the user revoked (11015), every open reset link void (4006).
+// hash, expiry clock restarted, every session of the user revoked (11015), every open reset link void (4006),
+// and the audit log's entry (docs/audit-log.md) in the same transaction.
 import { and, eq, isNull } from 'drizzle-orm';
 import { checkPassword } from '../../resources/validation';
+import { recordPasswordSet, type PasswordAudit } from '../audit/security';
 import type { Db } from '../db/client';
 import { passwordReset, sysUser } from '../db/schema';
 import { invalidField } from '../lib/errors';
@@ -19,13 +21,15 @@ export const setPassword = async (
   db: Db,
   userId: number,
   passwordHash: string,
-  options: { mustChange: boolean; reason: RevokeReason },
+  options: { mustChange: boolean; reason: RevokeReason; audit?: PasswordAudit },
 ) =>
   db.transaction(async (tx) => {
-    await tx
+    const [user] = await tx
       .update(sysUser)
       .set({ password: passwordHash, mustChangePassword: options.mustChange, passwordChangedAt: new Date() })
-      .where(eq(sysUser.id, userId));
+      .where(eq(sysUser.id, userId))
+      .returning({ id: sysUser.id, name: sysUser.name });
+    if (user && options.audit) await recordPasswordSet(tx, user, options.audit);
     await revokeUserTokens(tx, userId, options.reason);
     await tx.update(passwordReset).set({ usedAt: new Date() }).where(and(eq(passwordReset.userId, userId), isNull(passwordReset.usedAt)));
   });

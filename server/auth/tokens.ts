@@ -7,7 +7,6 @@ import type { Db } from '../db/client';
 import { sysToken } from '../db/schema';
 import { AppError } from '../lib/errors';
 
-export const TOKEN_NAME = 'rvm-token';
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 const TOUCH_INTERVAL_MS = 60_000;
 const MINUTE = 60_000;

@@ -2,7 +2,8 @@
 // the generic list's own filtering, fleet sub-trees included), its progress, and "resend failed".
 import { and, count, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { BATCH_MAX_MACHINES, COMMAND_STATUSES, FAILED_STATUSES, type RemoteCommand } from '../../resources/commands';
 import { callerOf } from '../auth/guard';
 import type { Caller } from '../auth/principal';
@@ -10,9 +11,10 @@ import { listingWhere } from '../crud/query';
 import { pageBodySchema } from '../crud/schemas';
 import { rvm } from '../db/schema/fleet';
 import { rvmCommand, rvmCommandBatch } from '../db/schema/liveFleet';
-import { accountOf, iso, objectSchema, PAGE_PROPERTIES } from '../fleet/access';
+import { accountOf, iso, PAGE_PROPERTIES, withPaging } from '../fleet/access';
 import { localeOf, ok } from '../lib/envelope';
 import { AppError, invalidField } from '../lib/errors';
+import { RowId, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import { deliverInBackground, queueCommands, refusalToWire, type QueueOutcome, type QueueRequest, type Target } from './create';
 import { batchAnswerSchema, commandRecordSchema, readCommands } from './records';
@@ -20,22 +22,15 @@ import { actorOf, checkedParams, COMMAND_PROPERTY, commandRoute as route, ID_PAR
 
 type JsonSchema = Record<string, unknown>;
 
-interface BatchBody {
-  command: RemoteCommand;
-  params?: Record<string, unknown>;
-  ids?: number[];
-  filter?: Record<string, unknown>;
-}
-
 const targetColumns = { id: rvm.id, termNo: rvm.termNo, termType: rvm.termType };
 
-/** The machine list's filter body without paging (and without sorting, which selects nothing). */
-const filterSchema = (services: Services): JsonSchema => {
+/** The machine list's filter body without paging (and without sorting, which selects nothing); listingWhere reads it. */
+const filterSchema = (services: Services) => {
   const model = services.models.get('machine');
-  if (!model) return objectSchema({});
+  if (!model) return Type.Unsafe<Record<string, unknown>>(StrictObject({}));
   const schema = pageBodySchema(model);
   const { pageNum: _pageNum, pageSize: _pageSize, sort: _sort, order: _order, ...filters } = schema.properties as Record<string, JsonSchema>;
-  return { ...schema, properties: filters, description: 'The filters POST /rvm/page accepts (fleetId includes sub-fleets)' };
+  return Type.Unsafe<Record<string, unknown>>({ ...schema, properties: filters, description: 'The filters POST /rvm/page accepts (fleetId includes sub-fleets)' });
 };
 
 const resolveFilter = async (services: Services, caller: Caller, filter: Record<string, unknown>): Promise<Target[]> => {
@@ -72,23 +67,20 @@ const queueBatch = async (services: Services, request: FastifyRequest, log: Fast
   return answer(request, queue, outcome);
 };
 
-export const registerBatchRoutes = (app: FastifyInstance, services: Services) => {
+export const registerBatchRoutes = (app: TypedApp, services: Services) => {
   const { db } = services;
 
-  app.post<{ Body: BatchBody }>(
+  app.post(
     '/rvm/command/batch',
     route(
       `One command to many machines: ids (at most ${BATCH_MAX_MACHINES}) or the machine list's filter, exactly one of them. Machines refused (6001 not the account's, 8000, 8001) are listed, the others queued`,
       {
-        body: objectSchema(
-          {
-            command: COMMAND_PROPERTY,
-            params: PARAMS_PROPERTY,
-            ids: { type: 'array', minItems: 1, maxItems: BATCH_MAX_MACHINES, items: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-            filter: filterSchema(services),
-          },
-          ['command'],
-        ),
+        body: StrictObject({
+          command: COMMAND_PROPERTY,
+          params: Type.Optional(PARAMS_PROPERTY),
+          ids: Type.Optional(Type.Array(RowId(), { minItems: 1, maxItems: BATCH_MAX_MACHINES })),
+          filter: Type.Optional(filterSchema(services)),
+        }),
       },
       batchAnswerSchema,
     ),
@@ -112,11 +104,11 @@ export const registerBatchRoutes = (app: FastifyInstance, services: Services) =>
     return batch;
   };
 
-  app.get<{ Params: { id: number }; Querystring: { pageNum: number; pageSize: number; status?: string } }>(
+  app.get(
     '/rvm/command/batch/:id',
     route(
       'A batch: what was sent, how many commands are in each status, and its commands (paged, optionally one status)',
-      { params: ID_PARAMS, querystring: objectSchema({ ...PAGE_PROPERTIES, status: { type: 'string', enum: [...COMMAND_STATUSES] } }) },
+      { params: ID_PARAMS, querystring: StrictObject({ ...PAGE_PROPERTIES, status: Type.Optional(StringEnum(COMMAND_STATUSES)) }) },
       {
         type: 'object',
         properties: {
@@ -140,7 +132,7 @@ export const registerBatchRoutes = (app: FastifyInstance, services: Services) =>
     async (request) => {
       const account = accountOf(callerOf(request));
       const { id } = request.params;
-      const { pageNum, pageSize, status } = request.query;
+      const { pageNum, pageSize, status } = withPaging(request.query);
       const batch = await batchOf(account, id);
       const inBatch = and(eq(rvmCommand.licenseAccountId, account), eq(rvmCommand.batchId, id));
       const listed = and(inBatch, status ? eq(rvmCommand.status, status) : undefined);
@@ -160,7 +152,7 @@ export const registerBatchRoutes = (app: FastifyInstance, services: Services) =>
     },
   );
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/rvm/command/batch/:id/resendFailed',
     route(
       "Send the batch's failed commands (sendFailed, executedFailed; not resent yet) again, as a new batch; answers like batch creation",

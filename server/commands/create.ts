@@ -157,5 +157,6 @@ export const deliverInBackground = (services: Services, rvmIds: readonly number[
 };
 
 export const settleDeliveries = async (services: Services) => {
-  await Promise.all([...(inFlight.get(services) ?? [])]);
+  const running = inFlight.get(services);
+  if (running) await Promise.all(running);
 };

@@ -3,13 +3,14 @@
 // the audit log have their own modules, registered from here. All need the RemoteControl permission
 // and see the caller's license account only.
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { COMMAND_STATUSES, PENDING_STATUSES, RESENDABLE_STATUSES, type RemoteCommand } from '../../resources/commands';
+import { Type } from 'typebox';
+import { COMMAND_STATUSES, PENDING_STATUSES, REMOTE_COMMANDS, RESENDABLE_STATUSES, type RemoteCommand } from '../../resources/commands';
 import { callerOf } from '../auth/guard';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
-import { accountOf, findMachine, MACHINE_ID, objectSchema, PAGE_PROPERTIES, pageOf, type PageBody } from '../fleet/access';
+import { accountOf, findMachine, MACHINE_ID, PAGE_PROPERTIES, pageOf, withPaging } from '../fleet/access';
 import { failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { FileAnswer, Nullable, NullableStringEnum, StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import { recordAudit, registerAuditRoutes } from './audit';
 import { registerBatchRoutes } from './batch';
@@ -19,33 +20,17 @@ import { actorOf, checkedParams, COMMAND_PERMISSIONS, COMMAND_PROPERTY, commandO
 import { expireCommands } from './store';
 import { registerCommandStream } from './stream';
 
-interface CreateBody {
-  rvmId: number;
-  command: RemoteCommand;
-  params?: Record<string, unknown>;
-}
-
-interface CommandPageBody extends PageBody {
-  rvmId?: number | null;
-  batchId?: number | null;
-  status?: string | null;
-  command?: string | null;
-}
-
-const nullable = (schema: Record<string, unknown>) =>
-  'enum' in schema ? { ...schema, type: ['string', 'null'], enum: [...(schema.enum as unknown[]), null] } : { ...schema, type: [schema.type, 'null'] };
-
-export const registerCommandRoutes = (app: FastifyInstance, services: Services) => {
+export const registerCommandRoutes = (app: TypedApp, services: Services) => {
   const { db } = services;
   services.jobs.add({ name: 'expireCommands', everyMs: 30_000, run: (now) => expireCommands(services.db, now) });
   // Background deliveries of batches finish before the database closes.
   app.addHook('onClose', () => settleDeliveries(services));
 
-  app.post<{ Body: CreateBody }>(
+  app.post(
     '/rvm/command',
     route(
       'Send a remote command to one machine: 8000 when its model lacks the command, 8001 when the same command went to it within COMMAND_REPEAT_SECONDS',
-      { body: objectSchema({ rvmId: MACHINE_ID, command: COMMAND_PROPERTY, params: PARAMS_PROPERTY }, ['rvmId', 'command']) },
+      { body: StrictObject({ rvmId: MACHINE_ID, command: COMMAND_PROPERTY, params: Type.Optional(PARAMS_PROPERTY) }) },
       commandRecordSchema,
     ),
     async (request) => {
@@ -61,24 +46,24 @@ export const registerCommandRoutes = (app: FastifyInstance, services: Services) 
     },
   );
 
-  app.post<{ Body: CommandPageBody }>(
+  app.post(
     '/rvm/command/page',
     route(
       'Commands, newest first, filtered by machine, batch, status and command',
       {
-        body: objectSchema({
+        body: StrictObject({
           ...PAGE_PROPERTIES,
-          rvmId: nullable(MACHINE_ID),
-          batchId: { type: ['integer', 'null'], minimum: 1 },
-          status: nullable({ type: 'string', enum: [...COMMAND_STATUSES] }),
-          command: nullable(COMMAND_PROPERTY),
+          rvmId: Type.Optional(Nullable(MACHINE_ID)),
+          batchId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+          status: Type.Optional(NullableStringEnum(COMMAND_STATUSES)),
+          command: Type.Optional(NullableStringEnum(REMOTE_COMMANDS)),
         }),
       },
       { type: 'object', properties: { list: { type: 'array', items: commandRecordSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } } },
     ),
     async (request) => {
       const caller = callerOf(request);
-      const body = request.body;
+      const body = withPaging(request.body);
       const account = accountOf(caller);
       if (body.rvmId) await findMachine(db, caller, body.rvmId);
       const where: SQL | undefined = and(
@@ -96,7 +81,7 @@ export const registerCommandRoutes = (app: FastifyInstance, services: Services) 
     },
   );
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/rvm/command/:id/resend',
     route('Send a failed or cancelled command again (a new command with resendOf); 5001 for other statuses', { params: ID_PARAMS }, commandRecordSchema),
     async (request) => {
@@ -117,7 +102,7 @@ export const registerCommandRoutes = (app: FastifyInstance, services: Services) 
     },
   );
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/rvm/command/:id/cancel',
     route('Cancel a command that has not finished (notSent, sending, sent); 5001 for other statuses. A later answer of the machine is ignored', { params: ID_PARAMS }, commandRecordSchema),
     async (request) => {
@@ -145,7 +130,7 @@ export const registerCommandRoutes = (app: FastifyInstance, services: Services) 
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/rvm/file/:id',
     {
       config: { permissions: COMMAND_PERMISSIONS },
@@ -155,7 +140,7 @@ export const registerCommandRoutes = (app: FastifyInstance, services: Services) 
         description: `Needs one of: ${COMMAND_PERMISSIONS.join(', ')} (superAdmin passes). Answers the bytes with their content type and file name.`,
         security: [{ rvmToken: [] }],
         params: ID_PARAMS,
-        response: { 200: { description: 'The file (Content-Disposition: attachment)', type: 'string', format: 'binary' }, ...failureResponses(true) },
+        response: { 200: FileAnswer(), ...failureResponses(true) },
       },
     },
     async (request, reply) => {

@@ -1,12 +1,15 @@
 // What the remote control route modules share: the permission, the route options, the body pieces
 // and the parameter check.
 import { and, eq } from 'drizzle-orm';
+import type { FastifySchema } from 'fastify';
+import { Type } from 'typebox';
 import { normalizeCommandParams, REMOTE_COMMANDS, validateCommandParams, type RemoteCommand } from '../../resources/commands';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import { rvmCommand } from '../db/schema/liveFleet';
 import { accountOf, fleetRoute } from '../fleet/access';
 import { AppError, invalid } from '../lib/errors';
+import { AnyObject, StringEnum } from '../lib/typedApp';
 import { readCommands, type CommandRecord } from './records';
 
 type JsonSchema = Record<string, unknown>;
@@ -15,17 +18,16 @@ type JsonSchema = Record<string, unknown>;
 export const REMOTE_CONTROL = 'installation:rvmpage:RemoteControl';
 export const COMMAND_PERMISSIONS = [REMOTE_CONTROL] as const;
 
-/** Route options (permission, OpenAPI tag, envelope around `data`). */
-export const commandRoute = (summary: string, schema: Parameters<typeof fleetRoute>[3] = {}, data: JsonSchema = {}) =>
+/** Route options (permission, OpenAPI tag, envelope around `data`); `schema` types the handler's request. */
+export const commandRoute = <Schema extends FastifySchema>(summary: string, schema: Schema, data: JsonSchema = {}) =>
   fleetRoute('commands', summary, COMMAND_PERMISSIONS, schema, data);
 
-export const COMMAND_PROPERTY = { type: 'string', enum: [...REMOTE_COMMANDS] } as const;
-export const PARAMS_PROPERTY = {
-  type: 'object',
+export const COMMAND_PROPERTY = StringEnum(REMOTE_COMMANDS);
+export const PARAMS_PROPERTY = AnyObject({
   maxProperties: 20,
   description: 'Parameters of the command (resources/commands.ts COMMAND_PARAMS); their issues are named params.<name>',
-} as const;
-export const ID_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+});
+export const ID_PARAMS = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** The validated parameters as the machine gets them, or the 1001..1004 failure with its issues. */
 export const checkedParams = (command: RemoteCommand, params: Record<string, unknown> = {}) => {

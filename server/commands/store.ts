@@ -3,7 +3,7 @@
 // safe on any number of instances and idempotent: a repeated or late message changes nothing.
 // Every status change moves `updated_time` (the live stream polls on it).
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import { isRemoteCommand } from '../../resources/commands';
+import { COMMAND_PARAMS, commandDefinition, isRemoteCommand } from '../../resources/commands';
 import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
@@ -71,28 +71,21 @@ export const applyAck = async (
   return changed.length > 0;
 };
 
-/** Machine data a successful command changed: written in the same transaction as the result. */
+/**
+ * Machine data a successful command changed: a command whose entry says `storesParams` (resources/commands.ts)
+ * writes its params to the machine's fields of the same names, in the same transaction as the result
+ * (tests/unit/commandCatalogue.test.ts checks those names are machine columns).
+ */
 const applySideEffects = async (tx: Db, rvmId: number, command: string, params: Record<string, unknown>) => {
-  if (!isRemoteCommand(command)) return;
-  if (command === 'setOnOffTime') {
-    await tx.update(rvm).set({ onTime: params.onTime as string, offTime: params.offTime as string }).where(eq(rvm.id, rvmId));
-  } else if (command === 'binHeight') {
-    await tx
-      .update(rvm)
-      .set({
-        binEmptyHeight: params.binEmptyHeight as number,
-        binFullHeight: params.binFullHeight as number,
-        binAlmostFull: params.binAlmostFull as number,
-        binAlreadyFull: params.binAlreadyFull as number,
-      })
-      .where(eq(rvm.id, rvmId));
-  }
+  if (!isRemoteCommand(command) || !commandDefinition(command).storesParams) return;
+  const values = Object.fromEntries(Object.keys(COMMAND_PARAMS[command].fields).filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
+  if (Object.keys(values).length > 0) await tx.update(rvm).set(values).where(eq(rvm.id, rvmId));
 };
 
 /**
  * The machine's commandResult: sending|sent -> executedSuccessfully / executedFailed with its message
  * and file (kept only when the file is this machine's). Same idempotency rules as applyAck; a
- * success of setOnOffTime / binHeight writes the machine's values in the same transaction.
+ * success of a `storesParams` command (setOnOffTime, binHeight) writes the machine's values in the same transaction.
  */
 export const applyResult = async (
   tx: Db,

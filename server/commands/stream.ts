@@ -2,16 +2,17 @@
 // event `command` with its CommandRecord. Changes are found by polling `updated_time` (indexed per
 // account), never an in-memory bus, so a change made by any server instance reaches every stream.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { callerOf } from '../auth/guard';
 import { Caller, loadPrincipal } from '../auth/principal';
 import { sysToken } from '../db/schema';
 import { rowsOf } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { rvmCommand, rvmCommandBatch } from '../db/schema/liveFleet';
-import { accountOf, findMachine, MACHINE_ID, objectSchema } from '../fleet/access';
+import { accountOf, findMachine, MACHINE_ID } from '../fleet/access';
 import { failureResponses } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import { COMMAND_SELECTION, toCommandRecord } from './records';
 import { COMMAND_PERMISSIONS } from './shared';
@@ -34,23 +35,18 @@ export const MAX_STREAMS_PER_USER = 10;
 /** A change to callers (sign-out, a disabled user, a role's rights) is checked this soon, bursts coalesced. */
 const RECHECK_AFTER_CHANGE_MS = 100;
 
-interface StreamQuery {
-  rvmId?: number;
-  batchId?: number;
-}
-
-export const registerCommandStream = (app: FastifyInstance, services: Services) => {
+export const registerCommandStream = (app: TypedApp, services: Services) => {
   const { db } = services;
   const open = new Set<() => void>();
   const streamsOfUser = new Map<number, number>();
   // An open stream keeps its connection busy: end them all before the server waits for connections.
   const stopAll = async () => {
-    for (const stop of [...open]) stop();
+    for (const stop of open) stop(); // each stop() leaves the set: a Set may lose entries while walked
   };
   app.addHook('preClose', stopAll);
   app.addHook('onClose', stopAll);
 
-  app.get<{ Querystring: StreamQuery }>(
+  app.get(
     '/rvm/command/stream',
     {
       config: { permissions: COMMAND_PERMISSIONS },
@@ -62,7 +58,7 @@ export const registerCommandStream = (app: FastifyInstance, services: Services) 
           'Answers text/event-stream: `event: ready` first, then `event: command` with a CommandRecord as data each time a matching command changes, ' +
           'and a comment line every 15 s. 6001 for another account\'s machine, 2003 for another account\'s batch.',
         security: [{ rvmToken: [] }],
-        querystring: objectSchema({ rvmId: MACHINE_ID, batchId: { type: 'integer', minimum: 1 } }),
+        querystring: StrictObject({ rvmId: Type.Optional(MACHINE_ID), batchId: Type.Optional(Type.Integer({ minimum: 1 })) }),
         response: { 200: { description: 'text/event-stream', type: 'string' }, ...failureResponses(true) },
       },
     },

@@ -1,5 +1,5 @@
-// GET /dashboard's answer: every home card of SPEC 2 with the SPEC 9 definitions (docs/dashboard.md).
-// Machine cards count the machines of the scope (the active saved filter of the machine list, else
+// GET /dashboard's answer: every card of the catalogue (resources/dashboard.ts DASHBOARD_CARDS, SPEC 2
+// with the SPEC 9 definitions, docs/dashboard.md), in its order. Machine cards count the machines of the scope (the active saved filter of the machine list, else
 // every machine of the license account) in two passes over the scope's machines, side by side; each
 // carries the exact POST /rvm/page body listing those machines. Consumer figures come from rollup.ts.
 import { and, sql, type SQL } from 'drizzle-orm';
@@ -10,11 +10,22 @@ import type { ResourceModel } from '../crud/model';
 import { filterConditions, scopeCondition } from '../crud/query';
 import { rowsOf, type Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
-import { CARD_FILTERS, resolveRelativeTimes } from './cardFilters';
+import { resolveRelativeTimes } from './cardFilters';
 import { FACTS, isMachineFact } from './definitions';
-import { dayLabel, periodsOf, type Periods } from './periods';
+import { dayLabel } from '../lib/localDays';
+import { periodsOf, type Periods } from './periods';
 import type { DayUsage, UsageFigures } from './usage';
-import { MACHINE_CARDS, type Card, type CardKey, type Dashboard, type MachineFilter, type Report } from '../../resources/dashboard';
+import {
+  DASHBOARD_CARDS,
+  MACHINE_CARD_DEFINITIONS,
+  type Card,
+  type CardKey,
+  type Dashboard,
+  type MachineFilter,
+  type Report,
+  type UsageCardDefinition,
+  type UsageFigure,
+} from '../../resources/dashboard';
 
 export type { Card, MachineFilter };
 
@@ -32,8 +43,6 @@ export const machineConditions = (model: ResourceModel, body: MachineFilter, acc
     }
     return filterConditions(model, { [name]: value });
   });
-
-const cardConditions = (now: Date) => Object.fromEntries(Object.entries(CARD_FILTERS).map(([key, filter]) => [key, resolveRelativeTimes(filter, now)]));
 
 const money = (value: number) => Math.round(value * 100) / 100;
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
@@ -82,7 +91,7 @@ export const computeDashboard = async (input: DashboardInput): Promise<Dashboard
   const baseConditions = machineConditions(model, base, account, now);
   const composed = (extra: MachineFilter): MachineFilter => ({ ...base, ...extra });
 
-  const cardExtras = Object.entries(cardConditions(now)).map(([key, extra]) => ({ key: key as (typeof MACHINE_CARDS)[number], extra }));
+  const cardExtras = MACHINE_CARD_DEFINITIONS.map((card) => ({ key: card.key, extra: resolveRelativeTimes(card.filter, now) }));
   const statusExtras = RVM_STATUSES.map((status) => ({ key: status, extra: { currentSts: status } as MachineFilter }));
   const counted = [...cardExtras, ...statusExtras];
 
@@ -135,37 +144,39 @@ export const computeDashboard = async (input: DashboardInput): Promise<Dashboard
     return list;
   };
   const { today } = periods;
-  const todayReport = sumDays(daysBetween(today, today + 1));
-  const month = sumDays(daysBetween(periods.monthFirstDay, today + 1));
-  const lastMonth = sumDays(daysBetween(periods.lastMonthFirstDay, periods.monthFirstDay));
+  // The windows a usage card may read (UsageFigure), each summed once.
+  const periodReports: Record<Exclude<UsageFigure['period'], 'allTime'>, Report> = {
+    today: sumDays(daysBetween(today, today + 1)),
+    thisMonth: sumDays(daysBetween(periods.monthFirstDay, today + 1)),
+    lastMonth: sumDays(daysBetween(periods.lastMonthFirstDay, periods.monthFirstDay)),
+    rejectRateDays: sumDays(daysBetween(today - HOME_LIMITS.rejectRateAverageDays, today)),
+  };
   const averageDays = daysBetween(today - HOME_LIMITS.averageDays, today);
   const average = sumDays(averageDays);
-  const rejectWindow = sumDays(daysBetween(today - HOME_LIMITS.rejectRateAverageDays, today));
   const perDay = (value: number) => value / HOME_LIMITS.averageDays;
 
-  const machineCards: Card[] = cardFilters.map((item, index) => ({ key: item.key, value: countOf(index), filter: item.filter }));
-  const usageCards: Card[] = [
-    { key: 'consumerSessions', value: todayReport.sessions, average: perDay(average.sessions) },
-    { key: 'refundValue', value: todayReport.refund, average: money(perDay(average.refund)) },
-    { key: 'totalVolume', value: figures.allTimeAccepted },
-    { key: 'volumeThisMonth', value: month.accepted },
-    { key: 'volumeLastMonth', value: lastMonth.accepted },
-    { key: 'todayReport', value: todayReport.accepted, average: perDay(average.accepted), report: todayReport },
-    { key: 'monthlyReport', value: month.accepted, report: month },
-    { key: 'rejectRate', value: rejectWindow.rejectRate },
-  ];
-  const order: readonly CardKey[] = [
-    'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed',
-    'consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth', 'todayReport', 'monthlyReport', 'needsClean',
-    'octopusOffline', 'alipayOffline', 'rejectRate',
-  ];
-  const cards = [...machineCards, ...usageCards].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  const usageCard = ({ key, section, figure }: UsageCardDefinition<CardKey>): Card => {
+    if (figure.period === 'allTime') return { key, value: figures.allTimeAccepted };
+    const report = periodReports[figure.period];
+    const card: Card = { key, value: report[figure.measure] };
+    if ('averagePerDay' in figure && figure.averagePerDay) {
+      const daily = perDay(average[figure.measure]);
+      card.average = figure.measure === 'refund' ? money(daily) : daily;
+    }
+    if (section === 'reports') card.report = report;
+    return card;
+  };
+  const machineCard = (key: CardKey): Card => {
+    const index = cardFilters.findIndex((item) => item.key === key);
+    return { key, value: countOf(index), filter: cardFilters[index].filter };
+  };
+  const cards = DASHBOARD_CARDS.map((definition) => (definition.section === 'machines' ? machineCard(definition.key) : usageCard(definition)));
 
   return {
     now: periods.now.toISOString(),
     utcOffsetMinutes: periods.offsetMinutes,
     currency,
-    machineCount: countOf(0),
+    machineCount: perType.reduce((sum, row) => sum + Number(row.scoped), 0),
     cards,
     charts: {
       statusOverview: statusFilters.map((item, index) => ({ key: item.key, value: countOf(cardFilters.length + index), filter: item.filter })),

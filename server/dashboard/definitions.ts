@@ -9,6 +9,7 @@
 // tests/server/dashboard.test.ts checks on edge cases that both forms agree (card value == list total).
 import { sql, type SQL } from 'drizzle-orm';
 import { KNOWN_ALARMS } from '../../resources/fleetCatalogue';
+import type { MachineFact } from '../../resources/dashboard';
 import { HOME_LIMITS } from '../../resources/machine';
 import { constantText } from '../db/inlineSql';
 import { rvm } from '../db/schema/fleet';
@@ -16,9 +17,7 @@ import { rvm } from '../db/schema/fleet';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The machine facts the dashboard counts and the machine list filters on (boolean fields of the declaration). */
-export const MACHINE_FACTS = ['full', 'highRejectRate', 'needsClean', 'profileMismatch', 'quarantined', 'octopusOffline', 'alipayOffline'] as const;
-export type MachineFact = (typeof MACHINE_FACTS)[number];
+export type { MachineFact };
 
 /** The time filters (datetime values: the window's start). */
 export const MACHINE_SINCE_FILTERS = ['downSince', 'offlineSince', 'notUsedSince'] as const;
@@ -74,7 +73,11 @@ const openAlarm = (code: string): FactForms => ({
     sql`${id} in (select e.rvm_id from rvm_event e where e.license_account_id = ${account} and e.code = ${code} and e.cleared_time is null)`,
 });
 
-
+/**
+ * The computation of each machine fact of the card catalogue (resources/dashboard.ts, cards with
+ * `fact: true`), keyed by the card's key: a new fact card's SQL goes here. A missing one fails the type
+ * check (the Record) and tests/unit/dashboardCatalogue.test.ts.
+ */
 export const FACTS: Record<MachineFact, FactForms> = {
   // At least one bin at or above the machine's "already full" level (100 % when not set): the Overview tab's "full".
   full: {
@@ -139,5 +142,7 @@ export const sinceCondition = (name: MachineSinceFilter, since: Date): SQL => {
   }
 };
 
-export const isMachineFact = (name: string): name is MachineFact => (MACHINE_FACTS as readonly string[]).includes(name);
+/** The machine facts the dashboard counts and the machine list filters on (boolean fields of the declaration), in FACTS order. */
+export const MACHINE_FACTS = Object.keys(FACTS) as readonly MachineFact[];
+export const isMachineFact = (name: string): name is MachineFact => Object.hasOwn(FACTS, name);
 export const isSinceFilter = (name: string): name is MachineSinceFilter => (MACHINE_SINCE_FILTERS as readonly string[]).includes(name);

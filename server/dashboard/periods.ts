@@ -2,8 +2,7 @@
 // the call): local days numbered from the epoch, today, this and last month, and the complete-day
 // windows of SPEC 9 (averages over 4 weeks, reject-rate average over 30 days, curve over 7 days).
 import { HOME_LIMITS } from '../../resources/machine';
-
-export const DAY_MS = 86_400_000;
+import { DAY_MS, dayStart, localDayOf } from '../lib/localDays';
 
 export interface Periods {
   now: Date;
@@ -19,11 +18,6 @@ export interface Periods {
   /** The earliest instant any windowed figure needs. */
   earliest: Date;
 }
-
-export const localDayOf = (time: number, offsetMinutes: number) => Math.floor((time + offsetMinutes * 60_000) / DAY_MS);
-export const dayStart = (day: number, offsetMinutes: number) => new Date(day * DAY_MS - offsetMinutes * 60_000);
-/** `YYYY-MM-DD` of a local day number. */
-export const dayLabel = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 export const periodsOf = (now: Date, offsetMinutes: number): Periods => {
   const today = localDayOf(now.getTime(), offsetMinutes);

@@ -2,7 +2,8 @@
 // account, optionally scoped by a saved filter of the machine list (`savedFilterId`).
 import { Ajv } from 'ajv';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { CARD_KEYS } from '../../resources/dashboard';
 import { HOME_MENU_ID, findMenuById } from '../../resources/menu';
 import type { Caller } from '../auth/principal';
 import { callerOf } from '../auth/guard';
@@ -12,6 +13,7 @@ import { savedFilterVisibleTo } from '../savedFilters/visibility';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { issuesFromAjv } from '../lib/ajv';
 import { AppError, invalid } from '../lib/errors';
+import { RowId, StrictObject, type TypedApp } from '../lib/typedApp';
 import { resolveRelativeTimes } from '../dashboard/cardFilters';
 import type { Services } from '../services';
 import { computeDashboard, type MachineFilter } from './compute';
@@ -60,7 +62,7 @@ const answerSchema = {
       items: {
         type: 'object',
         properties: {
-          key: { type: 'string' },
+          key: { type: 'string', enum: CARD_KEYS, description: 'The card (resources/dashboard.ts DASHBOARD_CARDS, in its order)' },
           value: { type: ['number', 'null'] },
           filter: filterSchema,
           average: { type: 'number', description: 'Per day over the complete days of the last 4 weeks' },
@@ -91,7 +93,7 @@ const answerSchema = {
 
 const visibleFilter = (caller: Caller, id: number) => and(eq(savedFilter.id, id), eq(savedFilter.resource, MACHINE_RESOURCE), savedFilterVisibleTo(caller));
 
-export const registerDashboardRoutes = (app: FastifyInstance, { db, models }: Services) => {
+export const registerDashboardRoutes = (app: TypedApp, { db, models }: Services) => {
   const model = models.get(MACHINE_RESOURCE);
   if (!model) return;
   const filterNames = new Set(model.declaration.list.filters.map((filter) => filter.name));
@@ -109,20 +111,18 @@ export const registerDashboardRoutes = (app: FastifyInstance, { db, models }: Se
           `Needs one of: ${DASHBOARD_PERMISSIONS.join(', ')} (superAdmin passes). Scoped to the caller's license account and, with savedFilterId, to the ` +
           'machines of that saved machine-list filter. Definitions: docs/dashboard.md.',
         security: [{ rvmToken: [] }],
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            savedFilterId: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'A saved filter of the machine list (resource "machine")' },
-            utcOffsetMinutes: { type: 'integer', minimum: -840, maximum: 840, multipleOf: 15, description: "The caller's UTC offset in minutes (default: the one sent at sign-in, else 0)" },
-          },
-        },
+        querystring: StrictObject({
+          savedFilterId: Type.Optional(RowId({ description: 'A saved filter of the machine list (resource "machine")' })),
+          utcOffsetMinutes: Type.Optional(
+            Type.Integer({ minimum: -840, maximum: 840, multipleOf: 15, description: "The caller's UTC offset in minutes (default: the one sent at sign-in, else 0)" }),
+          ),
+        }),
         response: { 200: envelopeSchema(answerSchema), ...failureResponses(true) },
       },
     },
     async (request) => {
       const caller = callerOf(request);
-      const query = request.query as { savedFilterId?: number; utcOffsetMinutes?: number };
+      const { query } = request;
       let base: MachineFilter = {};
       let chosen: { id: number; name: string } | null = null;
       if (query.savedFilterId !== undefined) {

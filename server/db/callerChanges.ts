@@ -137,7 +137,7 @@ export const listenForCallerChanges = (connectionString: string, feed: CallerCha
       client = undefined;
       feed.setLive(false);
       next.end().catch(() => undefined);
-      if (!stopped) retry = setTimeout(connect, RECONNECT_MS).unref();
+      if (!stopped) retry = setTimeout(() => void connect(), RECONNECT_MS).unref();
     };
     next.on('error', lost);
     next.on('end', lost);

@@ -69,7 +69,7 @@ export const openDatabase = async ({ databaseUrl, dataDir, pgliteSnapshot }: Dat
           try {
             const db = drizzlePg(client);
             await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-            return await work(db as unknown as Db);
+            return await work(db);
           } finally {
             await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
           }
@@ -110,7 +110,7 @@ export const openDatabase = async ({ databaseUrl, dataDir, pgliteSnapshot }: Dat
       await db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
       try {
         await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-        return await work(db as unknown as Db);
+        return await work(db);
       } finally {
         await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
       }

@@ -10,9 +10,8 @@
 // Added at start under the migration lock, after the migrations; a model whose table lacks them (e.g. a test's
 // fixture table created later) keeps comparing `lower(column)`: the same rows, only slower.
 import { sql } from 'drizzle-orm';
-import type { ModelRegistry } from '../crud/model';
 import { rowsOf, type Db } from './client';
-import { containsColumns, quoted } from './trigramIndexes';
+import { containsColumns, quoted, type SearchedModels } from './trigramIndexes';
 
 /** PostgreSQL cuts identifiers at 63 bytes. */
 export const foldedColumnName = (column: string) => `${column}__folded`.slice(0, 63);
@@ -28,7 +27,7 @@ const existingNames = async (db: Db, query: ReturnType<typeof sql>) => new Set(r
  * Adds the lower-case copies and their 2-character indexes that do not exist yet, and tells each model how to answer
  * a short text on its searched fields (`model.shortContains`). Answers what it added (`table.column`, index names).
  */
-export const createFoldedColumns = async (db: Db, models: ModelRegistry): Promise<string[]> => {
+export const createFoldedColumns = async (db: Db, models: SearchedModels): Promise<string[]> => {
   const wanted = containsColumns(models);
   if (!wanted.length) return [];
   const tables = [...new Set(wanted.map((column) => column.table))];

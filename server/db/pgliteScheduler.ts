@@ -89,7 +89,7 @@ export const shortestFirst = ({ maxWaitMs = 100, maxKeys = 2000, now = () => per
     /** `work` (one statement on the connection) when its turn comes; `sql` is its text. */
     run<T>(sql: string, work: () => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ key: costKey(sql), work, resolve: resolve as (value: unknown) => void, reject, since: now() });
+        queue.push({ key: costKey(sql), work, resolve, reject, since: now() });
         if (!running) void pump();
       });
     },

@@ -68,7 +68,7 @@ export class PgliteWorkerClient implements PgliteQueryable {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { resolve, reject });
       this.refWhileBusy();
       this.worker.postMessage({ ...request, id });
     });

@@ -3,10 +3,19 @@
 // serve without reading the whole table. The indexes are derived from the declarations, so a new
 // contains filter gets its index without anyone writing one: created at start, under the migration
 // lock, after the migrations (which create pg_trgm and the search's own indexes, same names).
-import { getTableName, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { ModelRegistry } from '../crud/model';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { ResourceDeclaration } from '../../resources/types';
 import { rowsOf, type Db } from './client';
+
+/** What the search indexes read of a crud model (server/crud/model.ts), by shape: db/ does not import crud/. */
+export interface SearchedModel {
+  declaration: Pick<ResourceDeclaration, 'name' | 'list' | 'nameField'>;
+  table: PgTable;
+  columns: Record<string, PgColumn>;
+  shortContains: Record<string, (text: string) => SQL>;
+}
+export type SearchedModels = ReadonlyMap<string, SearchedModel>;
 
 export interface TrigramIndex {
   name: string;
@@ -23,7 +32,7 @@ export const trigramIndexName = (table: string, column: string) => `${table}_${c
 const isTextColumn = (column: PgColumn) => /^(text|varchar|character varying|char)/i.test(column.getSQLType());
 
 /** Every text column a contains search reads: `like` filters and the nameField (pickers' `nameLike`), per model and field. */
-export const containsColumns = (models: ModelRegistry) =>
+export const containsColumns = (models: SearchedModels) =>
   [...models.values()].flatMap((model) => {
     const { declaration } = model;
     const searched = [...declaration.list.filters.filter((filter) => filter.operator === 'like').map((filter) => filter.field), declaration.nameField];
@@ -33,7 +42,7 @@ export const containsColumns = (models: ModelRegistry) =>
     });
   });
 
-export const trigramIndexesOf = (models: ModelRegistry): TrigramIndex[] => {
+export const trigramIndexesOf = (models: SearchedModels): TrigramIndex[] => {
   const byName = new Map<string, TrigramIndex>();
   for (const { table, column } of containsColumns(models)) {
     const name = trigramIndexName(table, column);
@@ -49,7 +58,7 @@ export const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')
  * Existing ones are found in the catalogue first: `create index if not exists` would still lock each
  * table and wait for its writers at every start.
  */
-export const createTrigramIndexes = async (db: Db, models: ModelRegistry): Promise<string[]> => {
+export const createTrigramIndexes = async (db: Db, models: SearchedModels): Promise<string[]> => {
   const wanted = trigramIndexesOf(models);
   if (!wanted.length) return [];
   const names = wanted.map((index) => index.name);

@@ -1,7 +1,7 @@
 // The alarm notification mail. Bilingual (English, then Chinese): a rule's recipients are e-mail
 // addresses, not users, so their language is unknown.
 import { translate } from '../../i18n';
-import type { Mail } from '../lib/mailer';
+import type { Mail } from '../mail/mailer';
 
 export type NotificationKind = 'raised' | 'reminder' | 'cleared';
 

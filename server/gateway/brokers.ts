@@ -30,6 +30,7 @@ export interface BrokerLink {
 const refuse = (code: 4 | 5): AuthenticateError => Object.assign(new Error(code === 4 ? 'bad user name or password' : 'not authorized'), { returnCode: code }) as AuthenticateError;
 
 const identityOf = (client: Client | null): MachineIdentity | undefined =>
+  // oxlint-disable-next-line typescript/no-unnecessary-type-assertion -- tsc needs it (aedes' Client has no `machine`); tsgolint misjudges it
   (client as (Client & { machine?: MachineIdentity }) | null)?.machine;
 
 interface GuardedParser {
@@ -76,7 +77,7 @@ export const startEmbeddedBroker = async (
           (client as Client & { machine?: MachineIdentity }).machine = identity;
           done(null, true);
         })
-        .catch(() => done(Object.assign(new Error('server unavailable'), { returnCode: 3 }) as AuthenticateError, false));
+        .catch(() => done(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false));
     },
     // ACL: a machine publishes only below rvm/<its serial>/up/ and reads only its own commands. The
     // message is processed here, before aedes writes the PUBACK (it acknowledges QoS 1 before its

@@ -117,7 +117,7 @@ const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Loa
 export const MAX_QUARANTINED_CHARS = MAX_MESSAGE_BYTES;
 
 const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) => {
-  const values = { reason: refusal.reason, value: refusal.value?.replace(/\u0000/g, '\\u0000').slice(0, 200) ?? null };
+  const values = { reason: refusal.reason, value: refusal.value?.replaceAll('\u0000', '\\u0000').slice(0, 200) ?? null };
   if (message.quarantineId !== undefined) {
     await tx
       .update(quarantineMessage)
@@ -130,7 +130,7 @@ const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) =>
     causedBy: message.identity.serialNumber.slice(0, 64),
     messageType: messageTypeOf(message.kind),
     // PostgreSQL text cannot hold NUL: a raw NUL byte (never valid JSON) is kept visible, escaped.
-    content: message.payload.slice(0, MAX_QUARANTINED_CHARS).replace(/\u0000/g, '\\u0000'),
+    content: message.payload.slice(0, MAX_QUARANTINED_CHARS).replaceAll('\u0000', '\\u0000'),
     contentBytes: Buffer.byteLength(message.payload),
     viaEnrollmentKey: Boolean(message.identity.enrolled || message.viaEnrollmentKey),
     receivedTime: message.receivedAt,
@@ -169,7 +169,7 @@ const runBatch = async (
   safe: boolean,
   log: FastifyBaseLogger | undefined,
 ): Promise<Outcome[]> => {
-  const outcomes: Outcome[] = new Array(messages.length);
+  const outcomes = Array.from<Outcome>({ length: messages.length });
   // A copy: the pass updates `online` as it goes, and a rolled-back pass must not leave its guesses.
   const machines = new Map([...loaded].map(([key, machine]) => [key, { ...machine }]));
   await db.transaction(async (tx) => {

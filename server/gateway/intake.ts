@@ -47,7 +47,7 @@ export class Intake {
 
   /** Waits for everything submitted so far. */
   async drain(): Promise<void> {
-    await Promise.all(this.busy);
+    await Promise.all(this.busy.filter((run) => run !== null));
   }
 
   private async run(shard: number): Promise<void> {

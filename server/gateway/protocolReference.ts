@@ -1,8 +1,10 @@
 // The parts of docs/machine-protocol.md that the code decides: the allowed values of every enumerated
-// field, the limits, and each message kind's JSON schema as a file. `npm run docs:protocol` writes them;
+// field, the commands (server/commands/reference.ts), the limits, and each message kind's JSON schema
+// as a file. `npm run docs:protocol` writes them;
 // tests/unit/protocolReference.test.ts fails when the document or a schema file differs from the code,
 // so the two cannot drift apart.
 import { translate } from '../../i18n';
+import { commandsReference } from '../commands/reference';
 import { ALARMS, CLEANING_OUTCOMES, ITEM_TYPES, PAYOUT_METHODS, QUARANTINE_REASONS, REJECT_REASON_CODES, RVM_STATUSES } from '../../resources/fleetCatalogue';
 import { MAX_CLOCK_SKEW_MS, MAX_FILE_BYTES, MAX_MESSAGE_AGE_MS, MAX_MESSAGE_BYTES, MAX_PACKET_BYTES, MESSAGE_KINDS, SCHEMAS } from './protocol';
 
@@ -44,6 +46,8 @@ export const referenceSection = (): string =>
     table(['code', 'category', 'severity', 'blocks the machine', 'meaning'], ALARMS.map((alarm) => [`\`${alarm.code}\``, alarm.category, alarm.severity, alarm.blocking ? 'yes' : 'no', en(`fleet.alarms.${alarm.code}`)])),
     '',
     `**Quarantine reasons**: ${QUARANTINE_REASONS.map((reason) => `\`${reason}\``).join(', ')}.`,
+    '',
+    ...commandsReference(),
     '',
     '### Limits',
     '',

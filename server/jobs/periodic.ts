@@ -52,7 +52,7 @@ export const createJobRunner = (log: FastifyBaseLogger, { autoStart = true }: { 
     async stop() {
       stopped = true;
       for (const entry of jobs.values()) clearInterval(entry.timer);
-      await Promise.all([...jobs.values()].map((entry) => entry.running));
+      await Promise.all([...jobs.values()].flatMap((entry) => (entry.running ? [entry.running] : [])));
     },
   };
 };

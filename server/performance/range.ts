@@ -2,7 +2,7 @@
 // UTC offset, never older than three calendar months before today (9340), never after today; its
 // chart buckets (days, or ISO weeks from Monday for ranges longer than a month).
 import { AppError, invalidField } from '../lib/errors';
-import { DAY_MS, dayLabel, dayStart, localDayOf } from '../dashboard/periods';
+import { DAY_MS, dayLabel, dayStart, localDayOf } from '../lib/localDays';
 
 /** How far back the performance screen may look (SPEC 2: "Only three months of data are available"). */
 export const PERFORMANCE_MONTHS = 3;

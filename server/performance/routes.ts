@@ -2,37 +2,42 @@
 // main errors ranking of the caller's license account, a fleet (with its sub-fleets) or a machine, over
 // local days within the last three months; the fleets and machines to choose from.
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifySchema } from 'fastify';
+import { Type } from 'typebox';
 import { findMenuByKey } from '../../resources/menu';
 import { callerOf } from '../auth/guard';
 import type { Caller } from '../auth/principal';
 import { rvm } from '../db/schema/fleet';
 import { envelopeSchema, failureResponses, localeOf, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { Nullable, RowId, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
-import { computeErrors, computeMcbe, type ErrorSort } from './compute';
-import { dayLabel, earliestDayOf, PERFORMANCE_MONTHS, resolveRange, todayOf, type Granularity } from './range';
+import { computeErrors, computeMcbe } from './compute';
+import { dayLabel, earliestDayOf, PERFORMANCE_MONTHS, resolveRange, todayOf } from './range';
 import { accountFleets, resolveScope, subtreeOf } from './scope';
 import { rollupSource } from './sources';
 
 /** The menu's service › performance entry (resources/menu.ts): the permission of every call here. */
 export const PERFORMANCE_PERMISSION = findMenuByKey('performance')!.identifier;
 
-const DATE = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Local date YYYY-MM-DD (at utcOffsetMinutes)' } as const;
-const OFFSET = {
-  type: 'integer', minimum: -840, maximum: 840, multipleOf: 15,
-  description: "The caller's UTC offset in minutes (default: the one sent at sign-in, else 0); local days are cut at it",
-} as const;
+/** A local date YYYY-MM-DD (at utcOffsetMinutes). */
+const localDate = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+const OFFSET = Type.Optional(
+  Type.Integer({
+    minimum: -840, maximum: 840, multipleOf: 15,
+    description: "The caller's UTC offset in minutes (default: the one sent at sign-in, else 0); local days are cut at it",
+  }),
+);
 const SCOPE = {
-  fleetId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647, description: 'A fleet of the account: it and all its sub-fleets' },
-  rvmId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647, description: 'A machine of the account' },
-} as const;
+  fleetId: Type.Optional(Nullable(RowId({ description: 'A fleet of the account: it and all its sub-fleets' }))),
+  rvmId: Type.Optional(Nullable(RowId({ description: 'A machine of the account' }))),
+};
 const RANGE_BODY = {
-  from: { ...DATE, description: `First local day (inclusive), not before today ${PERFORMANCE_MONTHS} months back (else 9340)` },
-  to: { ...DATE, description: 'Last local day (inclusive), not after today' },
+  from: localDate(`First local day (inclusive), not before today ${PERFORMANCE_MONTHS} months back (else 9340)`),
+  to: localDate('Last local day (inclusive), not after today'),
   utcOffsetMinutes: OFFSET,
   ...SCOPE,
-} as const;
+};
 
 const figures = { items: { type: 'integer' }, errors: { type: 'integer' }, mcbe: { type: ['number', 'null'], description: 'items ÷ errors; null without errors' } } as const;
 const named = { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: { type: 'string' } } } as const;
@@ -72,15 +77,8 @@ const errorsAnswer = {
   },
 } as const;
 
-interface RangeBody {
-  from: string;
-  to: string;
-  utcOffsetMinutes?: number;
-  fleetId?: number | null;
-  rvmId?: number | null;
-}
-
-const route = (summary: string, extra: Record<string, unknown>, data: Record<string, unknown>) => ({
+/** `extra`: the request's TypeBox body or querystring. */
+const route = <Extra extends FastifySchema>(summary: string, extra: Extra, data: Record<string, unknown>) => ({
   config: { permissions: [PERFORMANCE_PERMISSION] },
   schema: {
     tags: ['performance'],
@@ -100,14 +98,11 @@ const accountOf = (caller: Caller) => {
 
 const offsetOf = (caller: Caller, requested?: number) => requested ?? caller.principal.utcOffsetMinutes ?? 0;
 
-export const registerPerformanceRoutes = (app: FastifyInstance, { db }: Services) => {
-  app.post<{ Body: RangeBody & { granularity?: Granularity } }>(
+export const registerPerformanceRoutes = (app: TypedApp, { db }: Services) => {
+  app.post(
     '/performance/mcbe',
     route('MCBE (mean consumer items between error events) per day or week, with the sub-fleets\' figures', {
-      body: {
-        type: 'object', additionalProperties: false, required: ['from', 'to'],
-        properties: { ...RANGE_BODY, granularity: { type: 'string', enum: ['day', 'week'], description: 'Default: day up to 31 days, else week' } },
-      },
+      body: StrictObject({ ...RANGE_BODY, granularity: Type.Optional(StringEnum(['day', 'week'], { description: 'Default: day up to 31 days, else week' })) }),
     }, mcbeAnswer),
     async (request) => {
       const caller = callerOf(request);
@@ -117,13 +112,10 @@ export const registerPerformanceRoutes = (app: FastifyInstance, { db }: Services
     },
   );
 
-  app.post<{ Body: RangeBody & { sort?: ErrorSort } }>(
+  app.post(
     '/performance/errors',
     route('Main errors: error alarm codes raised in the range by count or by downtime caused', {
-      body: {
-        type: 'object', additionalProperties: false, required: ['from', 'to'],
-        properties: { ...RANGE_BODY, sort: { type: 'string', enum: ['count', 'downtime'], default: 'count' } },
-      },
+      body: StrictObject({ ...RANGE_BODY, sort: Type.Optional(StringEnum(['count', 'downtime'], { default: 'count' })) }),
     }, errorsAnswer),
     async (request) => {
       const caller = callerOf(request);
@@ -133,10 +125,10 @@ export const registerPerformanceRoutes = (app: FastifyInstance, { db }: Services
     },
   );
 
-  app.get<{ Querystring: { utcOffsetMinutes?: number } }>(
+  app.get(
     '/performance/options',
     route('What the performance screen offers: today, the earliest day that may be asked for, the account\'s fleets', {
-      querystring: { type: 'object', additionalProperties: false, properties: { utcOffsetMinutes: OFFSET } },
+      querystring: StrictObject({ utcOffsetMinutes: OFFSET }),
     }, {
       type: 'object',
       properties: {
@@ -153,13 +145,10 @@ export const registerPerformanceRoutes = (app: FastifyInstance, { db }: Services
     },
   );
 
-  app.get<{ Querystring: { q?: string; fleetId?: number } }>(
+  app.get(
     '/performance/machines',
     route('Machines of the account (in a fleet and its sub-fleets) whose RVM or serial number contains q: at most 20', {
-      querystring: {
-        type: 'object', additionalProperties: false,
-        properties: { q: { type: 'string', maxLength: 32 }, fleetId: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-      },
+      querystring: StrictObject({ q: Type.Optional(Type.String({ maxLength: 32 })), fleetId: Type.Optional(RowId()) }),
     }, { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, termNo: { type: 'string' }, serialNumber: { type: 'string' } } } }),
     async (request) => {
       const account = accountOf(callerOf(request));

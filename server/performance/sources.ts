@@ -7,7 +7,7 @@
 // alarm of severity "error" (resources/fleetCatalogue.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
-import { DAY_MS } from '../dashboard/periods';
+import { DAY_MS } from '../lib/localDays';
 import type { PerformanceRange } from './range';
 import type { PerformanceScope } from './scope';
 

@@ -2,7 +2,7 @@
 // (i18n notifications.mail). mail_outbox keeps the text, which names the attached file and its
 // generated report, not the file itself (that stays in generated_report).
 import { translate, type Locale } from '../../i18n';
-import type { Mail, MailAttachment } from '../lib/mailer';
+import type { Mail, MailAttachment } from '../mail/mailer';
 import { lastDayText, localDateText, type PeriodWindow, type ReportPeriod } from './notificationPeriods';
 
 export interface ReportMailFacts {
@@ -16,6 +16,9 @@ export interface ReportMailFacts {
   generatedReportId: number;
   file: MailAttachment;
 }
+
+/** The addresses of a subscription's recipients list (comma-separated, as stored), each once. */
+export const recipientsOf = (list: string) => [...new Set(list.split(',').map((item) => item.trim()).filter(Boolean))];
 
 export const subscriptionMail = (facts: ReportMailFacts, to: string, publicUrl: string): Mail => {
   const t = (key: string, values: Record<string, string | number> = {}) => translate(facts.language, `notifications.${key}`, values);

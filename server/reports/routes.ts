@@ -2,18 +2,20 @@
 // and listing kept files. Every call needs the menu permission of reports › report and sees the
 // caller's license account only (another account's fleet answers 2003, machine 6001, file 2003).
 import { and, asc, count, desc, eq, ilike, inArray } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply, FastifySchema } from 'fastify';
+import { Type } from 'typebox';
 import { findMenuById } from '../../resources/menu';
-import { REPORT_FORMATS, REPORT_KINDS, REPORT_LIMITS, type ReportFormat, type ReportKind } from '../../resources/reports';
+import { REPORT_FORMATS, REPORT_KINDS, REPORT_LIMITS, type ReportKind } from '../../resources/reports';
 import { callerOf } from '../auth/guard';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import { fleet, rvm } from '../db/schema/fleet';
 import { sysUser } from '../db/schema/system';
 import { generatedReport } from '../db/schema/reports';
-import { accountOf, objectSchema, PAGE_PROPERTIES } from '../fleet/access';
+import { accountOf, PAGE_PROPERTIES, pageSizeUpTo, withPaging } from '../fleet/access';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { FileAnswer, RowId, StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import { generateReport, produceReport } from './generate';
 import { RenderCancelled } from './renderInWorker';
@@ -31,25 +33,18 @@ interface SelectionBody {
   fleetIds?: number[];
   machineIds?: number[];
 }
-interface DataBody extends SelectionBody {
-  pageNum: number;
-  pageSize: number;
-  sort?: string;
-}
-interface FileBody extends SelectionBody {
-  format: ReportFormat;
-}
-
-const ids = (description: string) => ({ type: 'array', maxItems: 1000, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 2147483647 }, description });
+const ids = (description: string) => Type.Optional(Type.Array(RowId(), { maxItems: 1000, uniqueItems: true, description }));
 const SELECTION = {
-  report: { enum: REPORT_KINDS, description: 'volumes | volumesDaily | acceptedRejects | barcodeRejects (docs/reports.md)' },
-  from: { type: 'string', format: 'date-time', description: 'ISO instant, inclusive; a whole hour' },
-  to: { type: 'string', format: 'date-time', description: `ISO instant, exclusive; a whole hour, at most ${REPORT_LIMITS.maxRangeDays} days after from` },
-  utcOffsetMinutes: { type: 'integer', minimum: -840, maximum: 840, multipleOf: 60, description: "Local days are cut at this offset (default: the one sent at sign-in, else 0)" },
+  report: Type.Enum(REPORT_KINDS, { description: 'volumes | volumesDaily | acceptedRejects | barcodeRejects (docs/reports.md)' }),
+  from: Type.String({ format: 'date-time', description: 'ISO instant, inclusive; a whole hour' }),
+  to: Type.String({ format: 'date-time', description: `ISO instant, exclusive; a whole hour, at most ${REPORT_LIMITS.maxRangeDays} days after from` }),
+  utcOffsetMinutes: Type.Optional(
+    Type.Integer({ minimum: -840, maximum: 840, multipleOf: 60, description: 'Local days are cut at this offset (default: the one sent at sign-in, else 0)' }),
+  ),
   fleetIds: ids('Only machines of these fleets and their sub-fleets'),
   machineIds: ids('Only these machines'),
-} as const;
-const REQUIRED = ['report', 'from', 'to'];
+};
+const FILE_BODY = StrictObject({ ...SELECTION, format: Type.Enum(REPORT_FORMATS) });
 
 const rowSchema = { type: 'object', additionalProperties: true } as const;
 const dataSchema = {
@@ -72,18 +67,16 @@ const generatedSchema = {
   },
 } as const;
 
-const route = (summary: string, body: Record<string, unknown> | null, data: Record<string, unknown> | null, file = false) => ({
+/** `schema`: the request's TypeBox body, querystring or params (`{}` for none); `data` the answer's resData, null for a file. */
+const route = <Schema extends FastifySchema>(summary: string, schema: Schema, data: Record<string, unknown> | null) => ({
   config: { permissions: PERMISSIONS },
   schema: {
     tags: ['reports'],
     summary,
     description: `Needs ${REPORT_PERMISSION} (superAdmin passes). Scoped to the caller's license account. Definitions: docs/reports.md.`,
     security: [{ rvmToken: [] }],
-    ...(body ? { body } : {}),
-    response: {
-      200: file ? { description: 'The file (Content-Disposition: attachment)', type: 'string', format: 'binary' } : envelopeSchema(data ?? {}),
-      ...failureResponses(true),
-    },
+    ...schema,
+    response: { 200: data ? envelopeSchema(data) : FileAnswer(), ...failureResponses(true) },
   },
 });
 
@@ -137,20 +130,28 @@ const untilCallerLeaves = async <T>(reply: FastifyReply, produce: (signal: Abort
   }
 };
 
-export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => {
-  app.post<{ Body: DataBody }>(
+export const registerReportRoutes = (app: TypedApp, { db }: Services) => {
+  app.post(
     '/report/data',
     route(
       "One report's figures: a page of rows (machine reports sorted, most first), totals of the whole selection and the chart series",
-      objectSchema({ ...SELECTION, ...PAGE_PROPERTIES, pageSize: { ...PAGE_PROPERTIES.pageSize, maximum: REPORT_LIMITS.maxPageSize }, sort: { type: 'string', maxLength: 24 } }, REQUIRED),
+      {
+        body: StrictObject({
+          ...SELECTION,
+          ...PAGE_PROPERTIES,
+          pageSize: pageSizeUpTo(REPORT_LIMITS.maxPageSize),
+          sort: Type.Optional(Type.String({ maxLength: 24 })),
+        }),
+      },
       dataSchema,
     ),
     async (request) => {
       const caller = callerOf(request);
-      const selection = selectionOf(caller, request.body);
-      await checkSelection(db, selection.accountId, request.body);
+      const body = withPaging(request.body);
+      const selection = selectionOf(caller, body);
+      await checkSelection(db, selection.accountId, body);
       const range = { from: selection.from, to: selection.to, utcOffsetMinutes: selection.utcOffsetMinutes };
-      const page = { pageNum: request.body.pageNum, pageSize: request.body.pageSize, sort: request.body.sort };
+      const page = { pageNum: body.pageNum, pageSize: body.pageSize, sort: body.sort };
       const data = await queryReport(db, selection.report, selection, range, page);
       return ok(request, {
         ...data, from: range.from.toISOString(), to: range.to.toISOString(), utcOffsetMinutes: range.utcOffsetMinutes,
@@ -159,9 +160,9 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
     },
   );
 
-  app.post<{ Body: FileBody }>(
+  app.post(
     '/report/export',
-    route('A report as a CSV (UTF-8 with BOM) or XLSX file in the request\'s language, not kept', objectSchema({ ...SELECTION, format: { enum: REPORT_FORMATS } }, [...REQUIRED, 'format']), null, true),
+    route('A report as a CSV (UTF-8 with BOM) or XLSX file in the request\'s language, not kept', { body: FILE_BODY }, null),
     async (request, reply) => {
       const caller = callerOf(request);
       const selection = selectionOf(caller, request.body);
@@ -170,9 +171,9 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
     },
   );
 
-  app.post<{ Body: FileBody }>(
+  app.post(
     '/report/generate',
-    route('Produces a report file and keeps it as a generated report (produced by the caller)', objectSchema({ ...SELECTION, format: { enum: REPORT_FORMATS } }, [...REQUIRED, 'format']), {
+    route('Produces a report file and keeps it as a generated report (produced by the caller)', { body: FILE_BODY }, {
       type: 'object', properties: { id: { type: 'integer' }, fileName: { type: 'string' }, size: { type: 'integer' } },
     }),
     async (request, reply) => {
@@ -189,7 +190,7 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
 
   app.get(
     '/report/fleets',
-    route('The fleets of the account for the fleet filter: [{ id, name, parentId, level }], by level and name', null, {
+    route('The fleets of the account for the fleet filter: [{ id, name, parentId, level }], by level and name', {}, {
       type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, parentId: { type: ['integer', 'null'] }, level: { type: 'integer' } } },
     }),
     async (request) => {
@@ -203,22 +204,13 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
     },
   );
 
-  app.get<{ Querystring: { nameLike?: string; ids?: number[] } }>(
+  app.get(
     '/report/machines',
-    {
-      ...route('Machines of the account for the machine filter (at most 50): [{ id, name }] by RVM number', null, {
-        type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
-      }),
-      schema: {
-        ...route('Machines of the account for the machine filter (at most 50): [{ id, name }] by RVM number', null, {
-          type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
-        }).schema,
-        querystring: {
-          type: 'object', additionalProperties: false,
-          properties: { nameLike: { type: 'string', maxLength: 32 }, ids: { type: 'array', maxItems: 50, items: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
-        },
-      },
-    },
+    route(
+      'Machines of the account for the machine filter (at most 50): [{ id, name }] by RVM number',
+      { querystring: StrictObject({ nameLike: Type.Optional(Type.String({ maxLength: 32 })), ids: Type.Optional(Type.Array(RowId(), { maxItems: 50 })) }) },
+      { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
+    ),
     async (request) => {
       const account = accountOf(callerOf(request));
       const { nameLike, ids: wanted } = request.query;
@@ -236,14 +228,14 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
     },
   );
 
-  app.post<{ Body: { pageNum: number; pageSize: number } }>(
+  app.post(
     '/report/generated/page',
-    route('The generated reports of the account, newest first, with who or what produced them', objectSchema({ ...PAGE_PROPERTIES }), {
+    route('The generated reports of the account, newest first, with who or what produced them', { body: StrictObject({ ...PAGE_PROPERTIES }) }, {
       type: 'object', properties: { list: { type: 'array', items: generatedSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } },
     }),
     async (request) => {
       const account = accountOf(callerOf(request));
-      const { pageNum, pageSize } = request.body;
+      const { pageNum, pageSize } = withPaging(request.body);
       const [rows, [total]] = await Promise.all([
         db
           .select({
@@ -268,15 +260,9 @@ export const registerReportRoutes = (app: FastifyInstance, { db }: Services) => 
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/report/generated/:id/file',
-    {
-      ...route('Download a generated report; 2003 when it is not the account\'s', null, null, true),
-      schema: {
-        ...route('Download a generated report; 2003 when it is not the account\'s', null, null, true).schema,
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
-      },
-    },
+    route('Download a generated report; 2003 when it is not the account\'s', { params: Type.Object({ id: RowId() }) }, null),
     async (request, reply) => {
       const account = accountOf(callerOf(request));
       const [row] = await db

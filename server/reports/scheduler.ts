@@ -19,12 +19,11 @@ import { generatedReport } from '../db/schema/reports';
 import { reportNotificationFleet, reportNotificationMail, reportNotificationRun } from '../db/schema/reportNotifications';
 import { translate } from '../../i18n';
 import { AppError } from '../lib/errors';
-import type { MailAttachment } from '../lib/mailer';
+import type { MailAttachment } from '../mail/mailer';
 import type { Services } from '../services';
-import { recipientsOf } from '../resources/reportNotification';
 import { generateReport, type ReportFormat, type ReportKind } from './generate';
 import { accountTimeZone, latestDuePeriod, utcOffsetMinutesAt, type PeriodWindow, type ReportPeriod } from './notificationPeriods';
-import { subscriptionMail } from './notificationMail';
+import { recipientsOf, subscriptionMail } from './notificationMail';
 
 export const REPORT_NOTIFICATION_JOB = 'reportNotifications';
 /** The job's tick: a due report goes out within this time of its due moment. */

@@ -7,7 +7,7 @@ const LISTS = ['alarmCodes', 'recipients'] as const;
 export const normalizeList = (value: string) => [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))].join(', ');
 
 const normalize = (values: Values) => {
-  for (const field of LISTS) if (typeof values[field] === 'string') values[field] = normalizeList(values[field] as string);
+  for (const field of LISTS) if (typeof values[field] === 'string') values[field] = normalizeList(values[field]);
 };
 
 export const eventNotificationHooks: ResourceHooks = {

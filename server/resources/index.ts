@@ -10,6 +10,7 @@ import { machineHooks } from './machine';
 import { eventHooks } from './event';
 import { eventNotificationHooks } from './eventNotification';
 import { reportNotificationHooks } from './reportNotification';
+import { auditLogHooks } from './auditLog';
 
 export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHooks> => ({
   account: accountHooks,
@@ -21,4 +22,5 @@ export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHo
   event: eventHooks,
   eventNotification: eventNotificationHooks,
   reportNotification: reportNotificationHooks,
+  auditLog: auditLogHooks,
 });

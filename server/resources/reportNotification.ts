@@ -8,6 +8,7 @@ import { MAX_REPORT_RECIPIENTS } from '../../resources/reportNotification';
 import type { ResourceHooks, Values } from '../crud/hooks';
 import type { reportNotification } from '../db/schema/reportNotifications';
 import { invalidField } from '../lib/errors';
+import { recipientsOf } from '../reports/notificationMail';
 import { REPORT_TIME_ZONE } from '../reports/notificationPeriods';
 
 /**
@@ -15,8 +16,6 @@ import { REPORT_TIME_ZONE } from '../reports/notificationPeriods';
  * letters, 128 characters at most (the mail outbox's recipient column).
  */
 const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}$/;
-
-export const recipientsOf = (list: string) => [...new Set(list.split(',').map((item) => item.trim()).filter(Boolean))];
 
 /** The first problem of a recipients list, as a field issue (1004), or nothing. */
 export const checkRecipients = (list: string) => {

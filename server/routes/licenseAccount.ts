@@ -1,15 +1,16 @@
 // The caller's license accounts and the switch of the default one (SPEC sections 3 and 7).
 import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { callerOf } from '../auth/guard';
 import { licenseAccount, licenseAccountUserRelation as relation } from '../db/schema';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { RowId, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 
 const account = { type: 'object', properties: { id: { type: 'integer' }, licenseAccountName: { type: 'string' } } };
 
-export const registerLicenseAccountRoutes = (app: FastifyInstance, { db }: Services) => {
+export const registerLicenseAccountRoutes = (app: TypedApp, { db }: Services) => {
   app.get(
     '/license-account-user-relation',
     {
@@ -47,13 +48,13 @@ export const registerLicenseAccountRoutes = (app: FastifyInstance, { db }: Servi
         tags: ['license account'],
         summary: 'Make one of my license accounts the default (current) one; any other id answers 2003',
         security: [{ rvmToken: [] }],
-        querystring: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+        querystring: Type.Object({ id: RowId() }),
         response: { 200: envelopeSchema(account), ...failureResponses(true) },
       },
     },
     async (request) => {
       const caller = callerOf(request);
-      const { id } = request.query as { id: number };
+      const { id } = request.query;
       const chosen = await db.transaction(async (tx) => {
         const [mine] = await tx
           .select({ id: licenseAccount.id, licenseAccountName: licenseAccount.licenseAccountName })

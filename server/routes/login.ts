@@ -1,11 +1,14 @@
 // Sign in, sign out and "who am I" (ARCHITECTURE.md "Calls").
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import { translate } from '../../i18n';
 import { callerOf } from '../auth/guard';
 import { buildLoginAnswer, loginAnswerSchema } from '../auth/loginAnswer';
 import { claimLoginSlot, recordFailure, recordSuccess, releaseSlot, sweepLoginAttempts, type LoginClaim } from '../auth/loginAttempts';
 import { afterAnswer } from '../auth/afterAnswer';
+import { auditActor, recordSignInFailure } from '../audit/security';
+import { recordEvent } from '../audit/record';
 import { PasswordQueueFull, passwordChecksOf } from '../auth/passwordQueue';
 import { upgradePasswordHash } from '../auth/rehash';
 import { loadPrincipal } from '../auth/principal';
@@ -13,26 +16,15 @@ import { issueToken, revokeToken } from '../auth/tokens';
 import { sysUser } from '../db/schema';
 import { envelopeSchema, failureResponses, localeOf, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
+import { StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 
-interface LoginBody {
-  username: string;
-  password: string;
-  rememberPassword?: boolean;
-  utcOffsetMinutes?: number;
-}
-
-const loginBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['username', 'password'],
-  properties: {
-    username: { type: 'string', minLength: 2, maxLength: 8 },
-    password: { type: 'string', minLength: 1, maxLength: 128 },
-    rememberPassword: { type: 'boolean' },
-    utcOffsetMinutes: { type: 'integer', minimum: -840, maximum: 840 },
-  },
-};
+const loginBodySchema = StrictObject({
+  username: Type.String({ minLength: 2, maxLength: 8 }),
+  password: Type.String({ minLength: 1, maxLength: 128 }),
+  rememberPassword: Type.Optional(Type.Boolean()),
+  utcOffsetMinutes: Type.Optional(Type.Integer({ minimum: -840, maximum: 840 })),
+});
 
 /** 4029 or 7 with the HTTP Retry-After header (seconds). */
 const refuse = (reply: FastifyReply, code: '4029' | '7', retryAfter: number) => {
@@ -40,7 +32,7 @@ const refuse = (reply: FastifyReply, code: '4029' | '7', retryAfter: number) => 
   return new AppError(code);
 };
 
-export const registerLoginRoutes = (app: FastifyInstance, services: Services) => {
+export const registerLoginRoutes = (app: TypedApp, services: Services) => {
   const { db, config } = services;
   const checks = passwordChecksOf(services);
   services.jobs.add({ name: 'loginAttemptSweep', everyMs: 5 * 60_000, run: (now) => sweepLoginAttempts(db, config, now) });
@@ -62,7 +54,7 @@ export const registerLoginRoutes = (app: FastifyInstance, services: Services) =>
       },
     },
     async (request, reply) => {
-      const { username, password, utcOffsetMinutes } = request.body as LoginBody;
+      const { username, password, utcOffsetMinutes } = request.body;
       // Refused at once, before any database work, while this instance's checks are all taken.
       if (checks.queue.full) throw refuse(reply, '4029', 1);
       // A slot is reserved before the (slow) password check, so parallel guesses cannot pass the limits.
@@ -84,6 +76,7 @@ export const registerLoginRoutes = (app: FastifyInstance, services: Services) =>
       // A disabled user answers exactly like a wrong password, even with the right one (no telling that it is right).
       if (!user || !valid || !user.enabled) {
         await recordFailure(db, claim);
+        await recordSignInFailure(db, username, user, !user ? 'unknownUser' : !valid ? 'wrongPassword' : 'disabled', claim.attemptsLeft <= 0);
         if (claim.attemptsLeft <= 0) throw refuse(reply, '7', claim.retryAfterIfLocked);
         const locale = localeOf(request);
         const resMsg = translate(locale, 'errors.wrongPasswordWithAttempts', {
@@ -97,6 +90,7 @@ export const registerLoginRoutes = (app: FastifyInstance, services: Services) =>
       afterAnswer(reply, services, request.log, () => upgradePasswordHash(db, checks, user, password));
       const tokenValue = await issueToken(db, config, user.id, utcOffsetMinutes);
       const principal = await loadPrincipal(db, { id: 0, userId: user.id, utcOffsetMinutes: utcOffsetMinutes ?? null });
+      await recordEvent(db, { ...auditActor(principal), action: 'signIn', resource: 'user', recordId: user.id, outcome: 'success' });
       return ok(request, await buildLoginAnswer(db, config, principal, tokenValue));
     },
   );
@@ -107,7 +101,9 @@ export const registerLoginRoutes = (app: FastifyInstance, services: Services) =>
   });
 
   app.get('/login/logout', tokenRoute('Sign out: the token is revoked (11015 afterwards)', { type: 'null' }), async (request) => {
-    await revokeToken(db, callerOf(request).principal.tokenId, 'logout');
+    const { principal } = callerOf(request);
+    await revokeToken(db, principal.tokenId, 'logout');
+    await recordEvent(db, { ...auditActor(principal), action: 'signOut', resource: 'user', recordId: principal.userId, outcome: 'success' });
     return ok(request, null);
   });
 

@@ -2,8 +2,10 @@
 // flow by a single-use link mailed to the user (token stored hashed, RESET_TOKEN_MINUTES valid).
 // Every hash and verification goes through the instance's bounded queue (auth/passwordQueue.ts).
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { Type } from 'typebox';
 import type { Locale } from '../../i18n';
+import { auditActor } from '../audit/security';
 import { afterAnswer, answeredWorkSettled } from '../auth/afterAnswer';
 import { callerOf } from '../auth/guard';
 import { assertPasswordRule, setPassword } from '../auth/passwordChange';
@@ -13,14 +15,17 @@ import { randomSecret, sha256 } from '../auth/tokens';
 import { passwordReset, sysUser } from '../db/schema';
 import { envelopeSchema, failureResponses, localeOf, ok } from '../lib/envelope';
 import { AppError, invalidField } from '../lib/errors';
-import { resetMail } from '../lib/mailTemplates';
+import { resetMail } from '../mail/mailTemplates';
+import { StrictObject, type TypedApp } from '../lib/typedApp';
 import { checkTargetWithinCaller, usersOfAccount } from '../resources/user';
 import type { Services } from '../services';
 
 const nullAnswer = (withToken: boolean) => ({ 200: envelopeSchema({ type: 'null' }), ...failureResponses(withToken) });
-const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
+const text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+// No minLength: the password rule (assertPasswordRule) answers an empty one, as any other it refuses.
+const passwordField = () => Type.String({ maxLength: 128 });
 
-export const registerPasswordRoutes = (app: FastifyInstance, services: Services) => {
+export const registerPasswordRoutes = (app: TypedApp, services: Services) => {
   const { db, config, mailer } = services;
   const hasher = passwordChecksOf(services);
   services.jobs.add({ name: 'rateLimitSweep', everyMs: 5 * 60_000, run: (now) => sweepRateLimitHits(db, config.forgotPasswordWindowMinutes, now) });
@@ -59,21 +64,21 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
         tags: ['password'],
         summary: 'Change my password: ?password=<new>, body { oldPassword }; all my sessions are revoked',
         security: [{ rvmToken: [] }],
-        querystring: { type: 'object', required: ['password'], properties: { password: { type: 'string', maxLength: 128 } } },
-        body: { type: 'object', additionalProperties: false, required: ['oldPassword'], properties: { oldPassword: text(128) } },
+        querystring: Type.Object({ password: passwordField() }),
+        body: StrictObject({ oldPassword: text(128) }),
         response: nullAnswer(true),
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const password = (request.query as { password: string }).password.trim();
-      const oldPassword = (request.body as { oldPassword: string }).oldPassword.trim();
+      const password = request.query.password.trim();
+      const oldPassword = request.body.oldPassword.trim();
       const [user] = await db.select({ password: sysUser.password }).from(sysUser).where(eq(sysUser.id, caller.userId));
       if (!(await boundedPasswordWork(reply, () => hasher.verify(oldPassword, user.password)))) throw invalidField('oldPassword', 'validation.incorrectPassword');
       if (password === oldPassword) throw invalidField('password', 'validation.samePassword');
       assertPasswordRule('password', password);
       const passwordHash = await boundedPasswordWork(reply, () => hasher.hash(password));
-      await setPassword(db, caller.userId, passwordHash, { mustChange: false, reason: 'passwordChange' });
+      await setPassword(db, caller.userId, passwordHash, { mustChange: false, reason: 'passwordChange', audit: { action: 'passwordChange', by: auditActor(caller.principal) } });
       return ok(request, null);
     },
   );
@@ -86,18 +91,13 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
         tags: ['password'],
         summary: "Set another user's password (they must change it at next sign-in; their sessions are revoked)",
         security: [{ rvmToken: [] }],
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['id', 'password'],
-          properties: { id: { type: 'integer', minimum: 1 }, password: { type: 'string', maxLength: 128 } },
-        },
+        body: StrictObject({ id: Type.Integer({ minimum: 1 }), password: passwordField() }),
         response: nullAnswer(true),
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const { id, password } = request.body as { id: number; password: string };
+      const { id, password } = request.body;
       const [target] = await db
         .select({ id: sysUser.id, superAdmin: sysUser.superAdmin })
         .from(sysUser)
@@ -107,7 +107,7 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
       // No taking over a stronger user: the target's rights and accounts must all be the caller's.
       await checkTargetWithinCaller({ tx: db, caller }, id);
       assertPasswordRule('password', password);
-      await setPassword(db, id, await boundedPasswordWork(reply, () => hasher.hash(password)), { mustChange: true, reason: 'passwordReset' });
+      await setPassword(db, id, await boundedPasswordWork(reply, () => hasher.hash(password)), { mustChange: true, reason: 'passwordReset', audit: { action: 'passwordReset', by: auditActor(caller.principal) } });
       return ok(request, null);
     },
   );
@@ -123,12 +123,12 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
           'Answers success whether or not the account exists, before looking it up (the mail is written after the answer). ' +
           'At most RESET_MAILS_PER_ACCOUNT mails per user within FORGOT_PASSWORD_WINDOW_MINUTES (further calls answer success and send nothing); ' +
           'more than FORGOT_PASSWORD_PER_ADDRESS calls from one address within that window: 4029 (HTTP 429, Retry-After).',
-        body: { type: 'object', additionalProperties: false, required: ['account'], properties: { account: text(128) } },
+        body: StrictObject({ account: text(128) }),
         response: nullAnswer(false),
       },
     },
     async (request, reply) => {
-      const account = (request.body as { account: string }).account.trim();
+      const account = request.body.account.trim();
       // The one piece of work before answering, the same whatever the account.
       const limit = await hitRateLimit(db, 'forgotAddress', request.ip, config.forgotPasswordPerAddress, config.forgotPasswordWindowMinutes);
       if (!limit.allowed) {
@@ -150,12 +150,12 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
       schema: {
         tags: ['password'],
         summary: 'Whether a reset link token can still be used: { valid } (never says whose it is)',
-        querystring: { type: 'object', additionalProperties: false, required: ['token'], properties: { token: { type: 'string', maxLength: 128 } } },
+        querystring: StrictObject({ token: Type.String({ maxLength: 128 }) }),
         response: { 200: envelopeSchema({ type: 'object', properties: { valid: { type: 'boolean' } } }), ...failureResponses(false) },
       },
     },
     async (request) => {
-      const { token } = request.query as { token: string };
+      const { token } = request.query;
       const live = and(eq(passwordReset.tokenHash, sha256(token)), isNull(passwordReset.usedAt), gt(passwordReset.expiresAt, new Date()));
       const [reset] = token ? await db.select({ id: passwordReset.id }).from(passwordReset).where(live).limit(1) : [];
       return ok(request, { valid: Boolean(reset) });
@@ -169,17 +169,12 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
       schema: {
         tags: ['password'],
         summary: 'Set a new password with a reset link token (single use); bad, used or expired token: 4006',
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['token', 'password', 'confirmPassword'],
-          properties: { token: text(128), password: { type: 'string', maxLength: 128 }, confirmPassword: { type: 'string', maxLength: 128 } },
-        },
+        body: StrictObject({ token: text(128), password: passwordField(), confirmPassword: passwordField() }),
         response: nullAnswer(false),
       },
     },
     async (request, reply) => {
-      const { token, password, confirmPassword } = request.body as { token: string; password: string; confirmPassword: string };
+      const { token, password, confirmPassword } = request.body;
       const live = and(eq(passwordReset.tokenHash, sha256(token)), isNull(passwordReset.usedAt), gt(passwordReset.expiresAt, new Date()));
       const [reset] = await db.select({ id: passwordReset.id, userId: passwordReset.userId }).from(passwordReset).where(live);
       if (!reset) throw new AppError('4006');
@@ -190,7 +185,7 @@ export const registerPasswordRoutes = (app: FastifyInstance, services: Services)
       await db.transaction(async (tx) => {
         const claimed = await tx.update(passwordReset).set({ usedAt: new Date() }).where(and(eq(passwordReset.id, reset.id), live)).returning({ id: passwordReset.id });
         if (!claimed.length) throw new AppError('4006');
-        await setPassword(tx, reset.userId, passwordHash, { mustChange: false, reason: 'passwordChange' });
+        await setPassword(tx, reset.userId, passwordHash, { mustChange: false, reason: 'passwordChange', audit: { action: 'passwordResetByLink' } });
       });
       return ok(request, null);
     },

@@ -1,7 +1,8 @@
 // Saved list filters (ARCHITECTURE.md "Calls"): personal ones for their owner, public ones for
 // everyone in the owner's license account, built-in ones for all and read-only (5001).
 import { and, asc, desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifySchema } from 'fastify';
+import { Type } from 'typebox';
 import type { Caller } from '../auth/principal';
 import { callerOf } from '../auth/guard';
 import { savedFilter } from '../db/schema';
@@ -9,6 +10,7 @@ import { savedFilterVisibleTo } from '../savedFilters/visibility';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
 import { AppError, invalidField } from '../lib/errors';
+import { AnyObject, RowId, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import { TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
 import { resolveRelativeTimes } from '../dashboard/cardFilters';
 import type { Services } from '../services';
@@ -43,28 +45,24 @@ const item = {
   },
 };
 
-export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models, configuredTypes }: Services) => {
+export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configuredTypes }: Services) => {
   const resources = [...models.keys()];
   const checkResource = (resource: string | undefined) => {
     if (resource !== undefined && !models.has(resource) && !configuredTypes?.active(resource)) throw invalidField('resource', 'validation.enum');
   };
-  const fields = {
-    // a code-declared resource, or a configured type's name (checked against the active types below)
-    resource: { type: 'string', anyOf: [{ enum: resources }, { pattern: TYPE_NAME_PATTERN, maxLength: 40 }] },
-    // 1..40 characters, not only spaces (1002 for the length, 1004 for a blank name)
-    name: { type: 'string', minLength: 1, maxLength: SAVED_FILTER_NAME_MAX, pattern: '\\S' },
-    filter: { type: 'object', additionalProperties: true },
-    visibility: { type: 'string', enum: ['personal', 'public'] },
-  };
-  const body = (withId: boolean) => ({
-    type: 'object',
-    additionalProperties: false,
-    required: withId ? ['id'] : ['resource', 'name', 'filter', 'visibility'],
-    properties: withId ? { id: { type: 'integer', minimum: 1, maximum: 2147483647 }, ...fields } : fields,
+  // a code-declared resource, or a configured type's name (checked against the active types below)
+  const resource = Type.String({ anyOf: [{ enum: resources }, { pattern: TYPE_NAME_PATTERN, maxLength: 40 }] });
+  // 1..40 characters, not only spaces (1002 for the length, 1004 for a blank name)
+  const name = Type.String({ minLength: 1, maxLength: SAVED_FILTER_NAME_MAX, pattern: '\\S' });
+  const filter = AnyObject({ additionalProperties: true });
+  const visibility = StringEnum(['personal', 'public']);
+  const createBody = StrictObject({ resource, name, filter, visibility });
+  const changeBody = StrictObject(
+    { id: RowId(), resource: Type.Optional(resource), name: Type.Optional(name), filter: Type.Optional(filter), visibility: Type.Optional(visibility) },
     // A change needs something to change besides the id (nothing to set is 1004, not a failed UPDATE).
-    ...(withId ? { minProperties: 2 } : {}),
-  });
-  const schema = (summary: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    { minProperties: 2 },
+  );
+  const schema = <Extra extends FastifySchema>(summary: string, data: Record<string, unknown>, extra: Extra) => ({
     schema: { tags: ['saved filter'], summary, security: [{ rvmToken: [] }], ...extra, response: { 200: envelopeSchema(data), ...failureResponses(true) } },
   });
 
@@ -80,11 +78,11 @@ export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models, co
   app.get(
     '/saved-filter',
     schema('Saved filters I can use (built-in, mine, public ones of my license account)', { type: 'array', items: item }, {
-      querystring: { type: 'object', properties: { resource: { type: 'string', maxLength: 64 } } },
+      querystring: Type.Object({ resource: Type.Optional(Type.String({ maxLength: 64 })) }),
     }),
     async (request) => {
       const caller = callerOf(request);
-      const { resource } = request.query as { resource?: string };
+      const { resource } = request.query;
       const rows = await db
         .select()
         .from(savedFilter)
@@ -94,9 +92,9 @@ export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models, co
     },
   );
 
-  app.post('/saved-filter', schema('Save a filter', item, { body: body(false) }), async (request) => {
+  app.post('/saved-filter', schema('Save a filter', item, { body: createBody }), async (request) => {
     const caller = callerOf(request);
-    const input = request.body as { resource: string; name: string; filter: object; visibility: string };
+    const input = request.body;
     checkResource(input.resource);
     const [row] = await db
       .insert(savedFilter)
@@ -105,11 +103,13 @@ export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models, co
     return ok(request, toWire(caller)(row));
   });
 
-  app.put('/saved-filter', schema('Change one of my saved filters (built-in ones: 5001)', item, { body: body(true) }), async (request) => {
+  app.put('/saved-filter', schema('Change one of my saved filters (built-in ones: 5001)', item, { body: changeBody }), async (request) => {
     const caller = callerOf(request);
-    const { id, ...changes } = request.body as { id: number } & Partial<Row>;
-    checkResource(changes.resource);
+    const { id, ...sent } = request.body;
+    checkResource(sent.resource);
     await ownFilter(caller, id);
+    // Only the changeable columns, named one by one (absent ones, undefined, are left as they are).
+    const changes = { resource: sent.resource, name: sent.name, filter: sent.filter, visibility: sent.visibility };
     const [row] = await db.update(savedFilter).set(changes).where(eq(savedFilter.id, id)).returning();
     return ok(request, toWire(caller)(row));
   });
@@ -117,11 +117,11 @@ export const registerSavedFilterRoutes = (app: FastifyInstance, { db, models, co
   app.delete(
     '/saved-filter',
     schema('Delete one of my saved filters (built-in ones: 5001)', { type: 'null' }, {
-      querystring: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+      querystring: Type.Object({ id: RowId() }),
     }),
     async (request) => {
       const caller = callerOf(request);
-      const { id } = request.query as { id: number };
+      const { id } = request.query;
       await ownFilter(caller, id);
       await db.delete(savedFilter).where(eq(savedFilter.id, id));
       return ok(request, null);

@@ -1,8 +1,8 @@
 // Saved filters every user sees and nobody can change (5001), seeded at start. Their names are
 // English seed data, shown translated by the console (`generic.savedFilters.builtInNames.<name>`).
-// The machine ones are the home dashboard's card filters (server/dashboard/cardFilters.ts), with their
-// time limits relative to "now": a stored instant would go stale.
-import { CARD_FILTERS } from '../dashboard/cardFilters';
+// The machine ones are the home dashboard's card filters (resources/dashboard.ts), with their time
+// limits relative to "now": a stored instant would go stale.
+import { MACHINE_CARD_FILTERS as CARD_FILTERS } from '../../resources/dashboard';
 
 export interface BuiltInFilter {
   resource: string;

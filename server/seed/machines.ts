@@ -111,5 +111,5 @@ export const planMachine = (seed: string | number, index: number, id: number, di
 /** The next free id of a table (the caller holds a lock that keeps other writers out). */
 export const nextId = async (db: Db, table: string): Promise<number> => {
   const result = await db.execute(sql.raw(`select coalesce(max(id), 0) + 1 as next from "${table}"`));
-  return Number((result as unknown as { rows: Array<{ next: number | string }> }).rows[0].next);
+  return Number((result as { rows: Array<{ next: number | string }> }).rows[0].next);
 };

@@ -23,6 +23,6 @@ const signIn = async (): Promise<string> => {
   return envelope.resData!.tokenInfo.tokenValue;
 };
 
-const results = await runConformance({ mqttUrl: values.mqtt!, serial: values.serial, secret: values.secret, apiUrl: values.api!, token: await signIn() });
+const results = await runConformance({ mqttUrl: values.mqtt, serial: values.serial, secret: values.secret, apiUrl: values.api, token: await signIn() });
 console.log(formatResults(results));
 process.exit(results.every((result) => result.pass) ? 0 : 1);

@@ -75,7 +75,7 @@ export const initialBins = (profile: MachineProfile, model: MachineModel, random
   const limits = thresholdsOf(profile);
   return Array.from({ length: Math.max(1, profile.binCount) }, (_, index) => {
     const known = profile.bins?.find((bin) => bin.binNo === index + 1);
-    const itemType = ((known?.itemType as ItemType | undefined) ?? model.bins[index] ?? 'plasticBottle') as ItemType;
+    const itemType = ((known?.itemType as ItemType | undefined) ?? model.bins[index] ?? 'plasticBottle');
     const capacity = BIN_CAPACITY[itemType] ?? BIN_CAPACITY.plasticBottle;
     const drawn = Math.floor(random.uniform(0, 0.6) * capacity);
     if (!known) return { binNo: index + 1, itemType, count: drawn };

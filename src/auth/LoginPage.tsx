@@ -14,7 +14,7 @@ export const LoginPage = () => {
   const signIn = async (params: Required<LoginParams>) => {
     await login(params); // goes home
     const next = safeNextPath(search);
-    if (next) navigate(next, { replace: true });
+    if (next) void navigate(next, { replace: true });
   };
   return <LoginForm signIn={signIn} navigate={navigate} />;
 };

@@ -31,7 +31,7 @@ export const ResetPasswordPage = () => {
     try {
       await http.post('/login/resetPassword', { token, ...values });
       notify('app.resetPassword.success', { type: 'success' });
-      navigate('/login', { replace: true });
+      void navigate('/login', { replace: true });
     } catch {
       setPending(false); // the http client showed why (e.g. the link expired)
     }

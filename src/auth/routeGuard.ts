@@ -27,7 +27,7 @@ const SAME_ORIGIN = 'http://same.origin';
  */
 export const safeNextPath = (search: string): string | null => {
   const raw = new URLSearchParams(search).get(NEXT_PARAM);
-  if (!raw || !raw.startsWith('/') || /[\u0000-\u001f]/.test(raw)) return null;
+  if (!raw || !raw.startsWith('/') || [...raw].some((character) => character <= '\u001f')) return null;
   let url: URL;
   try {
     url = new URL(raw, SAME_ORIGIN);

@@ -1,22 +1,25 @@
-// The home cards (SPEC 2): one MUI card per figure. A machine card opens the machine list with the
-// card's filter (its total is the card's number); a card with problems to look at is tinted.
+// The home cards (SPEC 2): one MUI card per figure of the catalogue (resources/dashboard.ts). A machine
+// card opens the machine list with the card's filter (its total is the card's number); a card with
+// problems to look at (the entry's `attention`) is tinted.
 import type { ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { useNavigate } from 'react-router-dom';
 import { Box, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
 import type { Locale } from '../../i18n';
+import type { AppMessages } from '../../i18n/en';
 import { formatCount, formatCurrency, formatPercent } from './format';
 import { machineListUrl } from './machineList';
-import type { Card as DashboardCard, CardKey, Report } from '../../resources/dashboard';
+import { cardValueFormat, MACHINE_CARDS, needsAttention, type Card as DashboardCard, type CardKey, type Report } from '../../resources/dashboard';
 import { visuallyHidden } from '../layout/visuallyHidden';
 
-/** Cards counting machines that need someone's attention. */
-const ATTENTION: ReadonlySet<CardKey> = new Set([
-  'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed', 'needsClean',
-  'octopusOffline', 'alipayOffline',
-]);
+// CardBody reads `dashboard.cards.<key>.title|hint` for every card of the catalogue: the English
+// catalogue (the Chinese one is typed against it) must label exactly those cards, else this fails to compile.
+type CardLabels = AppMessages['dashboard']['cards'];
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const EVERY_CARD_LABELLED: [SameKeys<keyof CardLabels, CardKey>, CardLabels extends Record<CardKey, { title: string; hint: string }> ? true : false] = [true, true];
+void EVERY_CARD_LABELLED;
 
-/** Machine cards: 12 in rows of 4 (3 rows) on a desktop. */
+/** Machine cards: in rows of 4 on a desktop (12: 3 rows). */
 export const CARD_GRID_SX = {
   display: 'grid',
   gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
@@ -31,17 +34,18 @@ export interface CardFormat {
 }
 
 export const cardValueText = (card: DashboardCard, { locale, currency }: CardFormat): string => {
-  if (card.key === 'refundValue') return formatCurrency(card.value, currency, locale);
-  if (card.key === 'rejectRate') return formatPercent(card.value, locale);
+  const format = cardValueFormat(card.key);
+  if (format === 'money') return formatCurrency(card.value, currency, locale);
+  if (format === 'ratio') return formatPercent(card.value, locale);
   return formatCount(card.value, locale);
 };
 
 const averageText = (card: DashboardCard, { locale, currency }: CardFormat): string =>
-  card.key === 'refundValue' ? formatCurrency(card.average, currency, locale) : formatCount(card.average, locale, 1);
+  cardValueFormat(card.key) === 'money' ? formatCurrency(card.average, currency, locale) : formatCount(card.average, locale, 1);
 
 const CardBody = ({ card, format, children }: { card: DashboardCard; format: CardFormat; children?: ReactNode }) => {
   const translate = useTranslate();
-  const attention = ATTENTION.has(card.key) && (card.value ?? 0) > 0;
+  const attention = needsAttention(card.key) && (card.value ?? 0) > 0;
   return (
     <CardContent sx={{ height: '100%', display: 'flex', flexDirection: 'column', gap: 0.5 }}>
       <Typography component="h2" variant="subtitle2" color="text.secondary" sx={{ lineHeight: 1.3 }}>
@@ -66,7 +70,7 @@ const CardBody = ({ card, format, children }: { card: DashboardCard; format: Car
 export const StatCard = ({ card, format }: { card: DashboardCard; format: CardFormat }) => {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const attention = ATTENTION.has(card.key) && (card.value ?? 0) > 0;
+  const attention = needsAttention(card.key) && (card.value ?? 0) > 0;
   const sx = { height: '100%', borderLeft: 4, borderLeftColor: attention ? 'warning.main' : 'transparent' } as const;
   if (!card.filter) {
     return (
@@ -120,7 +124,8 @@ export const ReportCard = ({ card, format }: { card: DashboardCard; format: Card
   );
 };
 
-export const CardSkeletons = ({ count }: { count: number }) => (
+/** Placeholders of the machine grid while the answer loads (one per machine card by default). */
+export const CardSkeletons = ({ count = MACHINE_CARDS.length }: { count?: number }) => (
   <Box sx={CARD_GRID_SX} aria-hidden>
     {Array.from({ length: count }, (_, index) => (
       <Card key={index} variant="outlined">

@@ -37,7 +37,7 @@ const SegmentButtons = ({ segments, label, color }: { segments: readonly Segment
           size="small"
           variant="text"
           color="inherit"
-          onClick={() => navigate(machineListUrl(segment.filter))}
+          onClick={() => void navigate(machineListUrl(segment.filter))}
           startIcon={<Box component="span" sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: color(segment.key, index) }} />}
           sx={{ textTransform: 'none' }}
           data-segment={segment.key}
@@ -80,7 +80,7 @@ export const StatusOverviewChart = ({ segments }: { segments: readonly Segment[]
               isAnimationActive={false}
               onClick={(entry: unknown) => {
                 const segment = segments.find((item) => item.key === (entry as { key?: string } | undefined)?.key);
-                if (segment) navigate(machineListUrl(segment.filter));
+                if (segment) void navigate(machineListUrl(segment.filter));
               }}
               style={{ cursor: 'pointer' }}
             >
@@ -129,7 +129,7 @@ export const TypesOverviewChart = ({ segments }: { segments: readonly Segment[] 
               style={{ cursor: 'pointer' }}
               onClick={(_: unknown, index: number) => {
                 const segment = segments[index];
-                if (segment) navigate(machineListUrl(segment.filter));
+                if (segment) void navigate(machineListUrl(segment.filter));
               }}
             >
               {segments.map((segment, index) => (

@@ -24,12 +24,14 @@ const VolumeChart = lazy(() => chartsChunk().then((module) => ({ default: module
 import { formatTime } from './format';
 import { MACHINE_LIST_ROUTE } from './machineList';
 import { ScopePicker } from './ScopePicker';
-import { MACHINE_CARDS, type Card as DashboardCard, type CardKey, type DashboardAnswer } from '../../resources/dashboard';
+import { cardKeysOf, type Card as DashboardCard, type CardKey, type DashboardAnswer } from '../../resources/dashboard';
 
 const SCOPE_PARAM = 'savedFilterId';
 const SCOPE_STORAGE_KEY = 'homeDashboardSavedFilter';
-const USAGE_CARDS: readonly CardKey[] = ['consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth', 'rejectRate'];
-const REPORT_CARDS: readonly CardKey[] = ['todayReport', 'monthlyReport'];
+// The catalogue's sections, in its order (resources/dashboard.ts).
+const MACHINE_CARDS = cardKeysOf('machines');
+const USAGE_CARDS = cardKeysOf('usage');
+const REPORT_CARDS = cardKeysOf('reports');
 const TWO_COLUMNS = { display: 'grid', gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' }, gap: 1.5 } as const;
 
 const readId = (value: string | null) => {
@@ -71,7 +73,7 @@ const ChartCardSkeletons = () =>
 const Loading = () => (
   <Box role="status" aria-busy="true" data-testid="dashboard-loading">
     <Box sx={{ mb: 2.5 }}>
-      <CardSkeletons count={12} />
+      <CardSkeletons />
     </Box>
     <Box sx={TWO_COLUMNS}>
       <ChartCardSkeletons />

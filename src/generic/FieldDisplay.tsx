@@ -3,9 +3,7 @@ import {
   BooleanField,
   ChipField,
   EmailField,
-  FileField,
   FunctionField,
-  ImageField,
   Link,
   NumberField,
   ReferenceArrayField,
@@ -26,6 +24,7 @@ import { enumLabel, requireDeclaration, resourceNameOf } from './registry';
 import { statusColor } from './statusColors';
 import { hasRecordLabel } from './recordLabels';
 import { RecordLabelField, TranslatedReferenceChips, TranslatedReferenceField } from './RecordLabel';
+import { FileValueField, ImageValueField } from './FileFields';
 
 /** getMany/getList through `GET <apiPath>/list` (see providers/dataProvider.ts). */
 export const LABELS_META = { labels: true } as const;
@@ -125,10 +124,11 @@ const ValueDisplay = ({ source }: FieldDisplayProps) => {
     }
     case 'email':
       return <EmailField source={source} />;
+    // uploaded files by id (docs/files.md): a thumbnail, a download link
     case 'image':
-      return <ImageField source={source} />;
+      return <ImageValueField source={source} />;
     case 'file':
-      return <FileField source={source} title={source} />;
+      return <FileValueField source={source} />;
     default:
       return <TextField source={source} />;
   }

@@ -21,6 +21,7 @@ import { enumChoices, fieldLabel, requireDeclaration, resourceNameOf } from './r
 import { LocalDateInput, LocalDateTimeInput } from './pickers';
 import { TreeChecklistInput } from './TreeChecklistInput';
 import { OptionListInput } from './OptionListInput';
+import { FileUploadInput } from './FileUploadInput';
 
 /** A validator that never fails, flagged so react-admin marks the label as required. */
 const requiredMarker: Validator = Object.assign(() => undefined, { isRequired: true });
@@ -89,6 +90,8 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
       return <PasswordInput {...common} autoComplete="new-password" />;
     case 'optionList':
       return <OptionListInput {...common} choices={enumChoices(declaration, source)} />;
+    case 'upload':
+      return <FileUploadInput source={source} label={label} field={field} resource={declaration.name} validate={common.validate} required={required} />;
     default:
       return <TextInput {...common} defaultValue={defaultValue} />;
   }

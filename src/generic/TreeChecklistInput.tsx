@@ -38,7 +38,7 @@ export const TreeChecklistInput = ({ source, label, reference }: TreeChecklistIn
   const roots = useMemo(() => buildTree<RaRecord>(data ?? [], parentField), [data, parentField]);
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const selectedIds: Identifier[] = Array.isArray(field.value) ? field.value : [];
-  const selected = useMemo(() => new Set(selectedIds.map(String)), [selectedIds]);
+  const selected = useMemo(() => new Set((Array.isArray(field.value) ? (field.value as Identifier[]) : []).map(String)), [field.value]);
 
   const toggleExpanded = (node: TreeNode<RaRecord>) =>
     setExpanded((current) => {

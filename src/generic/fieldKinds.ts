@@ -31,6 +31,7 @@ export type InputKind =
   | 'phone'
   | 'password'
   | 'optionList'
+  | 'upload'
   | 'readOnly';
 
 export type FilterKind = 'text' | 'number' | 'boolean' | 'select' | 'selectMany' | 'date' | 'reference' | 'referenceMany';
@@ -63,9 +64,10 @@ export const inputKindFor = (field: FieldDeclaration, view: Extract<View, 'creat
     case 'password':
       // writeOnly passwords are set on create only; editing one is a separate, audited action
       return view === 'create' || !field.writeOnly ? 'password' : 'readOnly';
+    // an upload with progress; the value is the uploaded file's id (docs/files.md)
     case 'image':
     case 'file':
-      return 'text';
+      return 'upload';
     case 'text':
       return field.display === 'optionList' && field.options?.length ? 'optionList' : 'text';
     default:

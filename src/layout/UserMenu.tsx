@@ -73,7 +73,7 @@ export const UserMenu = () => {
           <ListItemText>{translate('app.header.licenseAccount', { name: accountName || '—' })}</ListItemText>
         </MenuItem>
         <Divider />
-        <MenuItem onClick={choose(logout)}>
+        <MenuItem onClick={choose(() => void logout())}>
           <ListItemIcon>
             <LogoutIcon fontSize="small" />
           </ListItemIcon>

@@ -16,6 +16,7 @@ import AccountIcon from '@mui/icons-material/AccountBalance';
 import UsersIcon from '@mui/icons-material/People';
 import RoleIcon from '@mui/icons-material/Badge';
 import PermissionIcon from '@mui/icons-material/VpnKey';
+import AuditLogIcon from '@mui/icons-material/History';
 import DotIcon from '@mui/icons-material/Circle';
 import type { MenuNode } from '../../resources/menu';
 
@@ -39,6 +40,7 @@ const BY_KEY: Record<string, SvgIconComponent> = {
   user: UsersIcon,
   role: RoleIcon,
   permission: PermissionIcon,
+  auditLog: AuditLogIcon,
 };
 
 export const MenuIcon = ({ node }: { node: MenuNode }) => {

@@ -31,5 +31,6 @@ export const useSessionRefresh = (onProfileChanged: () => void) => {
       cancelled = true;
     };
     // Once per mount: the layout lives as long as the page.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 };

@@ -90,10 +90,9 @@ interface Meta {
 }
 
 // The wire carries any record shape; react-admin's generic record type parameters cannot be met otherwise.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRecord = any;
 
-const metaOf = (params: { meta?: unknown }): Meta => (params.meta ?? {}) as Meta;
+const metaOf = (params: { meta?: unknown }): Meta => (params.meta ?? {});
 
 /**
  * Server validation failures become react-admin submission errors ({ body: { errors } }), which the
@@ -195,7 +194,7 @@ export const createDataProvider = (
       const id = toWireId(params.previousData?.id ?? params.id);
       const body = { ...toWireRecord(declaration, params.data, 'edit', fieldsFor(declaration, 'edit')), id };
       const data = await write(() => http.put<AnyRecord>(declaration.apiPath, body, silent));
-      return { data: data ?? ({ ...params.previousData, ...body } as AnyRecord) };
+      return { data: data ?? ({ ...params.previousData, ...body }) };
     },
 
     async updateMany(resource, params) {

@@ -49,7 +49,7 @@ const readWithProgress = async (response: Response, onProgress?: (progress: Down
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value as Uint8Array<ArrayBuffer>);
+    chunks.push(value);
     loaded += value.byteLength;
     onProgress?.({ loaded, total });
   }

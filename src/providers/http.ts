@@ -18,7 +18,7 @@ export const ERROR_TOAST_MS = 5000;
 /** SPEC 7 base prefix of every call. */
 export const API_BASE_URL = '/test-api';
 export const REQUEST_TIMEOUT_MS = 60_000;
-const SUCCESS_CODES = new Set(['0', '00000']);
+export const SUCCESS_CODES: ReadonlySet<string> = new Set(['0', '00000']);
 
 /** The server refuses every call but the password change until it is done (first login, reset or expired password). */
 export const PASSWORD_CHANGE_REQUIRED = '4007';

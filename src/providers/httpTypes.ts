@@ -45,3 +45,16 @@ export interface DownloadClient {
     options?: RequestOptions & { onProgress?: (progress: DownloadProgress) => void },
   ): Promise<{ blob: Blob; filename: string }>;
 }
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface UploadClient {
+  /**
+   * Sends `file` as the raw request body (its bytes streamed by the browser, progress reported as they
+   * leave), answers the envelope's data; a failure answers an ApiError with the catalogue code.
+   */
+  upload<T = unknown>(path: string, file: Blob, options?: Pick<RequestOptions, 'query' | 'silent' | 'signal'> & { onProgress?: (progress: UploadProgress) => void }): Promise<T>;
+}

@@ -4,8 +4,8 @@
 // evaluated: the console imports it statically (so it is there whenever the console runs), the light
 // entry loads it on demand through loadPasswordCipher().
 export interface PasswordCipher {
-  encryptPassword(plain: string): string;
-  decryptPassword(cipher: string | null | undefined): string | null;
+  encryptPassword: (plain: string) => string;
+  decryptPassword: (cipher: string | null | undefined) => string | null;
 }
 
 let available: PasswordCipher | undefined;

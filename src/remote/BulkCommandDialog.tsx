@@ -24,7 +24,7 @@ import { FAILED_STATUSES, REMOTE_COMMANDS, type RemoteCommand } from '../../reso
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { BatchSummary } from './BatchSummary';
 import { CommandForm } from './CommandDialog';
-import { COMMAND_ICONS } from './commandIcons';
+import { commandIcon } from './commandIcons';
 import type { BatchCreated } from './commandTypes';
 import { initialParamValues } from './commandUi';
 
@@ -140,7 +140,7 @@ export const BulkCommandDialog = ({ onClose, selectedIds, filter, filteredTotal 
           slotProps={{ select: { renderValue: (value: unknown) => (value ? commandLabel(String(value)) : '') } }}
         >
           {REMOTE_COMMANDS.map((name) => {
-            const Icon = COMMAND_ICONS[name];
+            const Icon = commandIcon(name);
             return (
               <MenuItem key={name} value={name}>
                 <ListItemIcon>

@@ -40,7 +40,7 @@ export const CommandForm = ({ command, initialValues, question, children, send, 
   const [failure, setFailure] = useState<{ message: string; fields: Record<string, string> } | null>(null);
 
   const clientErrors = checked ? validateParams(command, values) : {};
-  const errors: Record<string, string> = { ...(failure?.fields ?? {}) };
+  const errors: Record<string, string> = { ...failure?.fields };
   for (const [name, error] of Object.entries(clientErrors)) errors[name] = translate(error.message, error.args);
 
   const change = (name: string, value: unknown) => {

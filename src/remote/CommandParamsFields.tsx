@@ -4,7 +4,7 @@
 // heights as whole numbers.
 import { useTranslate } from 'ra-core';
 import { Box, FormControl, FormHelperText, FormLabel, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
-import { COMMAND_PARAMS, type RemoteCommand } from '../../resources/commands';
+import { COMMAND_PARAMS, commandDefinition, type RemoteCommand } from '../../resources/commands';
 import type { ParamValues } from './commandUi';
 import { isValid } from 'date-fns';
 import { DateTimeField } from '../generic/pickers';
@@ -19,12 +19,6 @@ export interface CommandParamsFieldsProps {
   onChange: (name: string, value: unknown) => void;
   disabled?: boolean;
 }
-
-const HINTS: Partial<Record<RemoteCommand, string>> = {
-  setOnOffTime: 'remote.hints.time',
-  downloadLogs: 'remote.hints.logRange',
-  binHeight: 'remote.hints.binHeights',
-};
 
 interface DateTimeParamProps {
   name: string;
@@ -65,7 +59,7 @@ export const CommandParamsFields = ({ command, values, errors, onChange, disable
   const translate = useTranslate();
   const fields = Object.entries(COMMAND_PARAMS[command].fields);
   if (fields.length === 0) return null;
-  const hint = HINTS[command];
+  const hint = commandDefinition(command).paramsHint;
   let first = true;
   const autoFocus = () => {
     const focus = first;
@@ -126,7 +120,7 @@ export const CommandParamsFields = ({ command, values, errors, onChange, disable
               key={name}
               name={name}
               label={label}
-              value={(values[name] as string | undefined) ?? ''}
+              value={values[name] ?? ''}
               onChange={(event) => onChange(name, event.target.value)}
               error={Boolean(error)}
               helperText={error ?? ' '}
@@ -149,7 +143,7 @@ export const CommandParamsFields = ({ command, values, errors, onChange, disable
       </Box>
       {hint ? (
         <Typography variant="caption" color="text.secondary" component="p">
-          {translate(hint)}
+          {translate(`remote.hints.${hint}`)}
         </Typography>
       ) : null}
     </Box>

@@ -1,10 +1,10 @@
-// The 12 remote actions of one machine as grouped buttons. A command the machine's model does not
+// The remote actions of one machine (the catalogue, resources/commands.ts) as grouped buttons. A command the machine's model does not
 // support (resources/commands.ts supportsCommand) stays visible but disabled, its tooltip saying why.
 import { useTranslate } from 'ra-core';
 import { Box, Button, Paper, Tooltip, Typography } from '@mui/material';
 import { supportsCommand, type RemoteCommand } from '../../resources/commands';
 import { COMMAND_GROUPS } from './commandUi';
-import { COMMAND_ICONS } from './commandIcons';
+import { commandIcon } from './commandIcons';
 
 export interface RemoteActionsProps {
   /** The machine's model; null while unknown (then every action is offered and the server decides). */
@@ -30,7 +30,7 @@ export const RemoteActions = ({ termType, onAction }: RemoteActionsProps) => {
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
             {group.commands.map((command) => {
               const supported = termType === null || supportsCommand(termType, command);
-              const Icon = COMMAND_ICONS[command];
+              const Icon = commandIcon(command);
               const button = (
                 <Button
                   variant="outlined"

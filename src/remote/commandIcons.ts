@@ -1,4 +1,5 @@
-// One icon per remote command (buttons of the RemoteControl tab and the bulk command picker).
+// The icons of the remote commands (buttons of the RemoteControl tab and the bulk command picker): each
+// catalogue entry names one (resources/commands.ts `icon`).
 import type { SvgIconComponent } from '@mui/icons-material';
 import BuildIcon from '@mui/icons-material/Build';
 import DesktopWindowsIcon from '@mui/icons-material/DesktopWindows';
@@ -12,19 +13,21 @@ import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
 import NumbersIcon from '@mui/icons-material/Numbers';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import ScheduleIcon from '@mui/icons-material/Schedule';
-import type { RemoteCommand } from '../../resources/commands';
+import { commandDefinition, type CommandIcon, type RemoteCommand } from '../../resources/commands';
 
-export const COMMAND_ICONS: Readonly<Record<RemoteCommand, SvgIconComponent>> = {
+const ICONS: Readonly<Record<CommandIcon, SvgIconComponent>> = {
   restart: RestartAltIcon,
-  close: LockIcon,
-  open: LockOpenIcon,
-  clearAlarms: NotificationsOffIcon,
-  setOnOffTime: ScheduleIcon,
-  maintenance: BuildIcon,
-  uiServiceReset: DesktopWindowsIcon,
-  uiCounterReset: NumbersIcon,
-  downloadLogs: DownloadIcon,
-  remoteDiagnosis: MedicalServicesIcon,
-  restartC750: MemoryIcon,
-  binHeight: HeightIcon,
+  lock: LockIcon,
+  lockOpen: LockOpenIcon,
+  alarmsOff: NotificationsOffIcon,
+  schedule: ScheduleIcon,
+  build: BuildIcon,
+  screen: DesktopWindowsIcon,
+  counter: NumbersIcon,
+  download: DownloadIcon,
+  diagnosis: MedicalServicesIcon,
+  unit: MemoryIcon,
+  height: HeightIcon,
 };
+
+export const commandIcon = (command: RemoteCommand): SvgIconComponent => ICONS[commandDefinition(command).icon];

@@ -1,28 +1,45 @@
-// Pure rules of the remote control screens: how the 12 commands are grouped, the colour of each
-// status, the parameter form's values <-> the wire params (validated by resources/commands.ts, the
+// Pure rules of the remote control screens: how the catalogue's commands are grouped, the colour of
+// each status, the parameter form's values <-> the wire params (validated by resources/commands.ts, the
 // same rules the server applies), and the one-line parameter summary of the history.
+import type { AppMessages } from '../../i18n/en';
 import { BIN_HEIGHT } from '../../resources/fleetCatalogue';
 import {
+  COMMAND_GROUPS as GROUP_KEYS,
   COMMAND_PARAMS,
+  COMMANDS,
+  FILE_COMMANDS as CATALOGUE_FILE_COMMANDS,
   normalizeCommandParams,
   PENDING_STATUSES,
   RESENDABLE_STATUSES,
   validateCommandParams,
+  type CommandGroup,
+  type CommandParamsHint,
   type RemoteCommand,
 } from '../../resources/commands';
 import type { FormErrors } from '../generic/formValidation';
 import type { StatusColor } from '../generic/statusColors';
 
-export const COMMAND_GROUPS: ReadonlyArray<{ key: string; commands: readonly RemoteCommand[] }> = [
-  { key: 'power', commands: ['restart', 'close', 'open'] },
-  { key: 'alarmsUi', commands: ['clearAlarms', 'uiServiceReset', 'uiCounterReset'] },
-  { key: 'schedule', commands: ['setOnOffTime', 'maintenance'] },
-  { key: 'diagnostics', commands: ['downloadLogs', 'remoteDiagnosis', 'restartC750'] },
-  { key: 'bins', commands: ['binHeight'] },
-];
+// The screens read `remote.commands|descriptions.<name>`, `remote.groups.<group>` and `remote.hints.<hint>`
+// for the catalogue's entries: the English catalogue (the Chinese one is typed against it) must have
+// exactly those labels, else this fails to compile.
+type Remote = AppMessages['remote'];
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const EVERY_COMMAND_LABELLED: [
+  SameKeys<keyof Remote['commands'], RemoteCommand>,
+  SameKeys<keyof Remote['descriptions'], RemoteCommand>,
+  SameKeys<keyof Remote['groups'], CommandGroup>,
+  CommandParamsHint extends keyof Remote['hints'] ? true : false,
+] = [true, true, true, true];
+void EVERY_COMMAND_LABELLED;
+
+/** The RemoteControl tab's groups, each with its commands in catalogue order. */
+export const COMMAND_GROUPS: ReadonlyArray<{ key: CommandGroup; commands: readonly RemoteCommand[] }> = GROUP_KEYS.map((key) => ({
+  key,
+  commands: COMMANDS.filter((entry) => entry.group === key).map((entry) => entry.name),
+}));
 
 /** Commands whose result is a file uploaded by the machine (`fileId`). */
-export const FILE_COMMANDS: readonly string[] = ['downloadLogs', 'remoteDiagnosis'];
+export const FILE_COMMANDS: readonly string[] = CATALOGUE_FILE_COMMANDS;
 
 const STATUS_COLORS: Readonly<Record<string, StatusColor>> = {
   notSent: 'warning',

@@ -1,14 +1,14 @@
 // Hands the configured types (./configuredTypesStore) to the console: the resources App.tsx registers,
-// the sidebar's menu, and a refresh for the type editor. Refreshes when a configured type's route is
-// opened (a type created elsewhere is served without a reload) and every 30 s while the page is visible.
+// the sidebar's menu, and a refresh for the type editor. Refreshes when a path that may be a configured
+// type's is opened (a type created elsewhere is served without a reload) and every 30 s while the page is
+// visible; an old `/custom/<name>` address is sent to the type's route under its menu parent.
 // Outside the provider (tests, public pages) the hooks answer the code-declared resources only.
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import type { ConfiguredTypesStore, RuntimeSnapshot } from './configuredTypesStore';
-import { runtimeResources } from './runtime';
+import { mayBeConfiguredRoute, movedConfiguredRoute, runtimeResources } from './runtime';
 
 export const POLL_INTERVAL_MS = 30_000;
-export const CUSTOM_ROUTE_PREFIX = '/custom/';
 
 interface ConfiguredTypesScope {
   snapshot: RuntimeSnapshot;
@@ -27,7 +27,7 @@ export const useRefreshConfiguredTypes = () => useContext(ConfiguredTypesContext
 
 const useRefreshTriggers = (store: ConfiguredTypesStore) => {
   const { pathname } = useLocation();
-  const onCustomRoute = pathname.startsWith(CUSTOM_ROUTE_PREFIX);
+  const onCustomRoute = mayBeConfiguredRoute(pathname);
   useEffect(() => {
     if (onCustomRoute) void store.refresh();
   }, [store, onCustomRoute, pathname]);
@@ -54,6 +54,9 @@ export const ConfiguredTypesProvider = ({ store, children }: { store: Configured
   const scope = useMemo(() => ({ snapshot, refresh: store.refresh }), [snapshot, store]);
   // A configured type's route opened before the first answer would fall to the catch-all (404): wait
   // for it there only, other screens do not pay the round trip.
-  if (!snapshot.loaded && pathname.startsWith(CUSTOM_ROUTE_PREFIX)) return <div aria-busy="true" style={{ minHeight: '100vh' }} />;
+  if (!snapshot.loaded && mayBeConfiguredRoute(pathname)) return <div aria-busy="true" style={{ minHeight: '100vh' }} />;
+  // an old `/custom/<name>` address (a bookmark) goes where the type's screens are now
+  const moved = snapshot.loaded ? movedConfiguredRoute(pathname, snapshot.types) : undefined;
+  if (moved) return <Navigate to={moved} replace />;
   return <ConfiguredTypesContext.Provider value={scope}>{children}</ConfiguredTypesContext.Provider>;
 };

@@ -44,6 +44,9 @@ const useItemValue = <T,>(name: string): T => {
   return useWatch({ name: sourceContext.getSource(name) }) as T;
 };
 
+/** What deleting a referenced record does to the records holding it (resources/types.ts `onDelete`). */
+const ON_DELETE_CHOICES = (['restrict', 'setNull', 'cascade'] as const).map((id) => ({ id, name: `resourceTypes.editor.onDelete.${id}` }));
+
 /** Names of resources a reference may point to: code-declared and configured (minus the one edited). */
 const useReferenceChoices = (editedName: string) => {
   const translate = useTranslate();
@@ -98,6 +101,7 @@ const FieldItem = ({ typeName }: { typeName: string }) => {
         {kind === 'number' ? <NumberInput source="max" label="resourceTypes.editor.field.max" /> : null}
         {kind === 'number' ? <NumberInput source="scale" label="resourceTypes.editor.field.scale" min={0} max={6} step={1} /> : null}
         {kind === 'reference' ? <SelectInput source="reference" label="resourceTypes.editor.field.reference" choices={referenceChoices} translateChoice={false} /> : null}
+        {kind === 'reference' ? <SelectInput source="onDelete" label="resourceTypes.editor.field.onDelete" choices={ON_DELETE_CHOICES} defaultValue="restrict" /> : null}
         {kind === 'boolean' ? (
           <BooleanInput source="defaultTrue" label="resourceTypes.editor.field.defaultTrue" helperText={false} />
         ) : ['text', 'textarea', 'number', 'enum', 'email', 'phone'].includes(kind) ? (

@@ -23,17 +23,17 @@ const ROW_SX = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax
 
 /** The fields typed so far, each as "name (label)" in the console's language. */
 const useFieldChoices = () => {
-  const fields = (useWatch({ name: 'fields' }) as FieldValues[] | undefined) ?? [];
+  const watched = useWatch({ name: 'fields' }) as FieldValues[] | undefined;
   const [locale] = useLocaleState();
   return useMemo(
     () =>
-      fields
+      (watched ?? [])
         .filter((field) => field?.name)
         .map((field) => {
           const label = (locale === 'zh' ? field.labelZh : field.labelEn) || field.labelEn;
           return { id: field.name, name: label ? `${field.name} (${label})` : field.name, type: field.type };
         }),
-    [fields, locale],
+    [watched, locale],
   );
 };
 

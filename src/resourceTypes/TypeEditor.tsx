@@ -80,7 +80,7 @@ const TypeForm = ({ initial, isNew }: { initial: TypeFormValues; isNew: boolean 
   const done = async () => {
     notify('resourceTypes.saved', { type: 'info' });
     await afterChange();
-    navigate(LIST_ROUTE);
+    void navigate(LIST_ROUTE);
   };
 
   const submit = async (raw: Record<string, unknown>) => {

@@ -15,7 +15,7 @@ import UploadIcon from '@mui/icons-material/Upload';
 import type { ScreenProps } from '../pages/screens';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { saveBlob } from '../providers/download';
-import type { ConfiguredType } from './configuredType';
+import { configuredRoute, type ConfiguredType } from './configuredType';
 import { parseExportFile } from './typesApi';
 import { useAfterTypesChange, useTypes, useTypesApi } from './useTypes';
 
@@ -134,7 +134,7 @@ export const TypesList = ({ node }: ScreenProps) => {
         </Button>
         <input ref={fileInput} type="file" accept="application/json,.json" hidden data-testid="import-file" onChange={importFile} />
       </Box>
-      {error ? <Alert severity="error">{(error as Error).message}</Alert> : null}
+      {error ? <Alert severity="error">{error.message}</Alert> : null}
       <TableContainer component={Paper} sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label={translate('resourceTypes.title')}>
           <TableHead>
@@ -186,7 +186,7 @@ export const TypesList = ({ node }: ScreenProps) => {
                       {archived ? (
                         labelIn(type, locale)
                       ) : (
-                        <Link component={RouterLink} to={`/custom/${type.name}`} title={translate('resourceTypes.buttons.open')}>
+                        <Link component={RouterLink} to={configuredRoute(type)} title={translate('resourceTypes.buttons.open')}>
                           {labelIn(type, locale)}
                         </Link>
                       )}

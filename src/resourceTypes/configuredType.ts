@@ -9,6 +9,8 @@ export type {
 export {
   CONFIGURED_ACTIONS,
   CONFIGURED_FIELD_TYPES as CONFIGURED_FIELD_KINDS,
+  configuredRoute,
   configuredTexts,
+  LEGACY_ROUTE_PREFIX,
   toDeclaration as declarationOfConfiguredType,
 } from '../../resources/configuredTypes';

@@ -15,17 +15,18 @@ export interface RuntimeSnapshot extends RuntimeResources {
   loaded: boolean;
 }
 
+// Members are function properties, not methods: they are passed around detached (useSyncExternalStore).
 export interface ConfiguredTypesStore {
-  snapshot(): RuntimeSnapshot;
-  subscribe(listener: () => void): () => void;
+  snapshot: () => RuntimeSnapshot;
+  subscribe: (listener: () => void) => () => void;
   /** Fetches the active types; listeners hear of it only when a type was added, changed or removed. */
-  refresh(): Promise<void>;
+  refresh: () => Promise<void>;
   /** Runs (and is awaited) before listeners are told, e.g. to reload the i18n provider's messages. */
-  beforeChange(hook: () => unknown): void;
+  beforeChange: (hook: () => unknown) => void;
   /** `base` with the configured types' labels in `locale`. */
-  messagesWith(base: TranslationMessages): TranslationMessages;
+  messagesWith: (base: TranslationMessages) => TranslationMessages;
   /** The current declarations (code-declared and configured), for the data provider. */
-  registry(): RuntimeResources['registry'];
+  registry: () => RuntimeResources['registry'];
 }
 
 /** Identity of an answer: a changed version, a new, archived or removed type all differ. */

@@ -35,6 +35,8 @@ export interface FieldValues {
   default?: string | number | null;
   defaultTrue?: boolean;
   reference?: string | null;
+  /** What deleting the referenced record does (default: refuse). */
+  onDelete?: 'restrict' | 'setNull' | 'cascade' | null;
   options?: OptionValues[];
   patterns?: PatternValues[];
 }
@@ -68,7 +70,7 @@ export const RESERVED_FIELDS: readonly string[] = RESERVED_FIELD_NAMES;
 export { MAX_SCALE };
 
 /** Kinds with a length (lengths and patterns apply), kinds with a range. */
-export const TEXT_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', 'email', 'phone', 'image', 'file'];
+export const TEXT_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', 'email', 'phone'];
 const PATTERN_KINDS: readonly ConfiguredFieldKind[] = ['text', 'textarea', 'phone'];
 
 /** The filter operators the generic list renders for a kind (src/generic/fieldKinds.ts). */
@@ -138,7 +140,7 @@ export const fieldOf = (field: FieldValues): ConfiguredField => {
     ...(field.type === 'enum'
       ? { options: (field.options ?? []).map((option) => ({ value: option.value.trim(), labels: { en: option.labelEn?.trim() ?? '', zh: option.labelZh?.trim() ?? '' } })) }
       : {}),
-    ...(field.type === 'reference' ? { reference: field.reference ?? undefined } : {}),
+    ...(field.type === 'reference' ? { reference: field.reference ?? undefined, ...(field.onDelete && field.onDelete !== 'restrict' ? { onDelete: field.onDelete } : {}) } : {}),
     ...(PATTERN_KINDS.includes(field.type) && field.patterns?.length
       ? { patterns: field.patterns.map((pattern) => ({ regex: pattern.regex, messages: { en: pattern.messageEn?.trim() ?? '', zh: pattern.messageZh?.trim() ?? '' } })) }
       : {}),
@@ -196,6 +198,7 @@ export const formOf = (type: ConfiguredType): TypeFormValues => ({
     default: typeof field.default === 'boolean' ? null : (field.default ?? null),
     defaultTrue: field.default === true,
     reference: field.reference ?? null,
+    onDelete: field.onDelete ?? 'restrict',
     options: (field.options ?? []).map((option) => ({ value: option.value, labelEn: option.labels.en, labelZh: option.labels.zh })),
     patterns: (field.patterns ?? []).map((pattern) => ({ regex: pattern.regex, messageEn: pattern.messages.en, messageZh: pattern.messages.zh })),
   })),
@@ -225,7 +228,7 @@ export const issuePath = (path: string, values: TypeFormValues): string | null =
       const [, , property, sub, subProperty, lang] = parts;
       if (!property) return `${base}.name`;
       if (property === 'labels') return `${base}.${labelKey(sub, 'label')}`;
-      if (property === 'type' || property === 'reference' || property === 'scale' || property === 'required' || property === 'unique') return `${base}.${property}`;
+      if (property === 'type' || property === 'reference' || property === 'onDelete' || property === 'scale' || property === 'required' || property === 'unique') return `${base}.${property}`;
       if (property === 'default') return `${base}.${values.fields[index].type === 'boolean' ? 'defaultTrue' : 'default'}`;
       if (property === 'options' && sub !== undefined) {
         if (subProperty === 'labels') return `${base}.options.${sub}.${labelKey(lang, 'label')}`;

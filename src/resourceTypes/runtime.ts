@@ -5,15 +5,17 @@
 // Names (documented in docs/ARCHITECTURE.md), for a type named <name>: the declaration <name> (i18n root
 // `resources.<name>`, from resources/configuredTypes.ts configuredTexts: `.name`, `.fields.<f>`,
 // `.enums.<f>.<value>`, `.patterns.<f>.<i>`, `.rules.<i>`; plus `.filters.<filter key>`, the field's
-// label), console route and react-admin resource `custom/<name>`, menu key `custom_<name>` (label
+// label), console route and react-admin resource `<area of its menu parent>/<name>` (e.g. `service/<name>`;
+// resources/configuredTypes.ts configuredRoute), menu key `custom_<name>` (label
 // `menu.custom_<name>`), menu identifier `custom:<name>` (resources/configuredTypes.ts).
 import type { TranslationMessages } from 'ra-core';
 import type { Locale } from '../../i18n';
-import { MENU, type MenuNode } from '../../resources/menu';
+import { MENU, walkMenu, type MenuNode } from '../../resources/menu';
+import { LEGACY_ROUTE_PREFIX, MENU_PARENTS, menuAreaOf } from '../../resources/configuredTypes';
 import { RESOURCES } from '../../resources';
 import type { ResourceDeclaration } from '../../resources/types';
 import { resourceNameOf } from '../generic/registry';
-import { configuredTexts, declarationOfConfiguredType, type ConfiguredType } from './configuredType';
+import { configuredRoute, configuredTexts, declarationOfConfiguredType, type ConfiguredType } from './configuredType';
 
 export interface RuntimeResources {
   /** The active configured types, as answered. */
@@ -38,7 +40,7 @@ const menuNodeOf = (type: ConfiguredType, index: number): MenuNode => ({
   key: menuKeyOf(type.name),
   identifier: `custom:${type.name}`,
   type: 'menu',
-  route: `/custom/${type.name}`,
+  route: configuredRoute(type),
   inMenu: true,
   children: [],
 });
@@ -76,7 +78,7 @@ export const withConfiguredMessages = (base: TranslationMessages, runtime: Runti
   const resources: Tree = { ...(base.resources as Tree) };
   const menu: Tree = { ...(base.menu as Tree) };
   for (const type of runtime.types) {
-    const declaration = runtime.registry.find((candidate) => candidate.name === type.name && candidate.route === `/custom/${type.name}`);
+    const declaration = runtime.registry.find((candidate) => candidate.name === type.name && candidate.route === configuredRoute(type));
     if (!declaration) continue;
     const labels = labelsOf(type, declaration, locale);
     resources[type.name] = labels;
@@ -84,4 +86,26 @@ export const withConfiguredMessages = (base: TranslationMessages, runtime: Runti
     menu[menuKeyOf(type.name)] = labels.name;
   }
   return { ...base, resources, menu } as TranslationMessages;
+};
+
+/** Routes the code owns: the menu's screens and the code-declared resources'. */
+const CODE_ROUTES: ReadonlySet<string> = new Set([...walkMenu().flatMap((node) => (node.route ? [node.route] : [])), ...RESOURCES.map((declaration) => declaration.route)]);
+const MENU_AREAS: ReadonlySet<string> = new Set(MENU_PARENTS.map(menuAreaOf));
+
+/**
+ * Whether `pathname` may be a configured type's screen (`/<area>/<name>...` that no code screen owns), or
+ * one of its old `/custom/<name>` addresses: the console waits for the types before routing such a path.
+ */
+export const mayBeConfiguredRoute = (pathname: string): boolean => {
+  if (pathname.startsWith(LEGACY_ROUTE_PREFIX)) return true;
+  const [, area, name] = pathname.split('/');
+  return Boolean(area && name) && MENU_AREAS.has(`/${area}`) && !CODE_ROUTES.has(`/${area}/${name}`);
+};
+
+/** The current address of an old `/custom/<name>...` one (same rest of the path), when that type is known. */
+export const movedConfiguredRoute = (pathname: string, types: readonly ConfiguredType[]): string | undefined => {
+  if (!pathname.startsWith(LEGACY_ROUTE_PREFIX)) return undefined;
+  const [name, ...rest] = pathname.slice(LEGACY_ROUTE_PREFIX.length).split('/');
+  const type = types.find((candidate) => candidate.name === name);
+  return type ? [configuredRoute(type), ...rest].join('/') : undefined;
 };

@@ -91,7 +91,7 @@ const ToggleEnabledButton = ({ record }: { record: RaRecord }) => {
           notify(enabled ? 'generic.toggleEnabled.disabled' : 'generic.toggleEnabled.enabled', { type: 'success' });
           refresh();
         },
-        onError: (error) => notify((error as Error).message, { type: 'error' }),
+        onError: (error) => notify(error.message, { type: 'error' }),
       },
     );
   return (

@@ -1,6 +1,6 @@
 // Hand-written views, picked by a declaration's `customViews` key (e.g. customViews: { list: 'userList' }).
 // They render inside the same DeclarationProvider as the generic views, so they can reuse them.
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { UserList } from './UserList';
 import { FleetManagementRedirect, MachinePageRedirect } from '../installation/declarationViews';
 
@@ -8,4 +8,6 @@ export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   userList: UserList,
   fleetManagement: FleetManagementRedirect,
   machinePage: MachinePageRedirect,
+  // lazy, like the generic views (issue 8): loaded when an entry is first opened
+  auditLogShow: lazy(() => import('./AuditLogShow').then((module) => ({ default: module.AuditLogShow }))),
 };

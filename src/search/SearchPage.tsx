@@ -101,7 +101,7 @@ const SearchPage = ({ node }: ScreenProps) => {
     if (!data || data.q !== query || typedQuery.current !== query) return;
     typedQuery.current = null;
     const direct = directVoucherHit(query, data.hits);
-    if (direct) navigate(hitPath(direct));
+    if (direct) void navigate(hitPath(direct));
   }, [data, query, navigate]);
 
   const submit = (event: FormEvent) => {

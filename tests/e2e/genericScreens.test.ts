@@ -121,7 +121,7 @@ describe.skipIf(!browserAvailable())('generic screens a new user trusts', () => 
     await page.locator('table tbody tr').first().waitFor();
 
     // a foreign target is ignored: home
-    context && (await context.clearCookies());
+    if (context) await context.clearCookies();
     await page.evaluate(() => localStorage.removeItem('tokenValue'));
     await page.goto(`${server.url}/login?next=${encodeURIComponent('//evil.example/')}`);
     await signIn(page);

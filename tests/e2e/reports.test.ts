@@ -82,7 +82,7 @@ describe.skipIf(!browserAvailable())('reports end to end', () => {
     expect(download.suggestedFilename()).toMatch(/^Volumes_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/);
     const path = await download.path();
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(path!);
+    await workbook.xlsx.readFile(path);
     const sheetRows: unknown[][] = [];
     workbook.worksheets[0].eachRow((row) => sheetRows.push((row.values as unknown[]).slice(1)));
     expect(sheetRows[0]).toEqual(['RVM number', 'Fleet', 'Accepted', ...Object.values(en.fleet.itemTypes)]);

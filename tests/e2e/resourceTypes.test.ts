@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { audit, blocking, describeViolations } from './a11ySteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
-import { CATALOGUES, RA, changeForcedPassword, columnTexts, expectColumn, expectHeading, exportList, fillFilter, parseCsv, row, shot, signIn, treeBox, useLanguage, type Lang } from './consoleSteps';
+import { CATALOGUES, RA, bulkDelete, changeForcedPassword, columnTexts, expectColumn, expectHeading, exportList, fillFilter, parseCsv, row, shot, signIn, treeBox, useLanguage, type Lang } from './consoleSteps';
 
 const ADMIN_PASSWORD = 'Fleet#2026';
 const en = CATALOGUES.en;
@@ -163,7 +163,8 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await look(admin, 'types-list-en');
     // and its (empty) list opens at once: registered without a reload
     await admin.locator('[data-menu-key="custom_barcode"]').click();
-    await admin.waitForURL('**/custom/barcode');
+    // under its menu parent's area, as the area's own screens (resources/configuredTypes.ts configuredRoute)
+    await admin.waitForURL('**/systemSettings/barcode');
     await expectHeading(admin, 'Barcodes');
     await admin.getByRole('link', { name: RA.en.create }).first().waitFor();
 
@@ -191,7 +192,7 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await clerk.waitForURL('**/index/index');
     await clerk.locator('[data-menu-key="systemSettings"]').click();
     await clerk.locator('[data-menu-key="custom_barcode"]').click();
-    await clerk.waitForURL('**/custom/barcode');
+    await clerk.waitForURL('**/systemSettings/barcode');
     await expectHeading(clerk, 'Barcodes');
     // only what the role grants: no user list, no type editor
     expect(await clerk.locator('[data-menu-key="user"], [data-menu-key="resourceTypes"]').count()).toBe(0);
@@ -215,16 +216,18 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await clerk.locator('input[name="code"]').fill('123456');
     await clerk.locator('input[name="refund"]').fill('0.25');
     await clerk.getByRole('button', { name: RA.en.save }).click();
-    await clerk.waitForURL(/\/custom\/barcode(\?.*)?$/);
+    await clerk.waitForURL(/\/systemSettings\/barcode(\?.*)?$/);
     await row(clerk, '123456').waitFor();
     await create('7654321', 'Can', '0.5');
     await clerk.getByRole('button', { name: RA.en.save }).click();
-    await clerk.waitForURL(/\/custom\/barcode(\?.*)?$/);
+    await clerk.waitForURL(/\/systemSettings\/barcode(\?.*)?$/);
     await expectColumn(clerk, 'code', ['123456', '7654321']);
     await create('123456', 'Can', '1');
     await clerk.getByRole('button', { name: RA.en.save }).click();
     await clerk.locator('input[name="code"][aria-invalid="true"]').waitFor();
+    // an address from before types moved under their menu parent (a bookmark) still opens the list
     await clerk.goto(`${server.url}/custom/barcode`);
+    await clerk.waitForURL(/\/systemSettings\/barcode(\?.*)?$/);
     await expectColumn(clerk, 'code', ['123456', '7654321']);
     expect(await columnTexts(clerk, 'itemType')).toEqual(['PET bottle', 'Can']);
     await look(clerk, 'types-barcodes-en');
@@ -251,10 +254,10 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
 
     // edit
     await row(clerk, '7654321').click();
-    await clerk.waitForURL(/\/custom\/barcode\/\d+$/);
+    await clerk.waitForURL(/\/systemSettings\/barcode\/\d+$/);
     await clerk.locator('input[name="refund"]').fill('0.75');
     await clerk.getByRole('button', { name: RA.en.save }).click();
-    await clerk.waitForURL(/\/custom\/barcode(\?.*)?$/);
+    await clerk.waitForURL(/\/systemSettings\/barcode(\?.*)?$/);
     await eventually(() => columnTexts(clerk, 'refund')).toEqual(['0.75']);
     // what the server stored
     const stored = await api<{ list: Array<{ code: string; refund: number; active: boolean; itemType: string }> }>(server, 'POST', '/custom/barcode/page', {
@@ -281,19 +284,19 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await archive.getByRole('button', { name: rt('en').archiveDialog.confirm }).click();
     await admin.waitForURL(/\/systemSettings\/resourceTypes(\?.*)?$/);
     // the clerk's next visit of the list has no Active column, still without a restart
-    await clerk.goto(`${server.url}/custom/barcode`);
+    await clerk.goto(`${server.url}/systemSettings/barcode`);
     await expectColumn(clerk, 'code', ['7654321']);
     expect(await clerk.locator('table thead th').allTextContents()).not.toContain('Active');
   });
 
-  it('in Chinese: the types list, the editor and a configured list speak Chinese and fit 1280 px', async () => {
+  it('in Chinese: a type under Service, its list, the editor and a refused delete speak Chinese and fit 1280 px', async () => {
     // its own type and records, arranged through the API
     await api(server, 'POST', '/resource-types', {
       token,
       body: {
         name: 'deposit',
         labels: { en: 'Deposits', zh: '押金' },
-        menuParent: 'reports',
+        menuParent: 'service',
         fields: {
           label: { type: 'text', labels: { en: 'Label', zh: '标签' }, required: true, maxLength: 40 },
           material: { type: 'enum', labels: { en: 'Material', zh: '材质' }, options: [{ value: 'glass', labels: { en: 'Glass', zh: '玻璃' } }, { value: 'pet', labels: { en: 'PET', zh: 'PET瓶' } }] },
@@ -303,8 +306,9 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
         actions: ['page', 'show', 'create', 'edit', 'delete', 'export'],
       },
     });
+    const depositIds: number[] = [];
     for (const [label, material, amount] of [['Bottle 1 L', 'glass', 0.5], ['Bottle 2 L', 'pet', 0.25]] as const) {
-      await api(server, 'POST', '/custom/deposit', { token, body: { label, material, amount } });
+      depositIds.push((await api<{ id: number }>(server, 'POST', '/custom/deposit', { token, body: { label, material, amount } })).id);
     }
     const admin = await signedIn('admin', ADMIN_PASSWORD);
     await admin.waitForURL('**/index/index');
@@ -317,21 +321,40 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await admin.getByRole('heading', { name: rt('zh').editor.editTitle.replace('%{name}', 'deposit') }).waitFor();
     expect(await admin.locator('input[name="fields.1.options.0.labelZh"]').inputValue()).toBe('玻璃');
     await look(admin, 'types-editor-zh');
-    // the sidebar entry sits under its menu parent (Reports), labelled in Chinese
+    // the sidebar entry sits under its menu parent (Service), labelled in Chinese
     // The group is opened only when closed (a click on an open group closes it), and the entry clicked again while the
     // page has not moved: the sidebar is rendered anew when the configured types' answer arrives (their labels join the
     // messages), which on a busy machine can come after this page shows; a click landing then was lost once in CI at
     // load 9 (no navigation within 30 s).
-    const reports = admin.locator('[data-menu-key="reports"]');
+    const service = admin.locator('[data-menu-key="service"]');
     const deposits = admin.locator('[data-menu-key="custom_deposit"]').getByText('押金');
     await eventually(async () => {
-      if (new URL(admin.url()).pathname.endsWith('/custom/deposit')) return true;
+      if (new URL(admin.url()).pathname.endsWith('/service/deposit')) return true;
       if (await deposits.isVisible()) await deposits.click({ timeout: 5_000 }).catch(() => undefined);
-      else if ((await reports.getAttribute('aria-expanded')) !== 'true') await reports.click();
-      return new URL(admin.url()).pathname.endsWith('/custom/deposit');
+      else if ((await service.getAttribute('aria-expanded')) !== 'true') await service.click();
+      return new URL(admin.url()).pathname.endsWith('/service/deposit');
     }).toBe(true);
     await expectHeading(admin, '押金');
     await eventually(() => columnTexts(admin, 'material')).toEqual(['玻璃', 'PET瓶']);
     await look(admin, 'types-deposits-zh');
+    // a second type refers to the first (onDelete restrict, the default): one deposit is held
+    await api(server, 'POST', '/resource-types', {
+      token,
+      body: {
+        name: 'depositRule',
+        labels: { en: 'Deposit rules', zh: '押金规则' },
+        menuParent: 'service',
+        fields: { title: { type: 'text', labels: { en: 'Title', zh: '名称' }, required: true }, deposit: { type: 'reference', reference: 'deposit', onDelete: 'restrict', labels: { en: 'Deposit', zh: '押金' } } },
+        list: { columns: ['title', 'deposit'] },
+        actions: ['page', 'show', 'create', 'edit', 'delete'],
+      },
+    });
+    await api(server, 'POST', '/custom/depositRule', { token, body: { title: 'Glass only', deposit: depositIds[0] } });
+    // deleting the held deposit is refused as a code-declared resource's would be (5002, in Chinese), nothing deleted
+    await bulkDelete(admin, 'zh', ['Bottle 1 L']);
+    await admin.getByText(CATALOGUES.zh.errors['5002']).first().waitFor();
+    await look(admin, 'types-deposits-refused-zh');
+    const kept = await api<{ list: Array<{ label: string }> }>(server, 'POST', '/custom/deposit/page', { token, body: { pageNum: 1, pageSize: 10 } });
+    expect(kept.list.map((deposit) => deposit.label).sort()).toEqual(['Bottle 1 L', 'Bottle 2 L']);
   });
 });

@@ -9,10 +9,11 @@ import { rowsOf, type Db } from '../../server/db/client';
 export const SESSION_TABLES = ['sys_token', 'login_attempt', 'rate_limit_hit'];
 
 /**
- * Rows a refusal writes on purpose, left out of their table's checksum: the audit of a refused
- * remote command (ARCHITECTURE.md "Audit actions": outcome `refused`) records the refusal itself.
+ * Rows a refusal writes on purpose, left out of their table's checksum: the audit log records a refused
+ * remote command (ARCHITECTURE.md "Audit actions": outcome `refused`) and a failed sign-in (`failure`,
+ * docs/audit-log.md) as the refusal itself.
  */
-const REFUSAL_RECORDS: Record<string, string> = { audit_log: `where t.outcome <> 'refused'` };
+const REFUSAL_RECORDS: Record<string, string> = { audit_log: `where t.outcome not in ('refused', 'failure')` };
 
 export type Checksums = Map<string, string>;
 

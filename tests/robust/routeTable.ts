@@ -37,7 +37,7 @@ const record = (route: RouteOptions) => {
       url: route.url,
       key: `${method} ${route.url}`,
       public: Boolean(route.config?.public),
-      permissions: [...((route.config as { permissions?: readonly string[] } | undefined)?.permissions ?? [])],
+      permissions: [...(route.config?.permissions ?? [])],
       body: schema.body,
       querystring: schema.querystring,
       params: schema.params,

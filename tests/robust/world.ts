@@ -37,7 +37,7 @@ export interface World {
 }
 
 export const callOf = (server: TestServer): Call => async (method, path, options = {}) => {
-  const answer = await server.call(method as 'GET', path, { token: options.token, body: options.body });
+  const answer = await server.call(method, path, { token: options.token, body: options.body });
   return { status: answer.status, body: answer.body };
 };
 

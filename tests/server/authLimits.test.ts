@@ -450,7 +450,7 @@ describeBackends('server/auth against the database', (server) => {
     const [one, two] = accounts.map((row) => row.id);
     const role = (await server.call('POST', '/role', { token: admin, body: { name: 'p-reader', permissions: [210201, 210101] } })).body.resData.id;
     const userId = await server.createUser({ name: 'pcaller', roles: [role] }, admin);
-    const home = (await currentLicenseAccount(server.db, userId))!;
+    const home = await currentLicenseAccount(server.db, userId);
     expect(home).toMatchObject({ name: 'Default' });
     expect(await roleIdsOf(server.db, userId, home.id)).toEqual([role]);
     expect(await permissionsOf(server.db, userId, home.id)).toEqual([
@@ -472,7 +472,7 @@ describeBackends('server/auth against the database', (server) => {
     const caller = await loadCaller(server.db, DEFAULT_CONFIG, token);
     expect(caller.principal).toMatchObject({ userId, userName: 'pcaller', licenseAccountId: two, licenseAccountName: 'P-two', superAdmin: false, utcOffsetMinutes: 60 });
     expect(caller.permissions).toEqual([]);
-    const row = (await authenticate(server.db, DEFAULT_CONFIG, token))!;
+    const row = await authenticate(server.db, DEFAULT_CONFIG, token);
     expect(await loadPrincipal(server.db, row)).toEqual(caller.principal);
 
     // Without any account: no permissions at all; a superAdmin's are never read.

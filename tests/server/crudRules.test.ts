@@ -257,7 +257,7 @@ describeBackends(
         };
         const models = new Map([['crate', model], ['depot', buildModel(depot, TABLES, hooks.depot)], ['label', buildModel(label, TABLES)]]);
         const config = { exportMaxRows: cap, exportBatchRows: batch } as ServerConfig;
-        await exportListing({ db, models, config }, caller, model, { format: 'csv', codeIn: exportCodes, sort: 'code', order: 'ASC', ...body } as ExportBody, reply as unknown as FastifyReply);
+        await exportListing({ db, models, config }, caller, model, { format: 'csv', codeIn: exportCodes, sort: 'code', order: 'ASC', ...body }, reply as unknown as FastifyReply);
         const chunks: Buffer[] = [];
         const read = (async () => {
           for await (const chunk of sent as AsyncIterable<string | Buffer>) chunks.push(Buffer.from(chunk));

@@ -1,7 +1,7 @@
 // A minimal SMTP server for tests (no TLS, no auth): enough of RFC 5321 for nodemailer to deliver to
 // it, keeping every message's raw text. `down = true` makes it refuse connections with 421, as a mail
 // server that is out of service does, and `refuse` refuses single recipients with 550, so the real SMTP
-// failure paths of server/lib/mailer.ts run.
+// failure paths of server/mail/mailer.ts run.
 import { createServer, type Server, type Socket } from 'node:net';
 
 export interface ReceivedMail {

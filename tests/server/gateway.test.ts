@@ -31,7 +31,7 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
       server = await startTestServer(backend, { gateway: broker === 'embedded' ? embeddedGateway() : externalGateway() });
       token = await server.login();
       const current = await server.call('GET', '/login/current', { token });
-      await seedSmallFleet(server as never, current.body.resData.licenseAccountId, { machines: 4, days: 1 });
+      await seedSmallFleet(server, current.body.resData.licenseAccountId, { machines: 4, days: 1 });
       const rows = await server.db.select({ id: rvm.id }).from(rvm).orderBy(rvm.id);
       machineIds.push(...rows.map((row) => row.id));
       url = server.app.services.gateway.machineUrl!;

@@ -13,7 +13,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { createPasswordHasher } from '../../server/auth/passwords';
-import { MIGRATIONS_FOLDER, rowsOf, type Database, type Db } from '../../server/db/client';
+import { MIGRATIONS_FOLDER, rowsOf, type Database } from '../../server/db/client';
 import { CallerChangeFeed } from '../../server/db/callerChanges';
 import * as schema from '../../server/db/schema';
 import { TEST_CONFIG } from './helpers';
@@ -33,7 +33,7 @@ const migrationsUpTo = (count: number) => {
 };
 
 describe('migrations', () => {
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  const cleanups: Array<() => unknown> = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
@@ -52,7 +52,7 @@ describe('migrations', () => {
     const { generateDrizzleJson, generateMigration } = await import('drizzle-kit/api');
     const entries = journal().entries;
     const last = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', `${entries.at(-1)!.tag.slice(0, 4)}_snapshot.json`), 'utf8'));
-    const current = generateDrizzleJson(schema as Record<string, unknown>, last.id);
+    const current = generateDrizzleJson(schema, last.id);
     expect(await generateMigration(last, current)).toEqual([]);
   });
 
@@ -114,10 +114,10 @@ describe('migrations', () => {
     // The next start: the server migrates to the latest and seeds, on the same database.
     const database: Database = {
       kind: 'pglite',
-      db: db as unknown as Db,
+      db,
       migrateLocked: async (work) => {
         await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-        return work(db as unknown as Db);
+        return work(db);
       },
       // never live: this instance reads every caller from the database
       callerChanges: new CallerChangeFeed(),
@@ -131,7 +131,7 @@ describe('migrations', () => {
     expect(applied).toBe(journal().entries.length);
 
     const call = async (method: 'GET' | 'POST', url: string, token?: string, payload?: unknown) =>
-      (await app.inject({ method, url: `/test-api${url}`, headers: token ? { 'rvm-token': token } : {}, ...(payload ? { payload: payload as object } : {}) })).json();
+      (await app.inject({ method, url: `/test-api${url}`, headers: token ? { 'rvm-token': token } : {}, ...(payload ? { payload } : {}) })).json();
     const login = await call('POST', '/login/login', undefined, { username: 'oldtimer', password: 'Older#2024' });
     expect(login.resCode).toBe('00000');
     expect(login.resData).toMatchObject({ userName: 'oldtimer', accountName: 'Old Depot', userInfo: { superAdmin: false, roleIds: [1] } });

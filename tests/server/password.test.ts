@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { expect, it, vi } from 'vitest';
 import { answeredWorkSettled } from '../../server/auth/afterAnswer';
 import { mailOutbox, passwordReset, sysToken, sysUser } from '../../server/db/schema';
-import { createMailer, type Mail } from '../../server/lib/mailer';
+import { createMailer, type Mail } from '../../server/mail/mailer';
 import { describeBackends, minutesAgo, TEST_CONFIG } from './helpers';
 
 describeBackends('passwords', (server) => {
@@ -19,7 +19,7 @@ describeBackends('passwords', (server) => {
     try {
       const answer = await server.call('POST', '/login/forgotPassword', { body: { account } });
       await answeredWorkSettled(server.app.services);
-      return { body: answer.body, mails: send.mock.calls.map((call) => call[1] as Mail) };
+      return { body: answer.body, mails: send.mock.calls.map((call) => call[1]) };
     } finally {
       send.mockRestore();
     }
@@ -143,7 +143,7 @@ describeBackends('passwords', (server) => {
       ['POST', '/login/resetPassword', { token: 'x', password: 'Fresh#123', confirmPassword: 'Fresh#123', extra: 1 }, '1004', 'extra'],
     ];
     for (const [method, path, body, code, field] of cases) {
-      const { status, body: answer } = await server.call(method as 'PUT', path, { token: admin, body });
+      const { status, body: answer } = await server.call(method, path, { token: admin, body });
       expect([method, path, status, answer.resCode, answer.resData?.issues?.map((issue: { field: string }) => issue.field)]).toEqual([method, path, 400, code, [field]]);
     }
   });

@@ -12,7 +12,7 @@ import { computeErrors, computeMcbe } from '../../server/performance/compute';
 import { earliestDayOf, resolveRange } from '../../server/performance/range';
 import { resolveScope } from '../../server/performance/scope';
 import { rawSource, rollupSource } from '../../server/performance/sources';
-import { dayLabel } from '../../server/dashboard/periods';
+import { dayLabel } from '../../server/lib/localDays';
 import { accountNamed } from './fleetHarness';
 import { describeFleet, type FleetContext } from './fleetSuite';
 

@@ -50,7 +50,7 @@ describeBackends('permissions', (server) => {
       ['POST', '/license-account/page', {}],
     ];
     for (const [method, path, body] of calls) {
-      const answer = await server.call(method as 'GET', path, { token, body });
+      const answer = await server.call(method, path, { token, body });
       expect([path, answer.status, answer.body.resCode]).toEqual([path, 403, '4003']);
     }
     expect((await server.call('GET', `/user/${victim}`, { token: admin })).body.resData.name).toBe('target');

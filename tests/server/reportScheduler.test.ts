@@ -10,7 +10,7 @@ import { mailOutbox } from '../../server/db/schema/auth';
 import { generatedReport } from '../../server/db/schema/reports';
 import { reportNotification, reportNotificationMail, reportNotificationRun } from '../../server/db/schema/reportNotifications';
 import { openDatabase, type Database } from '../../server/db/client';
-import { createMailer, type Mail, type Mailer } from '../../server/lib/mailer';
+import { createMailer, type Mail, type Mailer } from '../../server/mail/mailer';
 import { localDateText, localParts, REPORT_TIME_ZONE } from '../../server/reports/notificationPeriods';
 import { BATCH, REPORT_NOTIFICATION_JOB, runReportNotifications } from '../../server/reports/scheduler';
 import { startFakeSmtp, type FakeSmtp } from './fakeSmtp';

@@ -43,6 +43,10 @@ const TOKEN_ONLY = new Set([
   'DELETE /test-api/saved-filter',
   // the configured types the caller may use (empty for a caller holding none of their permissions)
   'GET /test-api/resource-types/active',
+  // uploaded files of the caller's own license account (docs/files.md); uploading needs a resource's create or edit
+  'GET /test-api/file/info',
+  'GET /test-api/file/:id',
+  'GET /test-api/file/:id/thumbnail',
 ]);
 
 describeBackends('the guard over every registered route', (server) => {

@@ -34,7 +34,7 @@ const SAVED_FILTER_FIELDS = {
   resource: {
     type: 'string',
     anyOf: [
-      { enum: ['account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification'] },
+      { enum: ['account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification', 'auditLog'] },
       { pattern: '^[a-z][a-zA-Z0-9]{1,39}$', maxLength: 40 },
     ],
   },

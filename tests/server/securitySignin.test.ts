@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { answeredWorkSettled } from '../../server/auth/afterAnswer';
 import { createPasswordQueue, PasswordQueueFull, passwordChecksOf } from '../../server/auth/passwordQueue';
 import { loginAttempt, mailOutbox, rateLimitHit, sysUser } from '../../server/db/schema';
-import type { Mail } from '../../server/lib/mailer';
+import type { Mail } from '../../server/mail/mailer';
 import { describeBackends, minutesAgo, TEST_CONFIG } from './helpers';
 
 /** A promise with its resolve outside: a fake task or a mail held until the test lets it go. */
@@ -283,7 +283,7 @@ describeBackends('sign-in and forgot-password abuse', (server) => {
       const send = vi.spyOn(server.app.services.mailer, 'send');
       await forgot(server.app, 'fp3');
       await answeredWorkSettled(server.app.services);
-      const mailed = (send.mock.calls.at(-1)?.[1] as Mail).text;
+      const mailed = (send.mock.calls.at(-1)![1] as Mail).text;
       send.mockRestore();
       const token = decodeURIComponent(mailed.match(/\/resetPassword\?token=(\S+)/)?.[1] ?? '');
       expect(token).toMatch(/^[A-Za-z0-9_-]{20,}$/);

@@ -11,7 +11,7 @@ const barcode = BARCODE as unknown as ConfiguredType;
 describe('configured types', () => {
   it('become a declaration the generic views and validation use', () => {
     const declaration = toDeclaration(barcode);
-    expect(declaration).toMatchObject({ name: 'barcode', apiPath: '/custom/barcode', route: '/custom/barcode', menuId: 21, nameField: 'code', scope: 'custom' });
+    expect(declaration).toMatchObject({ name: 'barcode', apiPath: '/custom/barcode', route: '/systemSettings/barcode', menuId: 21, nameField: 'code', scope: 'custom' });
     expect(Object.keys(declaration.fields)).toEqual(['id', 'code', 'itemType', 'refund', 'active', 'createdTime', 'updatedTime']);
     expect(declaration.fields.refund).toMatchObject({ type: 'number', scale: 2, min: 0, max: 100 });
     expect(declaration.fields.active.defaultValue).toBe(true);

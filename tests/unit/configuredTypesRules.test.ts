@@ -2,6 +2,7 @@
 // declaration toDeclaration builds per field kind, and the texts configuredText resolves.
 import { describe, expect, it } from 'vitest';
 import {
+  configuredRoute,
   configuredText,
   configuredTexts,
   customMenuIdentifier,
@@ -104,6 +105,22 @@ describe('definitionIssues', () => {
     expect(issuesOf({ rules: [{ kind: 'after', field: 'start', other: 'end', messages: labels('x') }] })).toEqual([unknown('rules.0.field', 'start'), unknown('rules.0.other', 'end')]);
   });
 
+  it('keeps a required reference from being emptied by a delete (9415), and passes the delete behaviours on', () => {
+    expect(withField('owner', field('reference', { reference: 'user', required: true, onDelete: 'setNull' }))).toEqual([{ field: 'fields.owner.onDelete', message: 'errors.9415' }]);
+    expect(withField('owner', field('reference', { reference: 'user', onDelete: 'setNull' }))).toEqual([]);
+    expect(withField('owner', field('reference', { reference: 'user', required: true, onDelete: 'cascade' }))).toEqual([]);
+    const declared = (onDelete?: 'restrict' | 'setNull' | 'cascade') => toDeclaration({ ...TYPE, fields: { owner: field('reference', { reference: 'user', onDelete }) } }).fields.owner.onDelete;
+    expect([declared(), declared('setNull'), declared('cascade')]).toEqual([undefined, 'setNull', 'cascade']);
+  });
+
+  it('places the screens under the menu parent\'s area, never on a screen of the menu (9416)', () => {
+    expect(configuredRoute({ name: 'payouts', menuParent: 'service' })).toBe('/service/payouts');
+    expect(configuredRoute({ name: 'extra', menuParent: 'search' })).toBe('/search/extra');
+    expect(configuredRoute({ name: 'keys', menuParent: 'systemSettings' })).toBe('/systemSettings/keys');
+    expect(issuesOf({ name: 'payout' })).toEqual([{ field: 'name', message: 'errors.9416', values: { route: '/service/payout' } }]);
+    expect(issuesOf({ name: 'payout', menuParent: 'reports' })).toEqual([]);
+  });
+
   it('needs a default of the field\'s kind (9414)', () => {
     const bad = (name: string, value: ConfiguredField) => expect(withField(name, value), name).toEqual([{ field: `fields.${name}.default`, message: 'errors.9414' }]);
     const good = (name: string, value: ConfiguredField) => expect(withField(name, value), name).toEqual([]);
@@ -120,6 +137,8 @@ describe('definitionIssues', () => {
     good('t', field('text', { default: 'five' }));
     bad('d', field('date', { default: true }));
     good('d', field('date', { default: '2026-01-01' }));
+    // a file belongs to one license account: no default fits every record
+    bad('f', field('file', { default: 3 }));
   });
 });
 
@@ -127,7 +146,7 @@ describe('definitionIssues', () => {
 describe('toDeclaration', () => {
   it('places the type under its menu entry with the configured record table and system fields', () => {
     const declaration = toDeclaration(TYPE);
-    expect(declaration).toMatchObject({ name: 'ticket', apiPath: '/custom/ticket', route: '/custom/ticket', menuId: 6, table: 'configured_record', scope: 'custom', nameField: 'title' });
+    expect(declaration).toMatchObject({ name: 'ticket', apiPath: '/custom/ticket', route: '/service/ticket', menuId: 6, table: 'configured_record', scope: 'custom', nameField: 'title' });
     expect(Object.keys(declaration.fields)).toEqual(['id', ...Object.keys(TYPE.fields), 'createdTime', 'updatedTime']);
     expect(declaration.fields.id).toStrictEqual({ type: 'number', readOnly: true, views: ['list', 'show'], sortable: true });
     expect(declaration.fields.createdTime).toStrictEqual({ type: 'datetime', readOnly: true, views: ['list', 'show'], sortable: true });
@@ -153,7 +172,8 @@ describe('toDeclaration', () => {
     expect(declaration.fields.owner).toStrictEqual({ type: 'reference', reference: 'user', sortable: true, defaultValue: 3 });
     expect(declaration.fields.open).toStrictEqual({ type: 'boolean', sortable: true, defaultValue: false });
     expect(declaration.fields.due).toStrictEqual({ type: 'date', sortable: true });
-    expect(toDeclaration({ ...TYPE, fields: { photo: field('image') } }).fields.photo).toStrictEqual({ type: 'image', minLength: undefined, maxLength: 255 });
+    // an uploaded file's id (docs/files.md): no lengths, nothing to sort by
+    expect(toDeclaration({ ...TYPE, fields: { photo: field('image') } }).fields.photo).toStrictEqual({ type: 'image' });
   });
 
   it('names records by the declared field, else the first text field, else the id', () => {

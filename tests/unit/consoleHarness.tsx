@@ -111,7 +111,7 @@ type Handler = (call: RecordedCall) => unknown;
  * function's result, awaited) is sent as the success envelope; a thrown ApiError as a failure envelope
  * with its code, message and data. Unknown paths answer success with no data. Every call is recorded.
  */
-export const fakeServer = (handlers: Record<string, Handler | unknown>, calls: RecordedCall[] = []) => {
+export const fakeServer = (handlers: Record<string, unknown>, calls: RecordedCall[] = []) => {
   const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://console.test');
     const method = init.method ?? 'GET';
@@ -171,7 +171,7 @@ export const consoleHarness = (options: ConsoleOptions = {}) => {
   const server = fakeServer(handlers);
   const { calls } = server;
   const http = createHttpClient({
-    fetch: server.fetch as unknown as typeof fetch,
+    fetch: server.fetch,
     session,
     notify: bridgedNotify,
     translate: (key, values) => catalogueTranslator(session.getLang())(key, values),
@@ -187,7 +187,7 @@ export const consoleHarness = (options: ConsoleOptions = {}) => {
       firstLogin: options.forced === 'firstLogin',
       passwordExpired: options.forced === 'passwordExpired',
     };
-    session.storeLogin(answer, { username, password, rememberPassword: options.rememberPassword ?? false });
+    void session.storeLogin(answer, { username, password, rememberPassword: options.rememberPassword ?? false }); // synchronous: the cipher is loaded
   }
   const authProvider = createAuthProvider(http, session);
   const dataProvider = createDataProvider(http, download);

@@ -75,6 +75,7 @@ describe('buildResources with a fixture registry', () => {
       'service/events',
       'service/eventNotifications',
       'reports/notifications',
+      'systemSettings/auditLog',
     ]);
   });
 });

@@ -84,6 +84,8 @@ describe('field kinds', () => {
     expect(inputKindFor(user.fields.enabled, 'edit')).toBe('boolean');
     expect(inputKindFor(eventNotification.fields.alarmCodes, 'edit')).toBe('optionList');
     expect(inputKindFor({ type: 'text', display: 'optionList' }, 'edit')).toBe('text'); // no options: plain text
+    expect(inputKindFor({ type: 'image' }, 'create')).toBe('upload');
+    expect(inputKindFor({ type: 'file' }, 'edit')).toBe('upload');
   });
 
   it('maps filters to inputs', () => {
@@ -154,6 +156,7 @@ describe('registry, labels, permissions, formats', () => {
       'service/events',
       'service/eventNotifications',
       'reports/notifications',
+      'systemSettings/auditLog',
     ]);
     expect(findDeclaration(RESOURCES, 'systemSettings/role')).toBe(role);
     expect(findDeclaration(RESOURCES, 'role')).toBe(role);

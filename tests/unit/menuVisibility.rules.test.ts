@@ -10,7 +10,7 @@ const node = (id: number, identifier: string, children: MenuNode[] = [], extra: 
   id,
   key: identifier,
   identifier,
-  type: 'menu' as MenuNode['type'],
+  type: 'menu',
   inMenu: true,
   children,
   ...extra,

@@ -45,29 +45,29 @@ const recordingDocument = (protocol: string) => {
 const attributesOf = (cookie: string) => cookie.split(';').slice(1).map((part) => part.trim().toLowerCase());
 
 describe('the password cookie', () => {
-  it('is written only when "remember password" is set; the session copy stays for the change-password dialog', () => {
+  it('is written only when "remember password" is set; the session copy stays for the change-password dialog', async () => {
     const storage = memoryStorage();
     const { jar, cookies } = memoryJar();
     const session = createSession(storage, cookies, () => NOW);
-    session.storeLogin(ANSWER, { username: 'admin', password: 'Admin@123', rememberPassword: false });
+    await session.storeLogin(ANSWER, { username: 'admin', password: 'Admin@123', rememberPassword: false });
     expect(jar.has(PASSWORD_COOKIE)).toBe(false);
     expect(decryptPassword(storage.data.get('password'))).toBe('Admin@123');
     expect(session.getStoredPassword()).toBe('Admin@123');
     expect(session.getRememberedPassword()).toBeNull();
 
-    session.storeLogin(ANSWER, { username: 'admin', password: 'Admin@123', rememberPassword: true });
+    await session.storeLogin(ANSWER, { username: 'admin', password: 'Admin@123', rememberPassword: true });
     expect(decryptPassword(jar.get(PASSWORD_COOKIE)?.value)).toBe('Admin@123');
     expect(jar.get(PASSWORD_COOKIE)?.expires.getTime()).toBe(NOW.getTime() + 7 * 24 * 3600 * 1000);
   });
 
-  it('is dropped when the next sign-in does not ask to be remembered', () => {
+  it('is dropped when the next sign-in does not ask to be remembered', async () => {
     const storage = memoryStorage();
     const { jar, cookies } = memoryJar();
     const session = createSession(storage, cookies, () => NOW);
-    session.storeLogin(ANSWER, { username: 'alice', password: 'Alice#123', rememberPassword: true });
+    await session.storeLogin(ANSWER, { username: 'alice', password: 'Alice#123', rememberPassword: true });
     session.clear();
     expect(session.getRememberedPassword()).toBe('Alice#123'); // the login form prefills it
-    session.storeLogin(ANSWER, { username: 'bob', password: 'Bob#1234', rememberPassword: false });
+    await session.storeLogin(ANSWER, { username: 'bob', password: 'Bob#1234', rememberPassword: false });
     expect(jar.has(PASSWORD_COOKIE)).toBe(false);
     expect(session.getStoredPassword()).toBe('Bob#1234'); // never Alice's
     session.clear();

@@ -72,6 +72,7 @@ const SEEDED: ReadonlyArray<readonly [string, number]> = [
   ['systemSettings:role', 2103],
   ['systemSettings:permission', 2104],
   ['systemSettings:resourceTypes', 2105],
+  ['systemSettings:auditLog', 2106],
   ['account:page', 210101],
   ['account:add', 210102],
   ['account:edit', 210103],
@@ -111,7 +112,10 @@ const SEEDED: ReadonlyArray<readonly [string, number]> = [
   ['reportNotification:page', 30301],
   ['reportNotification:add', 30302],
   ['reportNotification:edit', 30303],
-  ['reportNotification:delete', 30304],];
+  ['reportNotification:delete', 30304],
+  ['auditLog:page', 210601],
+  ['auditLog:export', 210602],
+];
 
 describe('permission identities', () => {
   const tree = permissionTree(RESOURCES);

@@ -50,6 +50,7 @@ describe('identifier matching', () => {
   });
 
   it('<Permission> refuses an empty identifier list', () => {
+    // oxlint-disable-next-line react/no-children-prop -- no JSX in a .ts file, and PermissionProps requires children
     expect(() => renderToString(createElement(Permission, { identifiers: [], children: 'secret' }))).toThrow(/at least one identifier/);
   });
 });

@@ -5,6 +5,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { catalogues } from '../../i18n';
+import { COMMAND_GROUPS, REMOTE_COMMANDS } from '../../resources/commands';
 import { RemoteControlTab } from '../../src/installation/machine/RemoteControlTab';
 import { ApiError } from '../../src/providers/httpTypes';
 import { commandRecord, fakeStream, harness, REMOTE_ONLY, type HarnessOptions } from './remoteHarness';
@@ -51,9 +52,9 @@ describe('RemoteControl tab: actions by model', () => {
     expect(disabled(screen.getByTestId('action-restartC750'))).toBe(true);
     expect(disabled(screen.getByTestId('action-restart'))).toBe(false);
     expect(disabled(screen.getByTestId('action-setOnOffTime'))).toBe(false);
-    // all 12, grouped
-    expect(screen.getAllByRole('group')).toHaveLength(5);
-    expect(screen.getAllByRole('button', { name: /.+/ }).filter((button) => button.dataset.testid?.startsWith('action-'))).toHaveLength(12);
+    // every command of the catalogue (SPEC 2's 12), grouped
+    expect(screen.getAllByRole('group')).toHaveLength(COMMAND_GROUPS.length);
+    expect(screen.getAllByRole('button', { name: /.+/ }).filter((button) => button.dataset.testid?.startsWith('action-'))).toHaveLength(REMOTE_COMMANDS.length);
     await user.hover(screen.getByTestId('unsupported-binHeight'));
     expect((await screen.findByRole('tooltip', {}, WAIT)).textContent).toContain('The model S1 does not support this command.');
   });

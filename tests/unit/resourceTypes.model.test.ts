@@ -45,6 +45,17 @@ describe('type editor model', () => {
     expect(sent.list.defaultSort).toBeUndefined();
   });
 
+  it('keeps a reference\'s delete behaviour: restrict (the default) is not sent, the others are', () => {
+    const withFleet = (onDelete?: 'restrict' | 'setNull' | 'cascade'): ConfiguredType => ({
+      ...TYPE,
+      fields: { ...TYPE.fields, fleet: { type: 'reference', reference: 'fleet', labels: { en: 'Fleet', zh: '机群' }, ...(onDelete ? { onDelete } : {}) } },
+    });
+    expect(formOf(withFleet()).fields[6].onDelete).toBe('restrict');
+    expect(typeOf(formOf(withFleet())).fields.fleet).toEqual({ type: 'reference', reference: 'fleet', labels: { en: 'Fleet', zh: '机群' } });
+    expect(typeOf(formOf(withFleet('cascade'))).fields.fleet.onDelete).toBe('cascade');
+    expect(issuePath('fields.fleet.onDelete', formOf(withFleet('setNull')))).toBe('fields.6.onDelete');
+  });
+
   it('maps server issue paths to the inputs of the form', () => {
     const form = formOf(TYPE);
     expect(issuePath('labels.zh', form)).toBe('labelZh');

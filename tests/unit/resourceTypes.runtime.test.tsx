@@ -43,13 +43,13 @@ describe('configured types in the console', () => {
   it('derives a menu entry under the menu parent, shown by the page permission only, and the labels', () => {
     const runtime = runtimeResources([BARCODE, { ...BARCODE, name: 'old', status: 'archived' }]);
     const systemSettings = runtime.menu.find((node) => node.key === 'systemSettings')!;
-    expect(systemSettings.children.at(-1)).toMatchObject({ key: 'custom_barcode', identifier: 'custom:barcode', route: '/custom/barcode' });
-    expect(runtime.registry.filter((declaration) => declaration.route.startsWith('/custom/')).map((declaration) => declaration.name)).toEqual(['barcode']);
+    expect(systemSettings.children.at(-1)).toMatchObject({ key: 'custom_barcode', identifier: 'custom:barcode', route: '/systemSettings/barcode' });
+    expect(runtime.registry.filter((declaration) => declaration.apiPath.startsWith('/custom/')).map((declaration) => [declaration.name, declaration.route])).toEqual([['barcode', '/systemSettings/barcode']]);
     // beside a top-level screen without children (Search stays a link), not inside it
     const besideSearch = runtimeResources([{ ...BARCODE, menuParent: 'search' }]).menu;
     const search = besideSearch.findIndex((node) => node.key === 'search');
     expect(besideSearch[search].children).toEqual([]);
-    expect(besideSearch[search + 1]).toMatchObject({ key: 'custom_barcode', route: '/custom/barcode' });
+    expect(besideSearch[search + 1]).toMatchObject({ key: 'custom_barcode', route: '/search/barcode' });
 
     const visible = (identifiers: string[]) => menuKeys(visibleMenu(holding(...identifiers), { registry: runtime.registry }, runtime.menu));
     expect(visible(['custom:barcode:page'])).toEqual(expect.arrayContaining(['systemSettings', 'custom_barcode']));
@@ -61,7 +61,7 @@ describe('configured types in the console', () => {
     const zh = withConfiguredMessages(englishMessages, runtime, 'zh') as unknown as { resources: Record<string, { name: string; fields: Record<string, string>; enums: Record<string, Record<string, string>>; filters: Record<string, string> }>; menu: Record<string, string> };
     expect(zh.menu.custom_barcode).toBe('条码');
     expect(zh.resources.barcode.enums.itemType.pet).toBe('PET瓶');
-    expect(zh.resources['custom/barcode'].fields.refund).toBe('退款');
+    expect(zh.resources['systemSettings/barcode'].fields.refund).toBe('退款');
     expect(zh.resources.barcode.filters.codeLike).toBe('条码');
     expect((englishMessages as unknown as { menu: Record<string, string> }).menu.custom_barcode).toBeUndefined();
   });
@@ -76,6 +76,7 @@ describe('configured types in the console', () => {
       },
     });
     const services: ConsoleServices = { session: h.session, http: h.http, download: h.download, locale: 'en', reload: h.reload };
+    // an old address (before types moved under their menu parent's area) still opens the list
     window.history.replaceState(null, '', '/custom/barcode');
     render(<App services={services} messages={englishMessages} />);
 
@@ -86,7 +87,8 @@ describe('configured types in the console', () => {
     expect(screen.getAllByText('Barcode').length).toBeGreaterThan(0); // column header (and the filter's label)
     const sidebar = screen.getByTestId('sidebar');
     const entry = within(sidebar).getByRole('link', { name: 'Barcodes' });
-    expect(entry.getAttribute('href')).toBe('/custom/barcode');
+    expect(entry.getAttribute('href')).toBe('/systemSettings/barcode');
+    expect(window.location.pathname).toBe('/systemSettings/barcode');
     expect(within(sidebar).queryByText(t('menu.user'))).toBeNull();
     expect(screen.getByRole('link', { name: new RegExp(t('ra.action.create')) })).toBeTruthy();
     expect(callsTo(h.calls, 'POST', '/custom/barcode/page')[0].body).toMatchObject({ pageNum: 1, sort: 'code', order: 'ASC' });

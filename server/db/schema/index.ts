@@ -11,3 +11,4 @@ export * from './performance';
 export * from './reports';
 export * from './reportNotifications';
 export * from './configuredTypes';
+export * from './files';

@@ -1,6 +1,6 @@
 // The live fleet (docs/machine-protocol.md): how machines authenticate to the gateway, which of their
 // messages were already processed (idempotency), remote commands with their delivery state, files
-// machines upload, the audit log of operator actions, and alarm e-mail notification rules.
+// machines upload, the audit log (operator actions, writes, security events), and alarm e-mail notification rules.
 // Everything that must hold across server instances lives here, never in memory.
 import { sql } from 'drizzle-orm';
 import {
@@ -136,22 +136,50 @@ export const rvmFile = pgTable(
   (t) => [index('rvm_file_rvm_created_idx').on(t.rvmId, t.createdTime)],
 );
 
-/** Who did what to which machines, and how it ended (remote commands, credential rotations, ...). */
+/**
+ * JSON kept as jsonb but read as its text: the audit screen's generic views show it as a text field
+ * (the declaration format has no object kind), and the console's show view parses it again.
+ */
+const jsonText = customType<{ data: string; driverData: unknown }>({
+  dataType: () => 'jsonb',
+  fromDriver: (value) => (typeof value === 'string' ? value : JSON.stringify(value)),
+});
+
+/**
+ * The audit log (docs/audit-log.md): every write of the resource engine, every security event and every
+ * operator action on machines, who did it, from where and how it ended; written in the transaction of
+ * the action (server/audit/record.ts). No account (null): a failed sign-in with an unknown user name.
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
     id: bigId(),
-    licenseAccountId: accountId(),
+    licenseAccountId: integer('license_account_id'),
     userId: integer('user_id'),
+    /** The user's name at that time (a failed sign-in: the name tried). */
     userName: varchar('user_name', { length: 64 }),
+    /** resources/auditLog.ts AUDIT_ACTIONS: create, update, delete, signIn, …, `command.<name>`, `gateway.<what>`. */
     action: varchar('action', { length: 48 }).notNull(),
-    /** `{ rvmIds: [...], batchId?, commandIds? }` */
+    /** The resource acted on (a declaration's name, `machine` for commands) and the record, when one. */
+    resource: varchar('resource', { length: 64 }),
+    recordId: bigint('record_id', { mode: 'number' }),
+    /** `{ <field>: { before?, after? } | { redacted: true } }`: the changed fields only (server/audit/diff.ts). */
+    changes: jsonText('changes'),
+    /** Commands: `{ rvmIds: [...], batchId?, commandIds? }` */
     target: jsonb('target').notNull().default({}),
     detail: jsonb('detail').notNull().default({}),
     outcome: varchar('outcome', { length: 24 }).notNull(),
+    /** request.ip (with the app's trustProxy). */
+    address: varchar('address', { length: 64 }),
     time: at('time').notNull().defaultNow(),
   },
-  (t) => [index('audit_log_account_time_idx').on(t.licenseAccountId, t.time)],
+  (t) => [
+    index('audit_log_account_time_idx').on(t.licenseAccountId, t.time),
+    // The screen's resource / record filter; the user name filter has the trigram index made at start (server/db/trigramIndexes.ts).
+    index('audit_log_account_resource_idx').on(t.licenseAccountId, t.resource, t.recordId, t.time),
+    // Retention deletes by age across accounts (server/audit/retention.ts).
+    index('audit_log_time_idx').on(t.time),
+  ],
 );
 
 /**

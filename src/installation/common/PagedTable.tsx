@@ -110,7 +110,7 @@ export const PagedTable = <T,>(props: PagedTableProps<T>) => {
                 tabIndex={onRowClick ? 0 : undefined}
                 onClick={onRowClick ? () => onRowClick(row) : undefined}
                 onKeyDown={onRowClick ? openOnKey(row) : undefined}
-                sx={{ ...(onRowClick ? ROW_OPENS_SX : {}), ...((rowSx?.(row) as object) ?? {}) }}
+                sx={{ ...(onRowClick ? ROW_OPENS_SX : {}), ...(rowSx?.(row) as object | undefined) }}
               >
                 {columns.map((column) => (
                   <TableCell key={column.key} align={column.align} sx={cellSx(column)}>
