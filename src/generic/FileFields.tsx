@@ -1,7 +1,7 @@
 // Image and file values in lists and show views (docs/files.md): an image as its thumbnail, a file as a
 // download link with its name and size; both download the original through the console's download
 // client (the token goes in a header, so a plain link could not), with a cancellable progress dialog.
-import { useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useRef, useState, type ComponentType, type MouseEvent, type ReactNode } from 'react';
 import { Box, Link, Typography } from '@mui/material';
 import ImageOutlinedIcon from '@mui/icons-material/ImageOutlined';
 import { useRecordContext, useTranslate } from 'react-admin';
@@ -78,28 +78,21 @@ export const FileNameAndSize = ({ info }: { info: FileInfo }) => {
   return <>{translate('generic.file.nameAndSize', { name: info.name, size: formatBytes(info.size) })}</>;
 };
 
-/** An image field of the record in context. */
-export const ImageValueField = ({ source }: { source: string }) => {
+/** A file field of the record in context, shown as the image's thumbnail or as the file's name and size; a click downloads it. */
+const StoredFileField = ({ source, shown: Shown }: { source: string; shown: ComponentType<{ info: FileInfo }> }) => {
   const value: unknown = useRecordContext()?.[source];
   const info = useFileInfo(value);
   if (info === null) return value ? <Unavailable /> : null;
   if (info === undefined) return null;
   return (
     <DownloadTrigger info={info}>
-      <FileThumbnail info={info} />
+      <Shown info={info} />
     </DownloadTrigger>
   );
 };
 
+/** An image field of the record in context. */
+export const ImageValueField = ({ source }: { source: string }) => <StoredFileField source={source} shown={FileThumbnail} />;
+
 /** A file field of the record in context. */
-export const FileValueField = ({ source }: { source: string }) => {
-  const value: unknown = useRecordContext()?.[source];
-  const info = useFileInfo(value);
-  if (info === null) return value ? <Unavailable /> : null;
-  if (info === undefined) return null;
-  return (
-    <DownloadTrigger info={info}>
-      <FileNameAndSize info={info} />
-    </DownloadTrigger>
-  );
-};
+export const FileValueField = ({ source }: { source: string }) => <StoredFileField source={source} shown={FileNameAndSize} />;

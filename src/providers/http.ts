@@ -181,8 +181,33 @@ export const requestHeaders = (session: HttpClientOptions['session'], extra: Rec
   return headers;
 };
 
+/**
+ * What the console does with an envelope, for every client that receives one (JSON requests, uploads): its data
+ * on success; a forced-logout code clears the session (SPEC 8: no message); a forced password change opens its
+ * dialog (AccountDialogs, no toast); anything else fails in the user's language through `fail` (a toast unless silent).
+ */
+export const settleEnvelope = <T>(
+  envelope: Envelope,
+  status: number | undefined,
+  { session, onForcedLogout, translate }: Pick<HttpClientOptions, 'session' | 'onForcedLogout' | 'translate'>,
+  fail: (error: ApiError) => never,
+): T => {
+  if (SUCCESS_CODES.has(envelope.code)) return convertDateTimes(envelope.data) as T;
+  if (isForcedLogoutCode(envelope.code)) {
+    session.clear();
+    onForcedLogout();
+    throw new ApiError(envelope.code, envelope.message, envelope.data, status);
+  }
+  if (envelope.code === PASSWORD_CHANGE_REQUIRED) {
+    const reason = (envelope.data as { reason?: unknown } | null)?.reason === 'passwordExpired' ? 'passwordExpired' : 'firstLogin';
+    session.setForcedPasswordChange?.(reason);
+    throw new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status);
+  }
+  return fail(new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status));
+};
+
 export const createHttpClient = (options: HttpClientOptions): HttpClient => {
-  const { session, notify, translate, onForcedLogout } = options;
+  const { session, notify, translate } = options;
   const baseUrl = options.baseUrl ?? API_BASE_URL;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
@@ -223,20 +248,7 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
       if (status !== undefined && status >= 200 && status < 300) return convertDateTimes(parsed) as T;
       return fail(new ApiError('network', translate('errors.network'), parsed, status), silent);
     }
-    if (SUCCESS_CODES.has(envelope.code)) return convertDateTimes(envelope.data) as T;
-    if (isForcedLogoutCode(envelope.code)) {
-      // SPEC 8: forced logout clears the session and reloads, with no message.
-      session.clear();
-      onForcedLogout();
-      throw new ApiError(envelope.code, envelope.message, envelope.data, status);
-    }
-    if (envelope.code === PASSWORD_CHANGE_REQUIRED) {
-      // No toast: the session's forced change opens the change-password dialog (AccountDialogs).
-      const reason = (envelope.data as { reason?: unknown } | null)?.reason === 'passwordExpired' ? 'passwordExpired' : 'firstLogin';
-      session.setForcedPasswordChange?.(reason);
-      throw new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status);
-    }
-    return fail(new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status), silent);
+    return settleEnvelope<T>(envelope, status, options, (error) => fail(error, silent));
   };
 
   return {

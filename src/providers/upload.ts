@@ -1,18 +1,7 @@
 // File uploads (docs/files.md): the same base prefix, token and language headers and the same answers
 // (envelope, forced logout, catalogue messages) as the http client, over XMLHttpRequest because fetch
 // reports no upload progress. The file goes as the raw body; the server judges its type from the bytes.
-import {
-  convertDateTimes,
-  failureMessage,
-  ERROR_TOAST_MS,
-  isForcedLogoutCode,
-  PASSWORD_CHANGE_REQUIRED,
-  readEnvelope,
-  requestHeaders,
-  SUCCESS_CODES,
-  buildQueryString,
-  type HttpClientOptions,
-} from './http';
+import { ERROR_TOAST_MS, readEnvelope, requestHeaders, buildQueryString, settleEnvelope, type HttpClientOptions } from './http';
 import { ApiError, type UploadClient } from './httpTypes';
 
 export type UploadClientOptions = Omit<HttpClientOptions, 'fetch' | 'timeoutMs'> & {
@@ -23,7 +12,7 @@ export type UploadClientOptions = Omit<HttpClientOptions, 'fetch' | 'timeoutMs'>
 const abortError = () => new DOMException('The upload was cancelled', 'AbortError');
 
 export const createUploadClient = (options: UploadClientOptions): UploadClient => {
-  const { session, notify, translate, onForcedLogout } = options;
+  const { session, notify, translate } = options;
   const baseUrl = options.baseUrl ?? '/test-api';
   const createRequest = options.createRequest ?? (() => new XMLHttpRequest());
 
@@ -43,18 +32,7 @@ export const createUploadClient = (options: UploadClientOptions): UploadClient =
         }
         const envelope = readEnvelope(parsed);
         if (!envelope) return fail(new ApiError('network', translate('errors.network'), parsed, status));
-        if (SUCCESS_CODES.has(envelope.code)) return convertDateTimes(envelope.data) as T;
-        if (isForcedLogoutCode(envelope.code)) {
-          session.clear();
-          onForcedLogout();
-          throw new ApiError(envelope.code, envelope.message, envelope.data, status);
-        }
-        if (envelope.code === PASSWORD_CHANGE_REQUIRED) {
-          const reason = (envelope.data as { reason?: unknown } | null)?.reason === 'passwordExpired' ? 'passwordExpired' : 'firstLogin';
-          session.setForcedPasswordChange?.(reason);
-          throw new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status);
-        }
-        return fail(new ApiError(envelope.code, failureMessage(envelope, translate), envelope.data, status));
+        return settleEnvelope<T>(envelope, status, options, fail);
       };
 
       return new Promise<T>((resolve, reject) => {
