@@ -1,12 +1,12 @@
 // Export of the filtered, sorted list as CSV or XLSX through the data provider's `export`: the visible
 // columns in the shown order (column chooser), with a cancellable progress dialog.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { ListSubheader, Menu, MenuItem } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Button, useDataProvider, useListContext, useResourceContext, useTranslate } from 'react-admin';
 import type { ExportFormat, RvmDataProvider } from '../providers/dataProvider';
-import { saveBlob } from '../providers/download';
-import { DownloadProgressDialog, type DownloadProgress } from './DownloadProgressDialog';
+import { DownloadProgressDialog } from './DownloadProgressDialog';
+import { useSavedDownload } from './useSavedDownload';
 import { useVisibleColumns } from './visibleColumns';
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'xlsx'];
@@ -23,30 +23,11 @@ export const ExportButton = ({ columnSources }: ExportButtonProps) => {
   const dataProvider = useDataProvider<RvmDataProvider>();
   const { filterValues, sort, total } = useListContext();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [progress, setProgress] = useState<DownloadProgress | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const { progress, run: download, cancel } = useSavedDownload();
 
-  const run = async (format: ExportFormat) => {
+  const run = (format: ExportFormat) => {
     setAnchor(null);
-    const controller = new AbortController();
-    abort.current = controller;
-    setProgress({ loaded: 0 });
-    try {
-      const { blob, filename } = await dataProvider.export(resource, {
-        format,
-        filter: filterValues,
-        sort,
-        columns,
-        onProgress: ({ loaded, total: size }) => setProgress({ loaded, total: size }),
-        signal: controller.signal,
-      });
-      saveBlob(blob, filename);
-    } catch {
-      // the download client already showed 'Download failed'; a cancel needs no message
-    } finally {
-      abort.current = null;
-      setProgress(null);
-    }
+    void download(undefined, (options) => dataProvider.export(resource, { format, filter: filterValues, sort, columns, ...options }));
   };
 
   return (
@@ -68,7 +49,7 @@ export const ExportButton = ({ columnSources }: ExportButtonProps) => {
         progress={progress}
         title={translate('generic.export.title')}
         detail={translate('generic.export.visibleColumns', { count: columns.length })}
-        onCancel={() => abort.current?.abort()}
+        onCancel={cancel}
       />
     </>
   );

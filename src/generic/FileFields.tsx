@@ -1,14 +1,14 @@
 // Image and file values in lists and show views (docs/files.md): an image as its thumbnail, a file as a
 // download link with its name and size; both download the original through the console's download
 // client (the token goes in a header, so a plain link could not), with a cancellable progress dialog.
-import { useRef, useState, type ComponentType, type MouseEvent, type ReactNode } from 'react';
+import type { ComponentType, MouseEvent, ReactNode } from 'react';
 import { Box, Link, Typography } from '@mui/material';
 import ImageOutlinedIcon from '@mui/icons-material/ImageOutlined';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { FileInfo } from '../../resources/files';
 import { useConsoleServices } from '../layout/ConsoleServices';
-import { saveBlob } from '../providers/download';
-import { DownloadProgressDialog, type DownloadProgress } from './DownloadProgressDialog';
+import { DownloadProgressDialog } from './DownloadProgressDialog';
+import { useSavedDownload } from './useSavedDownload';
 import { useFileInfo, useThumbnailUrl } from './files';
 import { formatBytes } from './format';
 
@@ -18,33 +18,18 @@ const THUMBNAIL_BOX = 64;
 const DownloadTrigger = ({ info, children }: { info: FileInfo; children: ReactNode }) => {
   const translate = useTranslate();
   const { download } = useConsoleServices();
-  const [progress, setProgress] = useState<DownloadProgress | null>(null);
-  const abort = useRef<AbortController | null>(null);
-  const start = async (event: MouseEvent) => {
+  const { progress, run, cancel } = useSavedDownload();
+  const start = (event: MouseEvent) => {
     event.preventDefault();
     event.stopPropagation();
-    const controller = new AbortController();
-    abort.current = controller;
-    setProgress({ loaded: 0, total: info.size });
-    try {
-      const { blob, filename } = await download.download('GET', `/file/${info.id}`, {
-        signal: controller.signal,
-        onProgress: ({ loaded, total }) => setProgress({ loaded, total: total ?? info.size }),
-      });
-      saveBlob(blob, filename);
-    } catch {
-      // the download client already said 'Download failed'; a cancel needs no message
-    } finally {
-      abort.current = null;
-      setProgress(null);
-    }
+    void run(info.size, (options) => download.download('GET', `/file/${info.id}`, options));
   };
   return (
     <>
       <Link component="button" type="button" onClick={start} title={translate('generic.file.download', { name: info.name })} sx={{ textAlign: 'left' }}>
         {children}
       </Link>
-      <DownloadProgressDialog progress={progress} title={translate('generic.file.downloading')} detail={info.name} onCancel={() => abort.current?.abort()} />
+      <DownloadProgressDialog progress={progress} title={translate('generic.file.downloading')} detail={info.name} onCancel={cancel} />
     </>
   );
 };
