@@ -12,7 +12,6 @@
 // (server/simulator/commands.ts) answers "Done" to a command it has no behaviour for.
 import { machine } from './machine';
 import type { CrossFieldRule, FieldDeclaration } from './types';
-import { validateRecord, type ValidationIssue } from './validation';
 
 export interface CommandParamsDeclaration {
   fields: Record<string, FieldDeclaration>;
@@ -135,30 +134,6 @@ export const supportsCommand = (termType: string, command: string): boolean => i
 
 /** The commands whose result is a file the machine uploaded (`fileId`). */
 export const FILE_COMMANDS: readonly RemoteCommand[] = COMMANDS.filter((entry) => entry.uploadsFile).map((entry) => entry.name);
-
-/**
- * Issues of a command's parameters (fields named `params.<name>`): unknown names (1004), then the
- * declaration's field and cross-field rules. Empty when valid.
- */
-export const validateCommandParams = (command: RemoteCommand, params: Record<string, unknown>): ValidationIssue[] => {
-  const declaration = COMMAND_PARAMS[command];
-  const unknown: ValidationIssue[] = Object.keys(params)
-    .filter((name) => !Object.hasOwn(declaration.fields, name))
-    .map((name) => ({ field: name, message: 'validation.unknownField', values: { field: name }, code: '1004' }));
-  return [...unknown, ...validateRecord(declaration, params, 'create')].map((issue) => ({ ...issue, field: `params.${issue.field}` }));
-};
-
-/** The parameters as the machine gets them: only declared ones, datetimes as ISO 8601 (call after validation). */
-export const normalizeCommandParams = (command: RemoteCommand, params: Record<string, unknown>): Record<string, unknown> => {
-  const fields = COMMAND_PARAMS[command].fields;
-  const result: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(fields)) {
-    const value = params[name];
-    if (value === undefined || value === null || value === '') continue;
-    result[name] = field.type === 'datetime' && typeof value === 'string' ? new Date(value).toISOString() : value;
-  }
-  return result;
-};
 
 /** A command as the API answers it (docs/ARCHITECTURE.md "Remote commands"): date-times are ISO strings on the wire. */
 export interface CommandRecord {

@@ -3,7 +3,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifySchema } from 'fastify';
 import { Type } from 'typebox';
-import { normalizeCommandParams, REMOTE_COMMANDS, validateCommandParams, type RemoteCommand } from '../../resources/commands';
+import { REMOTE_COMMANDS, type RemoteCommand } from '../../resources/commands';
+import { normalizeCommandParams, validateCommandParams } from '../../resources/commandParams';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
 import { rvmCommand } from '../db/schema/liveFleet';

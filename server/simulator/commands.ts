@@ -1,7 +1,8 @@
 // Commands as a machine receives them (docs/machine-protocol.md, "Commands"): what it accepts, what
 // it refuses at once (unknown command, one its model lacks, bad parameters, expired), and what a
 // failed execution says. The catalogue and its rules are the console's (resources/commands.ts).
-import { isRemoteCommand, supportsCommand, validateCommandParams, type RemoteCommand } from '../../resources/commands';
+import { isRemoteCommand, supportsCommand, type RemoteCommand } from '../../resources/commands';
+import { validateCommandParams } from '../../resources/commandParams';
 import type { Random } from '../seed/random';
 
 export interface Command {

@@ -8,14 +8,13 @@ import {
   COMMAND_PARAMS,
   COMMANDS,
   FILE_COMMANDS as CATALOGUE_FILE_COMMANDS,
-  normalizeCommandParams,
   PENDING_STATUSES,
   RESENDABLE_STATUSES,
-  validateCommandParams,
   type CommandGroup,
   type CommandParamsHint,
   type RemoteCommand,
 } from '../../resources/commands';
+import { normalizeCommandParams, validateCommandParams } from '../../resources/commandParams';
 import type { FormErrors } from '../generic/formValidation';
 import type { StatusColor } from '../generic/statusColors';
 

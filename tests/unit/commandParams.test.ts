@@ -7,10 +7,9 @@ import {
   REMOTE_COMMANDS,
   commandsOf,
   isRemoteCommand,
-  normalizeCommandParams,
   supportsCommand,
-  validateCommandParams,
 } from '../../resources/commands';
+import { normalizeCommandParams, validateCommandParams } from '../../resources/commandParams';
 
 const WITHOUT_C750 = REMOTE_COMMANDS.filter((command) => command !== 'restartC750');
 const VALID_BINS = { binEmptyHeight: 120, binFullHeight: 20, binAlmostFull: 80, binAlreadyFull: 90 };
