@@ -97,7 +97,8 @@ export const FileUploadInput = ({ source, label, field, resource, validate, requ
   return (
     <Box sx={{ mb: 2 }} data-testid={`file-input-${source}`}>
       <FormLabel htmlFor={chooserId} required={required} sx={{ display: 'block', mb: 0.5, fontSize: '0.85em' }}>
-        {label}
+        {/* an i18n key, as react-admin's own inputs take it */}
+        {translate(label, { _: label })}
       </FormLabel>
       {hasValue && !sending && info ? (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>

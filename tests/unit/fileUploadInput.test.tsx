@@ -61,7 +61,8 @@ const renderInput = (locale: 'en' | 'zh' = 'en', photo: number | null = null) =>
   h.session.setLang(locale);
   h.renderIn(
     <Form record={{ id: 1, photo }}>
-      <FileUploadInput source="photo" label="Photo" field={PHOTO} resource="asset" required={false} />
+      {/* an i18n key, as the generic forms pass it (a label found in both catalogues) */}
+      <FileUploadInput source="photo" label="resources.user.fields.email" field={PHOTO} resource="asset" required={false} />
       <Value />
     </Form>,
   );
@@ -83,6 +84,7 @@ afterEach(() => {
 describe('file upload input', () => {
   it('sends the file as the body with the token, shows its name, size and progress, and stores the id answered', async () => {
     renderInput();
+    expect(screen.getByText('E-mail')).toBeTruthy(); // the label in the user's language, never its key
     expect(screen.getByText('PNG, JPEG, WEBP, at most 5.0 MB')).toBeTruthy();
     expect(document.querySelector('input[type="file"]')!.getAttribute('accept')).toBe('image/png,image/jpeg,image/webp');
     const file = png('bin.png', 2048);
