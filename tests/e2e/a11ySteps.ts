@@ -30,12 +30,24 @@ export interface Violation {
 }
 
 /**
+ * Waits until every transition and finite animation running now has ended (a snackbar sliding in, a dialog
+ * fading in): axe blends a half-transparent element with what is under it and reports a contrast the user
+ * sees only for a few frames. Endless animations (spinners, skeletons) are left running.
+ */
+const finishTransitions = (page: Page): Promise<void> =>
+  page.evaluate(async () => {
+    const finite = document.getAnimations().filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity));
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+  });
+
+/**
  * Runs axe-core on the page as it is now (WCAG 2 A/AA rules), answering every violation found.
  * Legacy mode: one axe.run in the page. The default mode runs per frame and then merges the results
  * in a new blank tab it opens for every analysis, which costs seconds per audit on a busy machine
  * (and takes the focus away from the page); the console has no frames to reach into.
  */
 export const audit = async (page: Page, where: string): Promise<Violation[]> => {
+  await finishTransitions(page);
   const results = await new AxeBuilder({ page }).withTags([...WCAG_TAGS]).options({ rules: EXTRA_RULES }).setLegacyMode(true).analyze();
   return results.violations.map((violation) => ({
     where,
