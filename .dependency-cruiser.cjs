@@ -20,6 +20,8 @@ const SERVER_LAYERS = [
   'performance',
   'dashboard',
   'reports',
+  'hookups',
+  'deployments',
   'gateway',
   'events',
   'configuredTypes',
@@ -43,6 +45,8 @@ const SRC_LAYERS = [
   'remote',
   'reports',
   'resourceTypes',
+  'deployments',
+  'hookups',
   'resources',
   'search',
 ];

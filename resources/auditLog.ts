@@ -23,7 +23,9 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
  * The code-declared resources entries name (a configured type's entries name the type and show its name
  * as it is). tests/server/auditLog.test.ts checks that every writable declaration is listed.
  */
-export const AUDITED_RESOURCES = ['account', 'user', 'role', 'permission', 'fleet', 'machine', 'eventNotification', 'reportNotification'] as const;
+export const AUDITED_RESOURCES = ['account', 'user', 'role', 'permission', 'fleet', 'machine', 'eventNotification', 'reportNotification', 'deploymentPackage', 'deployment',
+  // APIs area (docs/api-hookups.md): apps and subscriptions by family, secrets and resends of the transactions screens
+  'csThridApp', 'ciThridApp', 'statusThridApp', 'csApi', 'ciApi', 'statusApi', 'csApiTransaction', 'ciApiTransaction', 'statusApiTransaction'] as const;
 
 /**
  * System settings › Audit log (docs/audit-log.md): read-only, newest first. Scope: the caller's license

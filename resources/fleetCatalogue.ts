@@ -121,7 +121,7 @@ export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
  * `fleet.messageTypes.<type>`). `unknown` stands for a topic level the protocol does not have.
  */
 export const MESSAGE_TYPES = [
-  'hello', 'goodbye', 'heartbeat', 'status', 'bins', 'alarm', 'session', 'service', 'commandAck', 'commandResult', 'file', 'unknown',
+  'hello', 'goodbye', 'heartbeat', 'status', 'bins', 'alarm', 'session', 'service', 'commandAck', 'commandResult', 'file', 'deployStatus', 'unknown',
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 

@@ -43,6 +43,9 @@ import type { Services } from './services';
 import { NO_GATEWAY } from './gateway/types';
 import { startGateway, type GatewayOptions } from './gateway';
 import { registerGatewayRoutes } from './gateway/routes';
+import { registerDeploymentRoutes } from './deployments/routes';
+import { registerPackageDownload } from './deployments/download';
+import { registerVersionRoutes } from './deployments/versions';
 import { createJobRunner } from './jobs/periodic';
 import { registerAuditRetentionJob } from './audit/retention';
 import { registerRequestContext } from './lib/requestContext';
@@ -50,6 +53,8 @@ import { registerReportNotificationJob } from './reports/scheduler';
 import { registerReportRoutes } from './reports/routes';
 import { registerConfiguredTypeRoutes, startConfiguredTypes } from './configuredTypes';
 import { registerFileRoutes } from './files/routes';
+import { HOOKUP_HOOKS, HOOKUP_VIEWS, registerHookups } from './hookups';
+import { authenticateMachine } from './gateway/credentials';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,7 +101,8 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   try {
     const declarations = options.resources ?? RESOURCES;
     const hasher = createPasswordHasher(config.passwordHashLogN);
-    const models = buildModels(declarations, { ...TABLES, ...options.tables }, { ...resourceHooks(hasher), ...options.hooks });
+    // The APIs area's views are read like tables (server/hookups/views.ts).
+    const models = buildModels(declarations, { ...TABLES, ...HOOKUP_VIEWS, ...options.tables }, { ...resourceHooks(hasher), ...HOOKUP_HOOKS, ...options.hooks });
     progress('migrating and seeding the schema');
     await database.migrateLocked((db) => seed(db, config, hasher, declarations));
     // A trigram index for every contains filter the declarations offer (server/db/trigramIndexes.ts).
@@ -140,7 +146,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     services.models = configuredTypes.models();
     if (options.gateway) {
       progress('starting the machine gateway');
-      services.gateway = await startGateway(services.db, jobs, app.log, options.gateway);
+      services.gateway = await startGateway(services.db, jobs, app.log, { apiBase: `${config.publicUrl}${API_PREFIX}`, ...options.gateway });
       app.addHook('onClose', () => services.gateway.close());
     }
 
@@ -174,6 +180,10 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerReportRoutes(api, services);
         registerConfiguredTypeRoutes(api, services, configuredTypes);
         registerFileRoutes(api, services);
+        registerHookups(api, services, authenticateMachine);
+        registerDeploymentRoutes(api, services);
+        registerPackageDownload(api, services, authenticateMachine);
+        registerVersionRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

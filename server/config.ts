@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_REPEAT_SECONDS_DEFAULT } from '../resources/commands';
 import { GATEWAY_DEFAULTS, type GatewayOptions } from './gateway';
+import { deploySimulationFromEnv, type DeploySimulation } from './simulator/deploySettings';
 
 export interface ServerConfig {
   /**
@@ -158,7 +159,7 @@ export interface StartupSettings {
   /** The machine gateway (README "Machine gateway"). */
   gateway: GatewayOptions;
   /** Virtual machines to run inside the server (`--simulate` or SIMULATE=N); 0 for none. */
-  simulate: { machines: number; speed: number; reopenAfterSeconds: number };
+  simulate: { machines: number; speed: number; reopenAfterSeconds: number } & DeploySimulation;
 }
 
 /**
@@ -191,6 +192,7 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
       machines: value(env, 'SIMULATE') ? positive(env, 'SIMULATE', DEFAULT_SIMULATED_MACHINES) : argv.includes('--simulate') ? DEFAULT_SIMULATED_MACHINES : 0,
       speed: positive(env, 'SIMULATE_SPEED', 1),
       reopenAfterSeconds: positive(env, 'SIMULATE_REOPEN_SECONDS', 120),
+      ...deploySimulationFromEnv(env),
     },
     config: {
       ...DEFAULT_CONFIG,

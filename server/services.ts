@@ -10,6 +10,7 @@ import type { JobRunner } from './jobs/periodic';
 import type { ConfiguredTypeRegistry } from './configuredTypes/registry';
 import type { CallerCache } from './auth/callerCache';
 import type { CallerEntry } from './auth/principal';
+import type { FileStorage } from './files/storage';
 export interface Services {
   database: Database;
   db: Db;
@@ -25,4 +26,6 @@ export interface Services {
   configuredTypes?: ConfiguredTypeRegistry;
   /** Resolved callers kept in memory (server/auth/callerCache.ts). */
   callers?: CallerCache<CallerEntry>;
+  /** Where uploaded files' bytes are (server/files/storage.ts), set once the file routes opened it (package downloads read it). */
+  fileStorage?: FileStorage;
 }

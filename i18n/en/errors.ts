@@ -21,7 +21,17 @@ export const errors = {
   '8000': 'Current RVM does not support this command',
   '8001': 'Frequent send command',
   '8100': 'Can not find the software package',
+  // Added by this product: package edits and package downloads (docs/deployments.md, README "Error codes").
+  '8101': 'A deployment of this package is still under way: its file, version and resource type cannot change until it ends',
+  '8102': 'The download link is not valid',
+  '8103': 'The download link has expired',
+  '8104': 'This download belongs to another machine',
+  '8105': 'Machine authentication failed',
   '8200': 'The configuration package cannot be delivered repeatedly',
+  // Added by this product: deployments (docs/deployments.md, README "Error codes").
+  '8201': 'A deployment must be approved by another user than the one who created it',
+  '8202': 'The deployment cannot do this in its current status',
+  '8203': 'None of the chosen machines can receive this package',
   '9000': 'Third-party API error',
   '9001': 'This APP has been used by RVM and cannot be deleted',
   '9100': 'Getting sample in the progress',

@@ -160,6 +160,7 @@ export const fleet = {
     service: 'Service session',
     commandAck: 'Command acknowledgement',
     commandResult: 'Command result',
+    deployStatus: 'Deployment status',
     file: 'File upload',
     unknown: 'Unknown kind',
   },

@@ -15,7 +15,9 @@ import { reports } from './reports';
 import { notifications, notificationResources } from './notifications';
 import { resourceTypes } from './resourceTypes';
 import { auditResources } from './audit';
+import { deployments } from './deployments';
+import { hookups, hookupResources } from './hookups';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
-export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes } as const;
+export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes, hookups, deployments } as const;
 export type AppMessages = typeof en;

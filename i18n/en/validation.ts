@@ -34,4 +34,7 @@ export const validation = {
   scale: 'At most %{scale} decimal places',
   unique: '%{label} "%{value}" already exists',
   stillReferenced: 'Still used by %{count} %{resource}',
+  // deployments (docs/deployments.md "Deployments")
+  wavesRising: 'Wave percentages must rise from wave to wave and end at 100',
+  wavesOrSizes: 'Give either wave percentages or wave sizes, not both',
 } as const;

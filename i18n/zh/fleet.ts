@@ -160,6 +160,7 @@ export const fleet: Catalogue<typeof en> = {
     service: '服务会话',
     commandAck: '指令确认',
     commandResult: '指令结果',
+    deployStatus: '部署状态',
     file: '文件上传',
     unknown: '未知类型',
   },

@@ -16,5 +16,7 @@ import { reports } from './reports';
 import { notifications, notificationResources } from './notifications';
 import { resourceTypes } from './resourceTypes';
 import { auditResources } from './audit';
+import { deployments } from './deployments';
+import { hookups, hookupResources } from './hookups';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes };
+export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes, hookups, deployments };

@@ -36,4 +36,6 @@ export const validation: Catalogue<typeof en> = {
   scale: '最多 %{scale} 位小数',
   unique: '%{label}“%{value}”已存在',
   stillReferenced: '仍被 %{count} 个%{resource}使用',
+  wavesRising: '各批次的百分比必须逐批递增，并以 100 结束',
+  wavesOrSizes: '请填写批次百分比或批次数量，不能同时填写',
 };

@@ -76,6 +76,7 @@ export const registerFileRoutes = (api: TypedApp, services: Services) => {
     const storage: FileStorage = await createFileStorage({ folder: services.config.filesDir, s3Url: services.config.filesS3Url });
     app.log.info(`uploaded files: ${storage.description}`);
     app.addHook('onClose', () => storage.close());
+    services.fileStorage = storage;
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
     // A refusal answered before the whole body arrived closes the connection rather than reading the rest.

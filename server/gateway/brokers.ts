@@ -8,7 +8,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { isClientIdOf, type MachineIdentity } from './credentials';
-import { DOWN_TOPIC, MAX_PACKET_BYTES, parseUpTopic, SHARED_UP_FILTER } from './protocol';
+import { DEPLOY_TOPIC, DOWN_TOPIC, isDownTopicOf, MAX_PACKET_BYTES, parseUpTopic, SHARED_UP_FILTER } from './protocol';
 
 export interface BrokerHooks {
   authenticate(serial: string, password: string): Promise<MachineIdentity | null>;
@@ -24,6 +24,8 @@ export interface BrokerLink {
   /** Whether a machine is connected through this link (unknown on an external broker: true). */
   isReachable(serial: string): boolean;
   publishCommand(serial: string, payload: string): Promise<void>;
+  /** A `deploy` message (docs/deployments.md "Protocol"). */
+  publishDeploy(serial: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,14 @@ const limitPacketSize = (client: Client, maxBytes: number, log: FastifyBaseLogge
   };
 };
 
+const publishEmbedded = (broker: Aedes, topic: string, payload: string) =>
+  new Promise<void>((resolve, reject) =>
+    broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (error) => (error ? reject(error) : resolve())),
+  );
+
+const publishExternal = (client: MqttClient, topic: string, payload: string) =>
+  new Promise<void>((resolve, reject) => client.publish(topic, payload, { qos: 1 }, (error) => (error ? reject(error) : resolve())));
+
 /** The embedded broker on `port` (0 = any free port). A taken port answers null after one clear log line. */
 export const startEmbeddedBroker = async (
   hooks: BrokerHooks,
@@ -79,7 +89,7 @@ export const startEmbeddedBroker = async (
         })
         .catch(() => done(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false));
     },
-    // ACL: a machine publishes only below rvm/<its serial>/up/ and reads only its own commands. The
+    // ACL: a machine publishes only below rvm/<its serial>/up/ and reads only its own commands and deployments. The
     // message is processed here, before aedes writes the PUBACK (it acknowledges QoS 1 before its
     // `published` hook runs): the machine learns of the delivery only once the message is committed.
     authorizePublish: (client, packet, done) => {
@@ -94,7 +104,7 @@ export const startEmbeddedBroker = async (
     authorizeSubscribe: (client, subscription, done) => {
       const machine = identityOf(client);
       // (null, null): a refused subscription (SUBACK 0x80), the connection stays.
-      if (!machine || /[+#]/.test(subscription.topic) || subscription.topic !== DOWN_TOPIC(machine.serialNumber)) return done(null, null);
+      if (!machine || /[+#]/.test(subscription.topic) || !isDownTopicOf(subscription.topic, machine.serialNumber)) return done(null, null);
       done(null, subscription);
     },
     // A last will is published by the broker itself, without authorizePublish: it is processed here
@@ -128,12 +138,8 @@ export const startEmbeddedBroker = async (
     machineUrl: `mqtt://${shownHost}:${actualPort}`,
     connected: true,
     isReachable: (serial) => Boolean((broker as unknown as { clients: Record<string, Client> }).clients[serial]),
-    publishCommand: (serial, payload) =>
-      new Promise((resolve, reject) =>
-        broker.publish({ cmd: 'publish', topic: DOWN_TOPIC(serial), payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (error) =>
-          error ? reject(error) : resolve(),
-        ),
-      ),
+    publishCommand: (serial, payload) => publishEmbedded(broker, DOWN_TOPIC(serial), payload),
+    publishDeploy: (serial, payload) => publishEmbedded(broker, DEPLOY_TOPIC(serial), payload),
     close: async () => {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -181,8 +187,8 @@ export const connectExternalBroker = async (hooks: BrokerHooks, { url, log }: { 
       return client.connected;
     },
     isReachable: () => true,
-    publishCommand: (serial, payload) =>
-      new Promise((resolve, reject) => client.publish(DOWN_TOPIC(serial), payload, { qos: 1 }, (error) => (error ? reject(error) : resolve()))),
+    publishCommand: (serial, payload) => publishExternal(client, DOWN_TOPIC(serial), payload),
+    publishDeploy: (serial, payload) => publishExternal(client, DEPLOY_TOPIC(serial), payload),
     close: () => new Promise<void>((resolve) => client.end(false, {}, () => resolve())),
   };
 };

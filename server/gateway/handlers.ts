@@ -4,14 +4,17 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { findAlarm, type QuarantineReason } from '../../resources/fleetCatalogue';
 import { rowsOf, type Db } from '../db/client';
-import { rvm, rvmBin } from '../db/schema/fleet';
+import { rvmBin } from '../db/schema/fleet';
 import { rvmEvent, serviceSession } from '../db/schema/fleetActivity';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
 import { applyAck, applyResult } from '../commands/store';
+import { applyDeployStatus, requeueUnanswered } from '../deployments/delivery';
+import { recordVersion } from '../deployments/history';
 import { MAX_CLOCK_SKEW_MS, MAX_FILE_BYTES, type MessageBodies, type MessageKind } from './protocol';
 import { setOffline, setOnline, setStatus } from './liveState';
 import type { AccountUsageBatch } from '../dashboard/rollup';
 import { sessionRollupCtes, type ReportItemsBatch } from '../reports/rollup';
+import type { HookupEvents } from '../hookups/outbox';
 
 export class Refusal extends Error {
   constructor(readonly reason: QuarantineReason, readonly value: string | null = null) {
@@ -41,6 +44,8 @@ export interface HandlerContext {
   usage?: AccountUsageBatch;
   /** The batch's account roll-up of the reports (server/reports/rollup.ts), written at the batch's end. */
   reportItems?: ReportItemsBatch;
+  /** The batch's webhook events (server/hookups/outbox.ts), written at the batch's end. */
+  hookups?: HookupEvents;
 }
 
 type Handler<K extends MessageKind> = (context: HandlerContext, message: MessageBodies[K]) => Promise<void>;
@@ -61,7 +66,12 @@ const notBefore = (later: string, earlier: string, field: string) => {
 
 const HANDLERS: { [K in MessageKind]: Handler<K> } = {
   hello: async ({ tx, machine, receivedAt }, message) => {
-    if (message.softwareVersion) await tx.update(rvm).set({ softwareVersion: message.softwareVersion }).where(eq(rvm.id, machine.id));
+    // A changed version is kept in the machine's version history (docs/deployments.md "Versions").
+    if (message.softwareVersion) {
+      await recordVersion(tx, {
+        rvmId: machine.id, licenseAccountId: machine.licenseAccountId, resourceType: 'software', version: message.softwareVersion, source: 'hello', at: receivedAt,
+      });
+    }
     await setOnline(tx, machine, receivedAt);
     // Commands published before a lost connection were never acknowledged: deliver them again
     // (machines ignore a commandId they already have, docs/machine-protocol.md).
@@ -69,6 +79,8 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
       .update(rvmCommand)
       .set({ status: 'notSent', updatedTime: sql`now()` })
       .where(and(eq(rvmCommand.rvmId, machine.id), eq(rvmCommand.status, 'sending')));
+    // So are deliveries published but not yet answered (machines ignore a deployId they already have).
+    await requeueUnanswered(tx, machine.id);
   },
   goodbye: async ({ tx, machine, receivedAt }) => {
     await setOffline(tx, machine, receivedAt);
@@ -83,13 +95,14 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     if (!replay) await setOnline(tx, machine, receivedAt, message.status);
     await setStatus(tx, machine, message.status, at);
   },
-  bins: async ({ tx, machine, at, replay }, message) => {
+  bins: async ({ tx, machine, at, replay, hookups }, message) => {
     for (const bin of message.bins) {
       if (bin.binNo > machine.binCount) throw new Refusal('valueOutOfRange', `binNo ${bin.binNo}`);
       if (bin.currentHeight < 0 || bin.currentHeight > sensorMax(machine)) throw new Refusal('valueOutOfRange', String(bin.currentHeight));
     }
     // A replayed (quarantined) level is valid now but old: it must not overwrite newer levels.
     if (replay) return;
+    await hookups?.binsReported(tx, machine, message.bins.map((bin) => ({ ...bin, fillPercent: fillPercentOf(machine, bin.currentHeight) })), at);
     for (const bin of message.bins) {
       const values = {
         currentHeight: bin.currentHeight,
@@ -124,7 +137,7 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     await tx.update(rvmEvent).set({ clearedTime: at }).where(eq(rvmEvent.id, event.id));
     if (alarm.severity === 'error') usage?.performance.errorCleared(machine.id, alarm.code, event.raisedTime, at);
   },
-  session: async ({ tx, machine, receivedAt, usage, reportItems }, message) => {
+  session: async ({ tx, machine, receivedAt, usage, reportItems, hookups }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');
     if (Date.parse(message.endTime) > receivedAt.getTime() + 10 * 60_000) throw new Refusal('invalidTimestamp', message.endTime);
     const accepted = message.items.filter((item) => item.rejectReason === undefined).length;
@@ -178,6 +191,10 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     if (reportItems && Number(rowsOf<{ inserted: number }>(written)[0]?.inserted ?? 0) > 0) {
       reportItems.add(machine.licenseAccountId, new Date(message.startTime), message.items);
     }
+    if (hookups && Number(rowsOf<{ inserted: number }>(written)[0]?.inserted ?? 0) > 0) {
+      const { v: _version, id: _messageId, ts: _sentTime, ...session } = message;
+      hookups.consumerSession(machine, new Date(message.endTime), session);
+    }
   },
   service: async ({ tx, machine }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');
@@ -219,6 +236,9 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
       })
       .returning({ id: rvmFile.id });
     if (command) await tx.update(rvmCommand).set({ fileId: file.id, updatedTime: sql`now()` }).where(eq(rvmCommand.id, command.id));
+  },
+  deployStatus: async ({ tx, machine, at }, message) => {
+    await applyDeployStatus(tx, machine, { deployId: message.deployId, state: message.state, version: message.version, reason: message.reason }, at);
   },
 };
 

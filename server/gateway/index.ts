@@ -1,5 +1,5 @@
 // The machine gateway of one server instance: a broker link (embedded or external), the intake that
-// batches messages into transactions, command delivery, and the periodic sweeps. Nothing here is
+// batches messages into transactions, command and package delivery, and the periodic sweeps. Nothing here is
 // needed for correctness across instances: state lives in the database (docs/machine-protocol.md).
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { machineMessage, rvmCommand, rvmCredential } from '../db/schema/liveFleet';
 import { claimPending, releaseClaimed } from '../commands/store';
+import { claimDeliveries, machinesAwaitingDelivery, releaseClaimedDeliveries } from '../deployments/delivery';
 import type { JobRunner } from '../jobs/periodic';
 import { connectExternalBroker, startEmbeddedBroker, type BrokerHooks, type BrokerLink } from './brokers';
 import { authenticateMachine, type MachineIdentity } from './credentials';
@@ -22,6 +23,8 @@ export interface GatewayOptions {
   offlineAfterSeconds: number;
   /** Processed message ids are kept this long (re-sends come within minutes; a week is generous). */
   messageIdDays: number;
+  /** Where machines download packages: PUBLIC_URL with the API prefix (buildApp sets it from the server's config). */
+  apiBase?: string;
 }
 
 export const GATEWAY_DEFAULTS = { port: 1883, offlineAfterSeconds: 90, messageIdDays: 7 } as const;
@@ -45,6 +48,18 @@ export const startGateway = async (db: Db, jobs: JobRunner, log: FastifyBaseLogg
       }
     }
     await releaseClaimed(db, failed);
+    // Packages of started waves (docs/deployments.md "Delivery and deadlines").
+    const deliveries = await claimDeliveries(db, rvmId, options.apiBase ?? 'http://localhost:8080/test-api');
+    const unsent: number[] = [];
+    for (const delivery of deliveries) {
+      try {
+        await link.publishDeploy(machine.serial, JSON.stringify(delivery));
+      } catch (error) {
+        log.warn({ err: error, deployId: delivery.deployId }, 'publishing a deploy message failed; it waits for the next delivery');
+        unsent.push(delivery.deployId);
+      }
+    }
+    await releaseClaimedDeliveries(db, unsent);
   };
 
   const intake = new Intake(db, log, (rvmId) => void deliverPending(rvmId).catch((error: unknown) => log.error({ err: error, rvmId }, 'command delivery failed')));
@@ -81,6 +96,14 @@ export const startGateway = async (db: Db, jobs: JobRunner, log: FastifyBaseLogg
         .where(and(eq(rvmCommand.status, 'notSent'), eq(rvm.online, true), sql`${rvmCommand.expiresTime} > ${now}`))
         .limit(500);
       for (const { rvmId } of waiting) await deliverPending(rvmId);
+    },
+  });
+  // Deliveries of waves that started while their machines were online, on any instance.
+  jobs.add({
+    name: 'gatewayDeliverPackages',
+    everyMs: 10_000,
+    run: async (now) => {
+      for (const rvmId of await machinesAwaitingDelivery(db, now, 1000)) await deliverPending(rvmId);
     },
   });
   jobs.add({

@@ -12,6 +12,7 @@ import { machineMessage } from '../db/schema/liveFleet';
 import { quarantineMessage } from '../db/schema/quarantine';
 import { AccountUsageBatch } from '../dashboard/rollup';
 import { ReportItemsBatch } from '../reports/rollup';
+import { HookupEvents } from '../hookups/outbox';
 import { machineIdBySerial, type MachineIdentity } from './credentials';
 import { handle, Refusal, type Machine } from './handlers';
 import { isMessageKind, MAX_CLOCK_SKEW_MS, MAX_MESSAGE_AGE_MS, MAX_MESSAGE_BYTES, messageTypeOf, schemaProblem, type MessageBodies, type MessageKind } from './protocol';
@@ -142,7 +143,7 @@ const quarantine = async (tx: Db, message: IncomingMessage, refusal: Refusal) =>
  * Kinds whose effect is idempotent by itself (unique session ids, conditional transitions, absolute bin
  * levels): no message id row needed, one round trip less each.
  */
-const SELF_IDEMPOTENT = new Set<MessageKind>(['heartbeat', 'bins', 'session', 'service', 'commandAck', 'commandResult']);
+const SELF_IDEMPOTENT = new Set<MessageKind>(['heartbeat', 'bins', 'session', 'service', 'commandAck', 'commandResult', 'deployStatus']);
 
 /** A database error in the fast pass: the batch is rolled back and run again with a savepoint per message. */
 class NeedsSavepoints extends Error {}
@@ -177,6 +178,8 @@ const runBatch = async (
     // The dashboard's account roll-up of this batch's new sessions, written last (dashboard/rollup.ts).
     const usage = new AccountUsageBatch();
     const reportItems = new ReportItemsBatch();
+    // Webhook messages of this batch's events, written last in the same transaction (docs/api-hookups.md).
+    const hookups = new HookupEvents();
     for (const [index, item] of checked.entries()) {
       const message = messages[index];
       const refuse = async (refusal: Refusal) => {
@@ -219,7 +222,7 @@ const runBatch = async (
           if (!fresh.length) return true;
         }
         try {
-          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay, usage, reportItems }, item.body);
+          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay, usage, reportItems, hookups }, item.body);
         } catch (error) {
           // Refused before any write: only the message id row must go, so a corrected re-send is accepted.
           if (error instanceof Refusal && !SELF_IDEMPOTENT.has(item.kind)) {
@@ -253,6 +256,7 @@ const runBatch = async (
     }
     await usage.flush(tx);
     await reportItems.flush(tx);
+    await hookups.flush(tx);
   });
   return outcomes;
 };

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
 import { rvmOnlineHistory, rvmStatusHistory } from '../db/schema/fleetActivity';
 import { MAX_CLOCK_SKEW_MS } from './protocol';
+import { recordStatusChange } from '../hookups/outbox';
 
 export type LiveStatus = 'Up' | 'Down' | 'Sleep' | 'Offline';
 
@@ -17,6 +18,8 @@ interface MachineRef {
 const openInterval = async (tx: Db, machine: MachineRef, status: LiveStatus, at: Date) => {
   await tx.update(rvmStatusHistory).set({ endTime: at }).where(and(eq(rvmStatusHistory.rvmId, machine.id), isNull(rvmStatusHistory.endTime)));
   await tx.insert(rvmStatusHistory).values({ licenseAccountId: machine.licenseAccountId, rvmId: machine.id, status, startTime: at });
+  // Every status change passes here: its webhook messages (docs/api-hookups.md) in the same transaction.
+  await recordStatusChange(tx, machine, status, at);
 };
 
 /**

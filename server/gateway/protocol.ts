@@ -5,6 +5,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import {
   CLEANING_OUTCOMES, ITEM_TYPES, PAYOUT_METHODS, REJECT_REASON_CODES, RVM_STATUSES, type MessageType,
 } from '../../resources/fleetCatalogue';
+import { DEPLOY_STATES, type DeployState } from '../../resources/deploymentPackage';
 
 export const PROTOCOL_VERSION = 1;
 /** A file upload's content, decoded. */
@@ -20,6 +21,10 @@ export const MAX_MESSAGE_AGE_MS = 365 * 86_400_000;
 
 export const UP_TOPIC = (serial: string, kind: string) => `rvm/${serial}/up/${kind}`;
 export const DOWN_TOPIC = (serial: string) => `rvm/${serial}/down/command`;
+/** Packages to download and apply (docs/deployments.md "Protocol"). */
+export const DEPLOY_TOPIC = (serial: string) => `rvm/${serial}/down/deploy`;
+/** The topics a machine may subscribe to: its own commands and deployments, nothing else. */
+export const isDownTopicOf = (topic: string, serial: string) => topic === DOWN_TOPIC(serial) || topic === DEPLOY_TOPIC(serial);
 /** What the server subscribes to (shared among instances on an external broker). */
 export const UP_FILTER = 'rvm/+/up/+';
 export const SHARED_UP_FILTER = `$share/rvm-console/${UP_FILTER}`;
@@ -120,6 +125,10 @@ export const SCHEMAS = {
     },
     ['kind', 'name', 'contentType', 'data'],
   ),
+  deployStatus: strict(
+    { deployId: { type: 'integer', minimum: 1 }, state: { enum: DEPLOY_STATES }, version: text(32, 1), reason: text(200) },
+    ['deployId', 'state'],
+  ),
 } as const;
 
 export type MessageKind = keyof typeof SCHEMAS;
@@ -146,6 +155,7 @@ export interface MessageBodies {
   commandAck: Head & { commandId: number; accepted: boolean; reason?: string };
   commandResult: Head & { commandId: number; success: boolean; message?: string; fileId?: number };
   file: Head & { commandId?: number; kind: 'log' | 'diagnosis'; name: string; contentType: string; data: string };
+  deployStatus: Head & { deployId: number; state: DeployState; version?: string; reason?: string };
 }
 
 const ajv = new Ajv({ allErrors: false, strict: false });

@@ -3,8 +3,9 @@
 
 export interface Gateway {
   /**
-   * Publishes the machine's waiting commands (status notSent, not expired) if it is connected.
-   * Safe on any instance and when called twice: each command is claimed by one conditional update.
+   * Publishes the machine's waiting commands (status notSent, not expired) and the packages of its
+   * started deliveries (docs/deployments.md) if it is connected. Safe on any instance and when called
+   * twice: each command and delivery is claimed by one conditional update.
    */
   deliverPending(rvmId: number): Promise<void>;
   /** Whether the gateway currently has a broker (false while an external broker is unreachable). */

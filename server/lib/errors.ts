@@ -49,6 +49,14 @@ export const httpStatusOf = (code: string): number => {
       return 429;
     case '4007':
       return 403;
+    // package downloads (server/deployments/download.ts): a machine's credentials, the link, its expiry
+    case '8105':
+      return 401;
+    case '8102':
+    case '8104':
+      return 403;
+    case '8103':
+      return 410;
     case '1000':
     case 'B0001':
       return 500;

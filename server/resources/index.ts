@@ -11,6 +11,8 @@ import { eventHooks } from './event';
 import { eventNotificationHooks } from './eventNotification';
 import { reportNotificationHooks } from './reportNotification';
 import { auditLogHooks } from './auditLog';
+import { deploymentPackageHooks } from './deploymentPackage';
+import { deploymentHooks } from './deployment';
 
 export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHooks> => ({
   account: accountHooks,
@@ -23,4 +25,6 @@ export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHo
   eventNotification: eventNotificationHooks,
   reportNotification: reportNotificationHooks,
   auditLog: auditLogHooks,
+  deploymentPackage: deploymentPackageHooks,
+  deployment: deploymentHooks,
 });

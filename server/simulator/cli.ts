@@ -2,6 +2,8 @@
 // Virtual machines for a running console: their secrets come from its HTTP API, they talk to its
 // machine gateway over MQTT. Prints progress every few seconds; Ctrl-C says goodbye and stops.
 import { parseArgs } from 'node:util';
+import type { DeployFaults } from './deploy';
+import { DEPLOY_FAULT_SETTINGS, deploySimulationFromEnv, parseRate } from './deploySettings';
 import { startFleet, type FleetStats } from './fleet';
 import { httpSource } from './httpSource';
 
@@ -15,6 +17,12 @@ const USAGE = `npm run simulate -- --machines N --password <pw> [options]
   --failure-rate F     share of commands that fail (default 0.05)
   --reopen-after SEC   simulated seconds a closed machine stays away (default 120)
   --rate N             messages per second for the whole fleet (default 500)
+  --deploy-broken R    share of package downloads cut mid-way and resumed (default 0.05, or SIMULATE_DEPLOY_BROKEN)
+  --deploy-checksum R  share of downloads arriving corrupted: checksumFailed (default 0.01, SIMULATE_DEPLOY_CHECKSUM)
+  --deploy-apply-failure R  share of packages failing to apply (default 0.02, SIMULATE_DEPLOY_APPLY_FAILURE)
+  --deploy-silent R    share of deliveries the machine never answers (default 0.01, SIMULATE_DEPLOY_SILENT)
+  --bad-package NAME   a package that degrades machines applying it (repeatable; also SIMULATE_BAD_PACKAGES;
+                       a version ending in -bad always does)
   --broker URL         where machines connect, if not the server's own machine URL
   --verbose            every machine's connection events`;
 
@@ -36,6 +44,11 @@ const { values } = parseArgs({
     'failure-rate': { type: 'string', default: '0.05' },
     'reopen-after': { type: 'string', default: '120' },
     rate: { type: 'string', default: '500' },
+    'deploy-broken': { type: 'string' },
+    'deploy-checksum': { type: 'string' },
+    'deploy-apply-failure': { type: 'string' },
+    'deploy-silent': { type: 'string' },
+    'bad-package': { type: 'string', multiple: true, default: [] },
     broker: { type: 'string' },
     verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -55,6 +68,24 @@ const speed = number('speed', values.speed, (n) => n > 0);
 const failureRate = number('failure-rate', values['failure-rate'], (n) => n >= 0 && n <= 1);
 const reopenAfterSeconds = number('reopen-after', values['reopen-after'], (n) => n >= 0);
 const rate = number('rate', values.rate, (n) => n >= 1);
+const fromEnv = (() => {
+  try {
+    return deploySimulationFromEnv(process.env);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+const deployFaults = { ...fromEnv.deployFaults };
+for (const [mode, { option }] of Object.entries(DEPLOY_FAULT_SETTINGS) as Array<[keyof DeployFaults, { option: string }]>) {
+  const text = values[option as 'deploy-broken'];
+  if (text === undefined) continue;
+  try {
+    deployFaults[mode] = parseRate(`--${option}`, text);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+const badPackages = [...fromEnv.badPackages, ...values['bad-package']];
 const password = values.password ?? process.env.SIMULATE_PASSWORD ?? fail('--password is required');
 const seed = values.seed ?? Date.now().toString(36);
 
@@ -71,6 +102,8 @@ const fleet = startFleet({
   failureRate,
   reopenAfterSeconds,
   maxMessagesPerSecond: rate,
+  deployFaults,
+  badPackages,
   log: (line) => {
     if (values.verbose || line.includes('provisioning failed')) console.log(line);
   },
@@ -85,6 +118,7 @@ const progress = setInterval(() => {
   console.log(
     `connected ${stats.connected}/${stats.machines} · ${perSecond.toFixed(1)} msg/s · ${stats.messagesSent} sent` +
       ` · ${stats.commandsAnswered} commands answered · ${stats.sessions} sessions` +
+      (stats.deploysReceived ? ` · ${stats.deploysApplied}/${stats.deploysReceived} packages applied` : '') +
       (stats.errors || stats.provisionFailures ? ` · ${stats.errors} connection errors, ${stats.provisionFailures} not provisioned` : ''),
   );
   last = stats;

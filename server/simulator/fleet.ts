@@ -1,6 +1,7 @@
 // Many virtual machines at once: provisioned a few at a time (a credential rotation hashes a secret
 // on the server), connected staggered so the broker is not hit by all of them in the same second,
 // publishing within one shared budget, with the counters the CLI prints.
+import type { DeployFaults } from './deploy';
 import type { MachineCredentials } from './link';
 import { VirtualMachine, type VirtualMachineOptions } from './machine';
 import { PublishGate } from './rate';
@@ -19,6 +20,9 @@ export interface FleetOptions {
   speed?: number;
   failureRate?: number;
   reopenAfterSeconds?: number;
+  /** Deployment failure modes (default none) and bad package names (docs/deployments.md, "Simulator"). */
+  deployFaults?: Partial<DeployFaults>;
+  badPackages?: readonly string[];
   /** Messages per second for the whole fleet (default 500). */
   maxMessagesPerSecond?: number;
   /** Real ms between two connects (default: the fleet spread over about 10 s, at most 100 ms apart). */
@@ -40,6 +44,9 @@ export interface FleetStats {
   sessions: number;
   errors: number;
   provisionFailures: number;
+  deploysReceived: number;
+  deploysApplied: number;
+  downloadResumes: number;
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,8 +101,8 @@ export class Fleet {
   }
 
   private machineOptions(profile: SimulatedMachine, credentials: MachineCredentials): VirtualMachineOptions {
-    const { seed, speed, failureRate, reopenAfterSeconds, autopilot, log } = this.options;
-    return { profile, credentials, seed, speed, failureRate, reopenAfterSeconds, autopilot, log, runTag: this.runTag, epoch: this.epoch, gate: this.gate.take };
+    const { seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages } = this.options;
+    return { profile, credentials, seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, runTag: this.runTag, epoch: this.epoch, gate: this.gate.take };
   }
 
   stats(): FleetStats {
@@ -111,6 +118,9 @@ export class Fleet {
       sessions: sum((m) => m.stats.sessions),
       errors: sum((m) => m.stats.errors),
       provisionFailures: this.provisionFailures,
+      deploysReceived: sum((m) => m.stats.deploysReceived),
+      deploysApplied: sum((m) => m.stats.deploysApplied),
+      downloadResumes: sum((m) => m.stats.downloadResumes),
     };
   }
 

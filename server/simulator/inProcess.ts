@@ -5,6 +5,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { donationInstitute, rvm, rvmBin } from '../db/schema/fleet';
 import { issueCredential } from '../gateway/credentials';
+import type { DeployFaults } from './deploy';
 import { Fleet, startFleet, type SimulatedMachine } from './fleet';
 
 export interface InProcessOptions {
@@ -13,6 +14,9 @@ export interface InProcessOptions {
   seed?: string | number;
   failureRate?: number;
   reopenAfterSeconds?: number;
+  /** Deployment failure modes (default none) and bad package names. */
+  deployFaults?: Partial<DeployFaults>;
+  badPackages?: readonly string[];
 }
 
 export interface InProcessSimulation {
@@ -55,6 +59,8 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
     speed: options.speed,
     failureRate: options.failureRate,
     reopenAfterSeconds: options.reopenAfterSeconds,
+    deployFaults: options.deployFaults,
+    badPackages: options.badPackages,
     provision: async (machine) => ({
       serialNumber: machine.serialNumber,
       secret: await issueCredential(db, { id: machine.id!, licenseAccountId: machine.licenseAccountId!, serialNumber: machine.serialNumber }, null),

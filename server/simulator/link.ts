@@ -1,7 +1,7 @@
 // One virtual machine's MQTT connection, as docs/machine-protocol.md wants it: client id and user name
 // = serial number, password = its secret, QoS 1, the `{ v, id, ts }` head on every message, a
-// `goodbye` with reason `lost` as last will, and the command topic subscribed before `hello` (so
-// the commands the server delivers on `hello` cannot arrive before the subscription exists).
+// `goodbye` with reason `lost` as last will, and the command and deploy topics subscribed before `hello`
+// (so what the server delivers on `hello` cannot arrive before the subscriptions exist).
 import mqtt, { type MqttClient } from 'mqtt';
 
 export interface MachineCredentials {
@@ -16,6 +16,10 @@ export interface LinkHandlers {
   onReady(): void;
   /** A payload on `rvm/<serial>/down/command` (not parsed). */
   onCommand(payload: Buffer): void;
+  /** A payload on `rvm/<serial>/down/deploy` (not parsed). */
+  onDeploy(payload: Buffer): void;
+  /** The broker refused the deploy topic (a server without deployments): commands still work. */
+  onDeployRefused(error: Error): void;
   /** The connection ended; `expected` when the machine closed it itself. */
   onClosed(expected: boolean): void;
   onError(error: Error): void;
@@ -45,11 +49,13 @@ export class MachineLink {
   private wanted = false;
   readonly upTopic: string;
   readonly commandTopic: string;
+  readonly deployTopic: string;
 
   constructor(private readonly options: LinkOptions) {
     const serial = options.credentials.serialNumber;
     this.upTopic = `rvm/${serial}/up/`;
     this.commandTopic = `rvm/${serial}/down/command`;
+    this.deployTopic = `rvm/${serial}/down/deploy`;
     this.retryMs = options.retryMs ?? 2000;
   }
 
@@ -87,6 +93,8 @@ export class MachineLink {
     client.on('connect', () => {
       client
         .subscribeAsync(this.commandTopic, { qos: 1 })
+        // Its own SUBACK: a refused deploy topic must not cost the machine its commands.
+        .then(() => client.subscribeAsync(this.deployTopic, { qos: 1 }).catch((error: Error) => handlers.onDeployRefused(error)))
         .then(() => {
           if (this.client !== client) return;
           this.ready = true;
@@ -97,6 +105,7 @@ export class MachineLink {
     });
     client.on('message', (topic, payload) => {
       if (topic === this.commandTopic) handlers.onCommand(payload);
+      else if (topic === this.deployTopic) handlers.onDeploy(payload);
     });
     client.on('error', (error) => handlers.onError(error));
     client.on('close', () => {

@@ -1,14 +1,16 @@
 // One virtual reverse vending machine speaking docs/machine-protocol.md over MQTT: it says hello,
 // beats every 30 s, serves consumers along the demo seed's usage curves, fills its bins, raises and
-// clears alarms (blocking ones take it Down), loses its connection now and then, gets serviced, and
-// answers commands (ack at once, result after 1-5 s). Time runs `speed` times faster; timestamps
-// stay real. Everything random comes from streams seeded by (seed, serial number, purpose), so the
-// same seed gives the same machine and the same consumers whatever the timing.
+// clears alarms (blocking ones take it Down), loses its connection now and then, gets serviced,
+// answers commands (ack at once, result after 1-5 s) and takes deployments (deploy.ts). Time runs
+// `speed` times faster; timestamps stay real. Everything random comes from streams seeded by (seed,
+// serial number, purpose), so the same seed gives the same machine and the same consumers whatever
+// the timing.
 import { findAlarm, KNOWN_ALARMS, type AlarmDefinition } from '../../resources/fleetCatalogue';
 import { Random } from '../seed/random';
 import { TECHNICIANS, type MachineModel } from '../seed/vocabulary';
 import { SimClock } from './clock';
 import { CommandRunner, type CommandTarget } from './commands';
+import { BAD_PACKAGE_EFFECT, DeployRunner, InstalledPackages, NO_DEPLOY_FAULTS, type DeployFaults, type DeployTarget } from './deploy';
 import { MachineLink, type MachineCredentials, type Message } from './link';
 import {
   DAY, HOUR, MINUTE, binAlarmCode, drawFault, drawMinorAlarm, drawSession, drawSessionsPerDay, fillOf, generatedFile,
@@ -26,6 +28,10 @@ export interface VirtualMachineOptions {
   speed?: number;
   /** Share of executed commands that fail (default 0.05). */
   failureRate?: number;
+  /** Shares of deliveries that meet each deployment failure mode (default none). */
+  deployFaults?: Partial<DeployFaults>;
+  /** Package names that are "bad" here (as are versions ending in `-bad`). */
+  badPackages?: readonly string[];
   /** Simulated seconds a machine closed by command stays away (default 120). */
   reopenAfterSeconds?: number;
   /** Consumers, faults, outages and visits on their own (default true); tests drive them by hand. */
@@ -47,6 +53,9 @@ export interface MachineStats {
   commandsAnswered: number;
   sessions: number;
   errors: number;
+  deploysReceived: number;
+  deploysApplied: number;
+  downloadResumes: number;
 }
 
 const HEARTBEAT = 30_000;
@@ -55,19 +64,21 @@ const OUTAGES_PER_DAY = 0.05;
 const MINOR_ALARMS_PER_DAY = 0.5;
 const BIN_CODES = new Set<string>([...KNOWN_ALARMS.binFull, KNOWN_ALARMS.binAlmostFull]);
 
-export class VirtualMachine implements CommandTarget {
+export class VirtualMachine implements CommandTarget, DeployTarget {
   readonly serialNumber: string;
   readonly model: MachineModel;
-  readonly stats: MachineStats = { connects: 0, messagesSent: 0, messagesDropped: 0, commandsReceived: 0, commandsAnswered: 0, sessions: 0, errors: 0 };
+  readonly stats: MachineStats = { connects: 0, messagesSent: 0, messagesDropped: 0, commandsReceived: 0, commandsAnswered: 0, sessions: 0, errors: 0, deploysReceived: 0, deploysApplied: 0, downloadResumes: 0 };
   readonly bins: BinLevel[];
   private readonly link: MachineLink;
   private readonly speed: number;
   private readonly clock: SimClock;
   private readonly runTag: string;
-  private readonly random: Record<'profile' | 'sessions' | 'schedule' | 'faults' | 'service' | 'commands', Random>;
+  private readonly random: Record<'profile' | 'sessions' | 'schedule' | 'faults' | 'service' | 'commands' | 'deploy', Random>;
   private readonly sessionsPerDay: number;
   private readonly alarms = new Map<string, AlarmDefinition>();
   private readonly commands: CommandRunner;
+  private readonly deploys: DeployRunner;
+  readonly installed: InstalledPackages;
   private readonly recent: string[] = [];
   private limits: Thresholds;
   private onTime: string | null;
@@ -90,7 +101,7 @@ export class VirtualMachine implements CommandTarget {
     const stream = (purpose: string) => new Random(options.seed, 'simulator', this.serialNumber, purpose);
     this.random = {
       profile: stream('profile'), sessions: stream('sessions'), schedule: stream('schedule'),
-      faults: stream('faults'), service: stream('service'), commands: stream('commands'),
+      faults: stream('faults'), service: stream('service'), commands: stream('commands'), deploy: stream('deploy'),
     };
     this.model = modelFor(profile.termType);
     this.limits = thresholdsOf(profile);
@@ -105,6 +116,8 @@ export class VirtualMachine implements CommandTarget {
       handlers: {
         onReady: () => void this.introduce(),
         onCommand: (payload) => void this.commands.receive(payload),
+        onDeploy: (payload) => void this.deploys.receive(payload),
+        onDeployRefused: (error) => this.log(`deploy topic refused (${error.message}): no deployments`),
         onClosed: () => this.log('connection lost'),
         onError: (error) => {
           this.stats.errors++;
@@ -114,10 +127,25 @@ export class VirtualMachine implements CommandTarget {
     });
     this.clock = new SimClock(this.speed, this.random.schedule, options.epoch);
     this.commands = new CommandRunner(this, this.random.commands, options.failureRate ?? 0.05);
+    this.deploys = new DeployRunner(this, this.random.deploy, { ...NO_DEPLOY_FAULTS, ...options.deployFaults }, new Set(options.badPackages));
+    this.installed = new InstalledPackages(profile.softwareVersion ?? this.model.softwareVersions.at(-1)!);
   }
 
   get termType() {
     return this.options.profile.termType;
+  }
+
+  get secret() {
+    return this.options.credentials.secret;
+  }
+
+  simulatedNow() {
+    return this.clock.now();
+  }
+
+  /** Consumer sessions expected per hour now (fewer while degraded). */
+  sessionsPerHourNow() {
+    return sessionsPerHour(this.sessionsPerDay, this.clock.now()) * (this.installed.degraded ? BAD_PACKAGE_EFFECT.sessionsFactor : 1);
   }
 
   get connected() {
@@ -146,6 +174,7 @@ export class VirtualMachine implements CommandTarget {
   async stop() {
     this.running = false;
     this.clock.stop();
+    this.deploys.stop();
     await this.link.goodbye('shutdown');
   }
 
@@ -155,7 +184,7 @@ export class VirtualMachine implements CommandTarget {
   }
 
   private autopilot() {
-    this.clock.arrivals(() => sessionsPerHour(this.sessionsPerDay, this.clock.now()), () => {
+    this.clock.arrivals(() => this.sessionsPerHourNow(), () => {
       if (this.connected) void this.syncStatus().then((status) => (status === 'Up' ? this.runSession() : null));
     });
     this.clock.arrivals(() => this.model.faultRate / 24, () => {
@@ -196,11 +225,12 @@ export class VirtualMachine implements CommandTarget {
   /** After every connect: who it is, how it is, how full it is, and results it could not send before. */
   private async introduce() {
     this.stats.connects++;
-    await this.send('hello', { softwareVersion: this.options.profile.softwareVersion ?? this.model.softwareVersions.at(-1), model: this.options.profile.termType });
+    await this.send('hello', { softwareVersion: this.installed.software, model: this.options.profile.termType });
     this.reported = this.desiredStatus();
     await this.send('status', { status: this.reported, ...this.statusReason() });
     await this.send('bins', { bins: this.bins.map((bin) => this.binWire(bin)) });
     await this.commands.flush();
+    await this.deploys.flush();
   }
 
   private async beat() {
@@ -272,7 +302,8 @@ export class VirtualMachine implements CommandTarget {
   /** A consumer feeds containers and takes a payout. */
   async runSession(): Promise<Message | null> {
     const number = ++this.sessionNo;
-    const draft = drawSession(this.random.sessions, this.model, this.bins, this.limits, this.options.profile, number);
+    const lowConfidence = this.installed.degraded ? BAD_PACKAGE_EFFECT.lowConfidenceShare : 0;
+    const draft = drawSession(this.random.sessions, this.model, this.bins, this.limits, this.options.profile, number, lowConfidence);
     const end = Date.now();
     const start = Math.min(end, Math.max(end - (draft.seconds * 1000) / this.speed, this.lastSessionEnd + 1));
     this.lastSessionEnd = end;
@@ -403,7 +434,7 @@ export class VirtualMachine implements CommandTarget {
 
   private diagnosis() {
     return [
-      `model ${this.model.name}, software ${this.options.profile.softwareVersion ?? this.model.softwareVersions.at(-1)}`,
+      `model ${this.model.name}, software ${this.installed.software}`,
       `status ${this.status}${this.statusReason().reason ? ` (${this.statusReason().reason})` : ''}`,
       `open alarms: ${this.openAlarms().join(', ') || 'none'}`,
       ...this.bins.map((bin) => `bin ${bin.binNo} ${bin.itemType}: ${fillOf(bin)}% (${bin.count} items, sensor ${heightOf(bin, this.limits)} cm)`),

@@ -134,8 +134,11 @@ export interface SessionDraft {
 /**
  * One consumer at the machine, as the seed's activity generator has them: item mix, wrong material,
  * the model's quality rejects, full bins (reason 18), then a payout (mostly cancelled when nothing was taken).
+ * `lowConfidence`: the share of items a degraded recogniser (a "bad" package) rejects as reason 4 on top.
  */
-export const drawSession = (random: Random, model: MachineModel, bins: readonly BinLevel[], limits: Thresholds, profile: MachineProfile, number: number): SessionDraft => {
+export const drawSession = (
+  random: Random, model: MachineModel, bins: readonly BinLevel[], limits: Thresholds, profile: MachineProfile, number: number, lowConfidence = 0,
+): SessionDraft => {
   const rejectReasons = new WeightedTable(model.rejectProfile);
   const itemCount = Math.min(40, 1 + Math.floor(random.exponential(5)));
   const accepted = bins.map(() => 0);
@@ -149,6 +152,7 @@ export const drawSession = (random: Random, model: MachineModel, bins: readonly 
     let reason: number | null = null;
     if (!model.accepts.includes(type) || !bin) reason = type === 'others' ? random.pick([13, 3, 2]) : random.chance(0.7) ? 6 : 13;
     else if (fillOf({ ...bin, count: bin.count + accepted[binIndex] }) >= limits.binAlreadyFull) reason = 18;
+    else if (lowConfidence > 0 && random.chance(lowConfidence)) reason = 4;
     else if (random.chance(type === 'flat' ? 0.6 : model.rejectRate)) reason = type === 'flat' ? random.pick([15, 1, 4]) : rejectReasons.pick(random);
     const refund = reason === null ? Math.round(ITEM_REFUND[type] * 100) : 0;
     if (reason === null) {

@@ -112,7 +112,12 @@ export const FileUploadInput = ({ source, label, field, resource, validate, requ
       {sending ? (
         <Box sx={{ mb: 1, maxWidth: 480 }} role="status">
           <Typography variant="body2">{translate('generic.file.uploading', { name: sending.name, size: formatBytes(sending.size) })}</Typography>
-          <LinearProgress variant={percent === null ? 'indeterminate' : 'determinate'} value={percent ?? 0} sx={{ my: 0.5 }} />
+          <LinearProgress
+            variant={percent === null ? 'indeterminate' : 'determinate'}
+            value={percent ?? 0}
+            sx={{ my: 0.5 }}
+            aria-label={translate('generic.file.uploading', { name: sending.name, size: formatBytes(sending.size) })}
+          />
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <Typography variant="caption">{translate('generic.file.percent', { percent: percent ?? 0 })}</Typography>
             <Button label="generic.file.cancel" onClick={() => cancel.current?.abort()} />

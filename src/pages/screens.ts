@@ -28,6 +28,8 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/installation/fleetManagement': lazy(() => import('../installation/FleetManagementPage')),
   '/installation/rvmpage': lazy(() => import('../installation/machine/MachinePageScreen')),
   '/service/performance': lazy(() => import('../performance/PerformancePage')),
+  '/service/softwareUpgrade': lazy(() => import('../deployments/SoftwareUpgradePage')),
+  '/service/ai': lazy(() => import('../deployments/AiPage')),
   '/reports/report': lazy(() => import('../reports/ReportPage')),
   '/systemSettings/resourceTypes': lazy(() => import('../resourceTypes/ResourceTypesPage')),
 };

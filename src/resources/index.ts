@@ -3,6 +3,7 @@
 import { lazy, type ComponentType } from 'react';
 import { UserList } from './UserList';
 import { FleetManagementRedirect, MachinePageRedirect } from '../installation/declarationViews';
+import { HookupAppList, HookupMessageList } from '../hookups/views';
 
 export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   userList: UserList,
@@ -10,4 +11,10 @@ export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   machinePage: MachinePageRedirect,
   // lazy, like the generic views (issue 8): loaded when an entry is first opened
   auditLogShow: lazy(() => import('./AuditLogShow').then((module) => ({ default: module.AuditLogShow }))),
+  // the APIs area (docs/api-hookups.md)
+  hookupAppList: HookupAppList,
+  hookupMessageList: HookupMessageList,
+  // Service › Setup's two tabs (docs/deployments.md): packages, and deployments with their pages below
+  setupPackages: lazy(() => import('../deployments/SetupPackagesList')),
+  deployments: lazy(() => import('../deployments/DeploymentsScreen')),
 };

@@ -11,12 +11,13 @@ import { defineResource } from '../../resources/types';
 import { sysPermission, sysRolePermission } from '../../server/db/schema';
 import { describeBackends } from './helpers';
 
+// Fixture ids far from real button ids (604nn are Service › Setup's packages and deployments).
 const shelf = defineResource({
   name: 'shelf', apiPath: '/shelf', route: '/service/shelf', menuId: 604, table: 'shelf', nameField: 'title', scope: 'licenseAccount',
   fields: { id: { type: 'number', readOnly: true }, title: { type: 'text', required: true, maxLength: 32 } },
   list: { columns: ['title'], defaultSort: { field: 'title', order: 'ASC' }, filters: [] },
   permissions: { page: 'shelf:page', show: 'shelf:page', create: 'shelf:add', delete: 'shelf:delete' },
-  permissionIds: { 'shelf:page': 60401, 'shelf:add': 60402, 'shelf:delete': 60403 },
+  permissionIds: { 'shelf:page': 6049901, 'shelf:add': 6049902, 'shelf:delete': 6049903 },
 });
 
 const tag = defineResource({
@@ -32,7 +33,7 @@ const tag = defineResource({
   },
   list: { columns: ['code', 'refund', 'active', 'shelfId'], defaultSort: { field: 'code', order: 'ASC' }, filters: [] },
   permissions: { page: 'tag:page', show: 'tag:page', create: 'tag:add', edit: 'tag:edit' },
-  permissionIds: { 'tag:page': 60501, 'tag:add': 60502, 'tag:edit': 60503 },
+  permissionIds: { 'tag:page': 6059901, 'tag:add': 6059902, 'tag:edit': 6059903 },
 });
 
 const shelfTable = pgTable('shelf', {
@@ -80,7 +81,7 @@ describeBackends(
 
     it('opens the quarantine overview with home:quarantineOverview (seeded, id 9902), 4003 without', async () => {
       const holder = await userWith('quaran', [9902]);
-      const other = await userWith('noquar', [60401]);
+      const other = await userWith('noquar', [6049901]);
       expect((await server.call('POST', '/quarantine/page', { token: holder, body: { pageNum: 1, pageSize: 5 } })).body.resCode).toBe('00000');
       const refused = await server.call('POST', '/quarantine/page', { token: other, body: { pageNum: 1, pageSize: 5 } });
       expect([refused.status, refused.body.resCode]).toEqual([403, '4003']);
@@ -167,7 +168,7 @@ describeBackends(
 
     it('shows reference labels to whoever may list the referencing resource (ids only, own account only)', async () => {
       const shelfId = (await server.call('POST', '/shelf', { token: admin, body: { title: 'Labelled' } })).body.resData.id;
-      const reader = await userWith('tagread', [60501]);
+      const reader = await userWith('tagread', [6059901]);
       const labels = await server.call('GET', `/shelf/list?ids=${shelfId}`, { token: reader });
       expect(labels.body).toMatchObject({ resCode: '00000', resData: [{ id: shelfId, name: 'Labelled' }] });
       // not a picker: searching or listing every shelf still needs the shelf's own permission

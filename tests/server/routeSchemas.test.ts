@@ -34,7 +34,14 @@ const SAVED_FILTER_FIELDS = {
   resource: {
     type: 'string',
     anyOf: [
-      { enum: ['account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification', 'auditLog'] },
+      {
+        enum: [
+          ...['account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification', 'auditLog', 'deploymentPackage', 'deployment'],
+          // the APIs area (docs/api-hookups.md)
+          ...['csApi', 'csApiTransaction', 'csThridApp', 'ciApi', 'ciApiTransaction', 'ciThridApp', 'statusApi', 'statusApiTransaction', 'statusThridApp'],
+          ...['tcRvmList', 'tcTransactionList', 'notificationList'],
+        ],
+      },
       { pattern: '^[a-z][a-zA-Z0-9]{1,39}$', maxLength: 40 },
     ],
   },

@@ -133,6 +133,11 @@ export const protocolProblems = (kind: string, m: Record<string, any>): string[]
     case 'commandResult':
       need(Number.isInteger(m.commandId) && typeof m.success === 'boolean', 'commandId and success');
       break;
+    case 'deployStatus': // docs/deployments.md, "Protocol"
+      need(Number.isInteger(m.deployId) && ['received', 'downloadFailed', 'checksumFailed', 'applying', 'applied', 'failed'].includes(m.state), 'deployId and state');
+      need(m.state !== 'applied' || isText(m.version, 32), 'applied says its version');
+      need(!['downloadFailed', 'checksumFailed', 'failed'].includes(m.state) || isText(m.reason), 'a failure says why');
+      break;
     case 'file':
       need(['log', 'diagnosis'].includes(m.kind) && isText(m.name) && isText(m.contentType) && typeof m.data === 'string', 'kind, name, contentType, data');
       need(Buffer.from(m.data ?? '', 'base64').length <= 1024 * 1024, 'data at most 1 MiB');

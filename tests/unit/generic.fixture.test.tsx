@@ -76,6 +76,20 @@ describe('buildResources with a fixture registry', () => {
       'service/eventNotifications',
       'reports/notifications',
       'systemSettings/auditLog',
+      'service/setup',
+      'service/setup/deployments',
+      'apis/csApi',
+      'apis/csApiTransaction',
+      'apis/csThridApp',
+      'apis/ciApi',
+      'apis/ciApiTransaction',
+      'apis/ciThridApp',
+      'apis/statusApi',
+      'apis/statusApiTransaction',
+      'apis/statusThridApp',
+      'apis/tcRvmList',
+      'apis/tcTransactionList',
+      'apis/notificationList',
     ]);
   });
 });

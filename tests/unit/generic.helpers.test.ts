@@ -157,6 +157,20 @@ describe('registry, labels, permissions, formats', () => {
       'service/eventNotifications',
       'reports/notifications',
       'systemSettings/auditLog',
+      'service/setup',
+      'service/setup/deployments',
+      'apis/csApi',
+      'apis/csApiTransaction',
+      'apis/csThridApp',
+      'apis/ciApi',
+      'apis/ciApiTransaction',
+      'apis/ciThridApp',
+      'apis/statusApi',
+      'apis/statusApiTransaction',
+      'apis/statusThridApp',
+      'apis/tcRvmList',
+      'apis/tcTransactionList',
+      'apis/notificationList',
     ]);
     expect(findDeclaration(RESOURCES, 'systemSettings/role')).toBe(role);
     expect(findDeclaration(RESOURCES, 'role')).toBe(role);

@@ -12,3 +12,6 @@ export * from './reports';
 export * from './reportNotifications';
 export * from './configuredTypes';
 export * from './files';
+export * from './deployments';
+export * from './rollouts';
+export * from './hookups';

@@ -1,5 +1,5 @@
 // Overview tab: identity, current status, bin fill levels as bars, today's figures, open alarms and
-// the last events, from one call (GET /rvmpage/overview).
+// the last events, from one call (GET /rvmpage/overview); below them the version history.
 import type { ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
@@ -10,6 +10,7 @@ import { LoadState } from '../common/LoadState';
 import { StatusChip } from '../common/StatusChip';
 import { useMachineData } from './MachineContext';
 import type { MachineEvent, MachineOverview } from './machineTypes';
+import { VersionHistory } from './VersionHistory';
 
 const BIN_COLORS = { ok: 'success', almostFull: 'warning', full: 'error' } as const;
 
@@ -140,6 +141,9 @@ export const OverviewTab = () => {
             </Typography>
             <EventList events={data.lastEvents} empty="installation.overview.noEvents" />
           </TitledCard>
+          <Box sx={{ gridColumn: '1 / -1', minWidth: 0 }}>
+            <VersionHistory />
+          </Box>
         </Box>
       ) : null}
     </LoadState>

@@ -1,0 +1,2 @@
+DROP INDEX "hookup_message_pending_idx";--> statement-breakpoint
+CREATE INDEX "hookup_message_pending_idx" ON "hookup_message" USING btree ("app_id","rvm_id","event_time","id") WHERE "hookup_message"."status" = 'notSent';

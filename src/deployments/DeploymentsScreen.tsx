@@ -1,0 +1,33 @@
+// Service › Setup › Deployments, /service/setup/deployments: the deployment declaration's list view
+// (`customViews`, so its route and `deployment:page` guard are the generic ones), which also serves
+// the new-deployment form at .../create and a deployment's page at .../<id> (the declaration has no
+// generic create, edit or show views that would claim these addresses).
+import { lazy } from 'react';
+import { Loading } from 'react-admin';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { ChunkSuspense } from '../pages/ChunkBoundary';
+import { Permission } from '../permissions/Permission';
+import { DeploymentList } from './DeploymentList';
+import { DEPLOYMENT_PERMISSIONS } from './types';
+
+const NewDeploymentPage = lazy(() => import('./NewDeploymentPage'));
+const DeploymentPage = lazy(() => import('./DeploymentPage'));
+
+const DeploymentsScreen = () => (
+  <ChunkSuspense fallback={<Loading />}>
+    <Routes>
+      <Route index element={<DeploymentList />} />
+      <Route
+        path="create"
+        element={
+          <Permission identifiers={[DEPLOYMENT_PERMISSIONS.add]} fallback={<Navigate to="/401" replace />}>
+            <NewDeploymentPage />
+          </Permission>
+        }
+      />
+      <Route path=":deploymentId" element={<DeploymentPage />} />
+    </Routes>
+  </ChunkSuspense>
+);
+
+export default DeploymentsScreen;

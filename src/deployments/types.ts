@@ -1,0 +1,188 @@
+// The deployment API as the console reads it (docs/deployments.md): paths, answers and the status
+// words of deployments and of each machine's delivery, with their chip colours.
+import { deployment, EXCLUSION_REASONS, type DeploymentStatus, type ExclusionReason } from '../../resources/deployment';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../resources/deploymentPackage';
+import type { StatusColor } from '../generic/statusColors';
+
+/** The deployment routes (server/deployments/routes.ts) live below the declaration's API path. */
+export const DEPLOYMENT_API = deployment.apiPath;
+
+export const TARGET_STATUSES = DELIVERY_STATUSES;
+export type TargetStatus = DeliveryStatus;
+export { EXCLUSION_REASONS };
+
+/** A deployment that changes no more: its page stops reading it again. */
+export const isDeploymentFinished = (status: string | undefined) => status === 'completed' || status === 'cancelled';
+
+const TARGET_COLORS: Readonly<Record<TargetStatus, StatusColor>> = {
+  toBeIssued: 'default',
+  issued: 'info',
+  inProcess: 'info',
+  applied: 'success',
+  applyFailed: 'error',
+  receiveFailed: 'error',
+  noFeedback: 'warning',
+  taskOverdue: 'warning',
+  voided: 'default',
+};
+const DEPLOYMENT_COLORS: Readonly<Record<DeploymentStatus, StatusColor>> = {
+  awaitingApproval: 'warning',
+  running: 'info',
+  paused: 'warning',
+  completed: 'success',
+  cancelled: 'default',
+};
+
+export const targetStatusColor = (status: string): StatusColor => TARGET_COLORS[status as TargetStatus] ?? 'default';
+export const deploymentStatusColor = (status: string): StatusColor => DEPLOYMENT_COLORS[status as DeploymentStatus] ?? 'default';
+
+export type StatusCounts = Partial<Record<TargetStatus, number>>;
+
+export interface DeploymentTargets {
+  machineIds?: number[];
+  fleetIds?: number[];
+  models?: string[];
+  savedFilterId?: number;
+}
+
+export interface BusinessGate {
+  windowMinutes: number;
+  /** Percentage points. */
+  maxRejectRateIncrease: number;
+  /** Percent fewer sessions per machine-hour. */
+  maxSessionsDrop: number;
+}
+
+/** One side of the business gate over its window. */
+export interface GateSide {
+  machines: number;
+  sessions: number;
+  items: number;
+  rejected: number;
+  /** Rejected items per 100 items; null without items. */
+  rejectRate: number | null;
+  sessionsPerMachineHour: number | null;
+}
+
+/** The gate's last check (server/deployments/gate.ts). */
+export interface GateResult {
+  verdict: 'pass' | 'fail' | 'notEnoughData';
+  rule: 'rejectRate' | 'sessions' | null;
+  windowFrom: string;
+  windowTo: string;
+  updated: GateSide;
+  others: GateSide;
+  /** updated − others, percentage points. */
+  rejectRateIncrease: number | null;
+  /** Percent fewer sessions per machine-hour on the updated side. */
+  sessionsDrop: number | null;
+}
+
+/** Why a rollout paused (times already local, as the http client shows them). */
+export type PauseReason =
+  | { kind: 'operator'; time: string; by: string }
+  | { kind: 'errorThreshold'; time: string; failed: number; started: number; rate: number; threshold: number }
+  | ({ kind: 'gate'; time: string; limit: number } & Omit<GateResult, 'verdict'>);
+
+export interface DeploymentPackageRef {
+  id: number;
+  name: string;
+  version: string;
+  resourceType: string;
+}
+
+export interface WaveProgress {
+  wave: number;
+  size: number;
+  counts: StatusCounts;
+  applied: number;
+  failed: number;
+  finished: number;
+  started: boolean;
+}
+
+/** `GET /deployment/{id}` (server/deployments/detail.ts). */
+export interface DeploymentDetail {
+  id: number;
+  package: DeploymentPackageRef;
+  status: DeploymentStatus;
+  pauseReason: PauseReason | null;
+  targets: DeploymentTargets;
+  wavePlan: { percentages: number[] | null; sizes: number[] | null };
+  currentWave: number;
+  waveCount: number;
+  total: number;
+  counts: StatusCounts;
+  applied: number;
+  failed: number;
+  finished: number;
+  waves: WaveProgress[];
+  successThreshold: number;
+  errorThreshold: number;
+  gate: BusinessGate | null;
+  gateSince: string | null;
+  gateResult: GateResult | null;
+  gateCheckedTime: string | null;
+  requiresApproval: boolean;
+  approvedBy: number | null;
+  approvedByName: string | null;
+  approvedTime: string | null;
+  answerWithinHours: number;
+  expiresTime: string;
+  createdBy: number | null;
+  createdByName: string | null;
+  createdTime: string;
+}
+
+export interface TargetRow {
+  id: number;
+  rvmId: number;
+  termNo: string;
+  termType: string;
+  online?: boolean;
+  wave: number;
+  status: TargetStatus;
+  statusReason: string | null;
+  attempts: number;
+  reportedVersion: string | null;
+  updatedTime: string | null;
+}
+
+export interface PreviewMachine {
+  id: number;
+  termNo: string;
+  termType: string;
+}
+
+export interface ExcludedMachine extends PreviewMachine {
+  reason: ExclusionReason;
+}
+
+/** `POST /deployment/preview`. */
+export interface PreviewAnswer {
+  selected: number;
+  targeted: number;
+  /** The first 100 targeted. */
+  machines: PreviewMachine[];
+  excludedCounts: Record<ExclusionReason, number>;
+  /** At most 1000. */
+  excluded: ExcludedMachine[];
+  /** Machines per wave. */
+  waves: number[];
+}
+
+export type ControlAction = 'pause' | 'resume' | 'cancel' | 'retryFailed' | 'approve';
+
+/** The sum of counts of the given statuses. */
+export const countOf = (counts: StatusCounts | undefined, statuses: readonly TargetStatus[]) => statuses.reduce((sum, status) => sum + (counts?.[status] ?? 0), 0);
+
+/** Permission identifiers of the deployment screens (docs/deployments.md "Permissions"). */
+export const DEPLOYMENT_PERMISSIONS = {
+  packages: 'deploymentPackage:page',
+  page: 'deployment:page',
+  add: 'deployment:add',
+  control: 'deployment:control',
+  approve: 'deployment:approve',
+  softwareUpgrade: 'softwareUpgrade:page',
+  ai: 'ai:page',
+} as const;

@@ -1,0 +1,132 @@
+// Transactions screens (docs/api-hookups.md "Resend and replay"): resend the selected rows, and
+// replay every failed message of a time range; each after a confirmation. Needs `<screen>:resend`.
+import { useState } from 'react';
+import { Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
+import ReplayIcon from '@mui/icons-material/Replay';
+import SendIcon from '@mui/icons-material/Send';
+import {
+  Button,
+  Confirm,
+  DateTimeInput,
+  Form,
+  SaveButton,
+  useDataProvider,
+  useListContext,
+  useNotify,
+  useRefresh,
+  useResourceContext,
+  useTranslate,
+  type Identifier,
+} from 'react-admin';
+import type { RvmDataProvider } from '../providers/dataProvider';
+import { useResourceAccess } from '../generic/access';
+import { useDeclaration } from '../generic/DeclarationContext';
+
+const useResend = () => {
+  const resource = useResourceContext()!;
+  const dataProvider = useDataProvider<RvmDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  return async (ids: Identifier[]) => {
+    const { count } = await dataProvider.call<{ count: number }>(resource, { method: 'POST', path: '/resend', body: { ids } });
+    notify('hookups.messages.resent', { type: 'success', messageArgs: { smart_count: count } });
+    refresh();
+  };
+};
+
+const useMayResend = () => {
+  const { declaration } = useDeclaration();
+  return useResourceAccess(declaration).holds(`${declaration.name}:resend`);
+};
+
+/** Confirms, then resends `ids`. */
+const ResendConfirm = ({ ids, open, onClose }: { ids: Identifier[]; open: boolean; onClose: () => void }) => {
+  const translate = useTranslate();
+  const resend = useResend();
+  return (
+    <Confirm
+      isOpen={open}
+      title="hookups.messages.resend"
+      content={translate('hookups.messages.confirmResend', { smart_count: ids.length })}
+      onConfirm={() => {
+        onClose();
+        void resend(ids).catch(() => undefined);
+      }}
+      onClose={onClose}
+    />
+  );
+};
+
+export const ResendSelectedButton = () => {
+  const { selectedIds, onUnselectItems } = useListContext();
+  const [open, setOpen] = useState(false);
+  if (!useMayResend()) return null;
+  return (
+    <>
+      <Button label="hookups.messages.resend" onClick={() => setOpen(true)} startIcon={<SendIcon />} />
+      <ResendConfirm
+        ids={selectedIds}
+        open={open}
+        onClose={() => {
+          setOpen(false);
+          onUnselectItems();
+        }}
+      />
+    </>
+  );
+};
+
+interface ReplayValues {
+  from?: string | Date;
+  to?: string | Date;
+}
+
+const validateReplay = ({ from, to }: ReplayValues) => {
+  const errors: Record<string, string> = {};
+  if (!from) errors.from = 'validation.required';
+  if (!to) errors.to = 'validation.required';
+  if (from && to && new Date(to) < new Date(from)) errors.to = 'validation.endAfterStart';
+  return errors;
+};
+
+export const ReplayButton = () => {
+  const resource = useResourceContext()!;
+  const dataProvider = useDataProvider<RvmDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const translate = useTranslate();
+  const [open, setOpen] = useState(false);
+  if (!useMayResend()) return null;
+  const submit = async ({ from, to }: ReplayValues) => {
+    const body = { from: new Date(from!).toISOString(), to: new Date(to!).toISOString() };
+    const { count } = await dataProvider.call<{ count: number }>(resource, { method: 'POST', path: '/replay', body });
+    notify('hookups.messages.replayed', { type: 'success', messageArgs: { smart_count: count } });
+    setOpen(false);
+    refresh();
+  };
+  const dayAgo = new Date(Date.now() - 86_400_000);
+  return (
+    <>
+      <Button label="hookups.messages.replay" onClick={() => setOpen(true)} startIcon={<ReplayIcon />} />
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="xs" fullWidth>
+        <Form
+          onSubmit={(values: Record<string, unknown>) => submit(values as ReplayValues).catch(() => undefined)}
+          validate={validateReplay}
+          record={{ from: dayAgo, to: new Date() }}
+        >
+          <DialogTitle>{translate('hookups.messages.replayTitle')}</DialogTitle>
+          <DialogContent>
+            <Stack>
+              <DateTimeInput source="from" label="hookups.messages.replayFrom" />
+              <DateTimeInput source="to" label="hookups.messages.replayTo" />
+            </Stack>
+          </DialogContent>
+          <DialogActions>
+            <Button label="hookups.messages.cancel" onClick={() => setOpen(false)} />
+            <SaveButton label="hookups.messages.replay" icon={<ReplayIcon />} alwaysEnable />
+          </DialogActions>
+        </Form>
+      </Dialog>
+    </>
+  );
+};
