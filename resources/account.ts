@@ -1,6 +1,6 @@
 import { defineResource } from './types';
 
-/** License accounts: the organisations that run machines (SPEC section 3). */
+/** License accounts: the organisations that run machines (docs/product-rules.md#users-and-license-accounts). */
 export const account = defineResource({
   name: 'account',
   apiPath: '/license-account',

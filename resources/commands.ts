@@ -1,4 +1,4 @@
-// Remote commands (SPEC 2 "Remote control actions", SPEC 4 statuses): the catalogue every layer
+// Remote commands (docs/product-rules.md#catalogues, statuses in docs/product-rules.md#statuses): the catalogue every layer
 // iterates: the server (validation, OpenAPI enums, state machine, side effects), the console (buttons,
 // groups, icons, forms, labels), the audit actions and the generated command table of
 // docs/machine-protocol.md. Framework-neutral: codes and declarations only; labels live in i18n.
@@ -44,7 +44,7 @@ export interface CommandDefinition<Name extends string = string> {
 }
 
 const required = <T extends FieldDeclaration>(field: T) => ({ ...field, required: true }) as const;
-// The machine record already states the SPEC 5 bin and on/off rules: the commands that change
+// The machine record already states the bin and on/off rules (docs/product-rules.md#validation-rules): the commands that change
 // those values reuse its fields and rules, so the bounds exist once.
 const machineRules = (...fields: string[]) => (machine.rules ?? []).filter((rule) => fields.includes(rule.field));
 const BIN_FIELDS = ['binEmptyHeight', 'binFullHeight', 'binAlmostFull', 'binAlreadyFull'] as const;
@@ -101,7 +101,7 @@ export const COMMAND_PARAMS: Readonly<Record<RemoteCommand, CommandParamsDeclara
   COMMANDS.map((entry) => [entry.name, entry.params ?? NONE]),
 ) as Record<RemoteCommand, CommandParamsDeclaration>;
 
-/** SPEC 4 "remote command action history statuses", plus cancelled (by an operator before execution). */
+/** Remote command statuses (docs/product-rules.md#statuses), plus cancelled (by an operator before execution). */
 export const COMMAND_STATUSES = ['notSent', 'sending', 'sent', 'sendFailed', 'executedSuccessfully', 'executedFailed', 'cancelled'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 

@@ -58,8 +58,8 @@ const usage = <K extends string>(key: K, section: 'usage' | 'reports', figure: U
   ({ key, section, figure, definition }) as const satisfies UsageCardDefinition<K>;
 
 /**
- * Every home card of SPEC 2, in SPEC order: the answer's order, and the console's within each section.
- * Definitions SPEC 9; limits HOME_LIMITS (resources/machine.ts).
+ * Every home card, in the order of docs/product-rules.md#home-dashboard: the answer's order, and the console's within each section.
+ * Definitions docs/dashboard.md#card-definitions; limits HOME_LIMITS (resources/machine.ts).
  */
 export const DASHBOARD_CARDS = [
   counting('machines', {}, 'machines in the scope', false),
@@ -113,7 +113,7 @@ export const DASHBOARD_CARDS = [
     'rejectRate',
     'usage',
     { period: 'rejectRateDays', measure: 'rejectRate' },
-    '(reject rate average, SPEC 9) rejected ÷ items over the 30 complete days before today (one ratio of the sums, not an average of daily ratios)',
+    '(reject rate average) rejected ÷ items over the 30 complete days before today (one ratio of the sums, not an average of daily ratios)',
   ),
 ] as const;
 

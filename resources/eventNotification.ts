@@ -10,8 +10,9 @@ const EMAIL = '[^\\s@,]{1,64}@[^\\s@,]{1,40}\\.[^\\s@,.]{2,20}';
 /**
  * Alarm e-mail rules (service › event notifications): "when any of these alarm codes is raised on
  * machines of these fleets (none: all fleets, sub-fleets included), mail these recipients; remind
- * every N hours while it stays open (0: never); mail again when it clears". SPEC 5: alarm-code lists
- * and e-mail lists are comma-separated. The mails are sent by server/events/notifications.ts.
+ * every N hours while it stays open (0: never); mail again when it clears". Alarm-code lists
+ * and e-mail lists are comma-separated (docs/product-rules.md#validation-rules). The mails are
+ * sent by server/events/notifications.ts.
  */
 export const eventNotification = defineResource({
   name: 'eventNotification',

@@ -16,9 +16,9 @@ export interface FleetNode {
 
 
 /**
- * The fleet tree of a license account (SPEC 3 "Fleet: name, level"). `level` is derived from the
+ * The fleet tree of a license account (docs/product-rules.md#entities-and-fields). `level` is derived from the
  * parent on create and move. Deleting answers 5003 while sub-fleets exist and 6000 while machines do
- * (SPEC 5 "a fleet can be deleted only after its subordinates are removed").
+ * (docs/product-rules.md#validation-rules: a fleet goes only once its sub-fleets and machines are gone).
  */
 export const fleet = defineResource({
   name: 'fleet',

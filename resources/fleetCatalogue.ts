@@ -1,8 +1,8 @@
-// Business constants of the fleet (SPEC sections 3, 4 and 8), shared by the server, the demo seed and
+// Business constants of the fleet (docs/product-rules.md#statuses and #catalogues), shared by the server, the demo seed and
 // the console. Every value has its label in i18n `fleet.*` (e.g. `fleet.statuses.Up`,
 // `fleet.alarms.am_code_PK_17`), so this file holds codes only, never texts.
 
-/** Live machine status values (SPEC 3). */
+/** Live machine status values (docs/product-rules.md#statuses). */
 export const RVM_STATUSES = ['Up', 'Offline', 'Down', 'Sleep'] as const;
 export type RvmStatus = (typeof RVM_STATUSES)[number];
 
@@ -12,7 +12,7 @@ export const RVM_STATES = ['active', 'inactive'] as const;
 export const ITEM_TYPES = ['plasticBottle', 'can', 'glass', 'plasticCup', 'flat', 'others'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
-/** SPEC 3 payout methods, plus the donation to a donation institute. */
+/** Payout methods (docs/product-rules.md#catalogues), plus the donation to a donation institute. */
 export const PAYOUT_METHODS = [
   'loyaltyAccount',
   'supermarket',
@@ -26,18 +26,18 @@ export const PAYOUT_METHODS = [
 ] as const;
 export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
-/** SPEC 8 consumer reject reason codes (labels: `fleet.rejectReasons.<code>`). */
+/** Consumer reject reason codes (docs/product-rules.md#catalogues) (labels: `fleet.rejectReasons.<code>`). */
 export const REJECT_REASON_CODES = [1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 15, 16, 18, 19, 20, 21, 22, 23, 99, 101, 102, 103] as const;
 export type RejectReasonCode = (typeof REJECT_REASON_CODES)[number];
 
-/** SPEC 4 service session cleaning outcomes. */
+/** Service session cleaning outcomes (docs/product-rules.md#statuses). */
 export const CLEANING_OUTCOMES = ['completed', 'aborted', 'failed'] as const;
 export type CleaningOutcome = (typeof CLEANING_OUTCOMES)[number];
 
 export const ALARM_SEVERITIES = ['info', 'warning', 'error'] as const;
 export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 
-/** SPEC 8 alarm categories (labels: `fleet.alarmCategories.<category>`). */
+/** Alarm categories (docs/product-rules.md#catalogues) (labels: `fleet.alarmCategories.<category>`). */
 export const ALARM_CATEGORIES = [
   'bin', 'printer', 'reader', 'door', 'sorter', 'compactor', 'sensor', 'camera', 'conveyor',
   'paymentReader', 'cheating', 'communication', 'software', 'power', 'maintenance',
@@ -125,7 +125,7 @@ export const MESSAGE_TYPES = [
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-/** SPEC 5 bin height bound: a whole number above 10 and below 150 (centimetres). */
+/** Bin height bound (docs/product-rules.md#validation-rules): a whole number above 10 and below 150 (centimetres). */
 export const BIN_HEIGHT = { min: 11, max: 149 } as const;
 
 /** Colour variants of the generated item pictures (`<itemType>/<variant>`, 0-based). */

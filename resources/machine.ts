@@ -10,7 +10,7 @@ const percent = { type: 'number', integer: true, min: 1, max: 100 } as const;
 const flag = { type: 'boolean', readOnly: true, views: [] } as const;
 
 /**
- * The home dashboard's definitions (SPEC 9), shared by the server (cards, machine-list filters) and the
+ * The home dashboard's definitions (docs/dashboard.md#card-definitions), shared by the server (cards, machine-list filters) and the
  * console (card texts). Times are windows ending now; see docs/dashboard.md for each card.
  */
 export const HOME_LIMITS = {
@@ -33,7 +33,7 @@ export const HOME_LIMITS = {
 } as const;
 
 /**
- * Reverse vending machines ("term", SPEC 3). The list lives on the fleet management screen; the
+ * Reverse vending machines ("term", docs/product-rules.md#entities-and-fields). The list lives on the fleet management screen; the
  * record is the machine page's ProfileSetting tab. Live state (status, online, last session) is
  * written by the server only. The fleet filter includes sub-fleets (server hook `filter`).
  */
@@ -48,7 +48,7 @@ export const machine = defineResource({
   menuId: 20202,
   table: 'rvm',
   nameField: 'termNo',
-  notFoundCode: '6001', // SPEC 8: 'The RVM does not exist'
+  notFoundCode: '6001', // the machine does not exist (docs/product-rules.md#error-catalogue)
   scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
@@ -130,7 +130,7 @@ export const machine = defineResource({
   permissionIds: { 'machine:page': 2020201, 'machine:add': 2020202, 'machine:edit': 2020203, 'machine:delete': 2020204, 'machine:export': 2020205 },
   customViews: { list: 'fleetManagement', show: 'machinePage' },
   rules: [
-    // SPEC 5: the sensor reads a larger distance when the bin is empty.
+    // docs/product-rules.md#validation-rules: the sensor reads a larger distance when the bin is empty.
     { kind: 'greaterThan', field: 'binEmptyHeight', other: 'binFullHeight', message: 'fleet.validation.binEmptyAboveFull' },
     { kind: 'notGreaterThan', field: 'binAlmostFull', other: 'binAlreadyFull', message: 'fleet.validation.almostFullNotAboveFull' },
     { kind: 'after', field: 'offTime', other: 'onTime', message: 'validation.endAfterStart' },

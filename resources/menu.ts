@@ -1,8 +1,8 @@
-// The menu of SPEC section 2 and the permission tree derived from it. Framework-neutral: the
-// console builds its sidebar from it (filtered by SPEC section 6), the server seeds its permission
+// The menu (docs/product-rules.md#menu-tree) and the permission tree derived from it. Framework-neutral: the
+// console builds its sidebar from it (filtered by docs/product-rules.md#permission-model), the server seeds its permission
 // table from it. Every entry's id is written here and permanent: roles store permission ids
-// (sys_role_permission), so an id must always mean the same identifier. Top-level ids are SPEC
-// section 6's menu ids; existing children keep the ids they were first given (parent id x 100 plus
+// (sys_role_permission), so an id must always mean the same identifier. Top-level ids are the
+// product's menu ids; existing children keep the ids they were first given (parent id x 100 plus
 // their position then; Home's 9901, 9902). A new entry takes a new, unused id; never renumber one
 // (tests/unit/permissionIdentity.test.ts holds the full list and fails when an identity changes).
 
@@ -71,7 +71,7 @@ const APIS_CHILDREN = [
   ['tcRvmList', 1210], ['tcTransactionList', 1211], ['notificationList', 1212],
 ] as const;
 
-/** Top-level entries with their SPEC section 6 ids. Home (id 0) is always visible. */
+/** Top-level entries with their product ids (docs/product-rules.md#menu-tree). Home (id 0) is always visible. */
 const TOP: Spec[] = [
   {
     id: 0, key: 'home', route: '/index', icon: 'home', type: 'directory',

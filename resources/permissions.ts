@@ -1,4 +1,4 @@
-// SPEC section 6 permission matching, shared by the server's route guard and the console's
+// Permission matching (docs/product-rules.md#permission-model), shared by the server's route guard and the console's
 // permission component and menu. `*` is a wildcard on either side ('user:*' grants 'user:add';
 // a required 'report:*' is met by 'report:view').
 export interface PermissionHolder {

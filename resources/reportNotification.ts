@@ -10,10 +10,10 @@ export const REPORT_RUN_STATUSES = ['due', 'produced', 'mailed', 'skipped', 'fai
 export const MAX_REPORT_RECIPIENTS = 20;
 
 /**
- * Report notification subscriptions (reports › notifications, SPEC 2): "every week (Monday 00:00) or
+ * Report notification subscriptions (reports › notifications, docs/product-rules.md#menu-tree): "every week (Monday 00:00) or
  * month (the 1st, 00:00) in the license account's time zone, produce this report of these fleets (none:
  * all) for the period just over, keep it as a generated report and mail it to these recipients".
- * SPEC 5: e-mail lists are comma-separated; the server checks each address and names the bad one
+ * E-mail lists are comma-separated (docs/product-rules.md#validation-rules); the server checks each address and names the bad one
  * (server/resources/reportNotification.ts). The scheduler is server/reports/scheduler.ts.
  */
 export const reportNotification = defineResource({

@@ -1,4 +1,4 @@
-// The four reports of the Reports screen (SPEC 2; definitions in docs/reports.md), shared by the
+// The four reports of the Reports screen (definitions in docs/reports.md#definitions), shared by the
 // server (queries, files) and the console (picker, chart, table). Labels: i18n `reports.*`.
 import { ITEM_TYPES, REJECT_REASON_CODES, type ItemType } from './fleetCatalogue';
 
@@ -8,7 +8,7 @@ export type ReportKind = (typeof REPORT_KINDS)[number];
 export const REPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** SPEC 2 names of the reports (file names, and the screen's picker beside the translated title). */
+/** The reports' product names (docs/product-rules.md#catalogues): file names, and the screen's picker beside the translated title. */
 export const REPORT_NAMES: Record<ReportKind, string> = {
   volumes: 'Volumes',
   volumesDaily: 'Volumes_Daily',

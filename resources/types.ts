@@ -128,7 +128,7 @@ export interface ResourceDeclaration {
   name: string;
   /** API path under /test-api, e.g. '/user'. */
   apiPath: string;
-  /** Console route, e.g. '/systemSettings/user' (SPEC section 2). */
+  /** Console route, e.g. '/systemSettings/user' (docs/product-rules.md#menu-tree). */
   route: string;
   /** Menu entry this resource lives under (an id of resources/menu.ts). */
   menuId: number;

@@ -8,15 +8,15 @@ export interface ValidationIssue {
   field: string;
   message: string;
   values?: Record<string, string | number>;
-  /** Catalogue code the server answers with for this issue (SPEC section 8). */
+  /** Catalogue code the server answers with for this issue (docs/product-rules.md#error-catalogue). */
   code: '1001' | '1002' | '1003' | '1004';
 }
 
-/** The fixed punctuation set of SPEC section 5's "at least 1 symbol". */
+/** The fixed punctuation set of the password rule's symbol (docs/product-rules.md#validation-rules). */
 export const PASSWORD_SYMBOLS = "!@#$%^&*()_+-=[]{};':\",./<>?\\|`~";
 const CHINESE = /[\u3400-\u9fff\uf900-\ufaff]/;
 
-/** SPEC section 5 password rule; returns the first failing message key, or null. */
+/** The password rule (docs/product-rules.md#validation-rules); returns the first failing message key, or null. */
 export const checkPassword = (value: unknown): ValidationIssue['message'] | null => {
   if (typeof value !== 'string' || value.length === 0) return 'validation.required';
   if (value.length < 6 || value.length > 20) return 'validation.passwordLength';

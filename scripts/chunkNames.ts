@@ -1,4 +1,4 @@
-// Readable names for the console's lazy chunks (SPEC 7: screens load by chunk name): a chunk whose
+// Readable names for the console's lazy chunks (screens load by chunk name: docs/ARCHITECTURE.md#console-http-client): a chunk whose
 // entry module lives in an area's folder is named after the menu area (`area-search-<hash>.js`),
 // the console shell `console`, the signed-out pages `public-pages`; shared chunks `shared-<module>`.
 import type { PreRenderedChunk } from 'rolldown';

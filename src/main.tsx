@@ -28,7 +28,7 @@ const download: DownloadClient = {
 const services: ConsoleServices = { session, http: createHttpClient(clientOptions), download, locale, reload };
 const i18nProvider = createPublicI18nProvider(locale);
 
-// SPEC 2: the page title is the translated application title (the language is fixed per page load).
+// docs/product-rules.md#screens-and-routes: the page title is the translated application title (the language is fixed per page load).
 document.title = i18nProvider.translate('app.title');
 applyDocumentLanguage(locale);
 
@@ -51,7 +51,7 @@ const ConsoleApp = lazy(() => (consoleChunk ??= loadConsole()));
 type Mode = 'console' | PublicAppProps['mode'];
 
 /**
- * SPEC 2 route guard for the page load: signed in, the console; signed out, a public page (else the
+ * The route guard (docs/product-rules.md#screens-and-routes) for the page load: signed in, the console; signed out, a public page (else the
  * login page, `?next=` keeping the deep link to open after sign-in).
  */
 const initialMode = (): Mode => {

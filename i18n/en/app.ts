@@ -1,5 +1,5 @@
 // Section 'app' of the English catalogue: the console shell, its dialogs and its pages.
-// SPEC-quoted texts are word for word (e.g. 'Change Password successfully!', 'Success!', 'Failed').
+// Texts the product fixes are word for word (e.g. 'Change Password successfully!', 'Success!', 'Failed').
 export const app = {
   title: 'RVM Console',
   language: {

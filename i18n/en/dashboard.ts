@@ -1,5 +1,5 @@
-// The home dashboard (/index/index, src/dashboard): card titles are SPEC 2's words; the hints say each
-// definition (SPEC 9, docs/dashboard.md).
+// The home dashboard (/index/index, src/dashboard): card titles are the product's words; the hints say each
+// definition (docs/dashboard.md#card-definitions).
 export const dashboard = {
   scope: {
     label: 'RVMs in active filter',

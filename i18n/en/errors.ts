@@ -1,4 +1,4 @@
-// The error catalogue of SPEC section 8, plus the codes this product adds (documented in README).
+// The error catalogue (docs/product-rules.md#error-catalogue): the product's codes, plus the codes this project adds (documented in README).
 export const errors = {
   '1': 'Parameter cannot be empty',
   '2': 'Parameter error',
@@ -76,14 +76,14 @@ export const errors = {
   '9600': 'The file is too large',
   '9601': 'This type of file is not accepted here',
   '9602': 'The file could not be stored, please try again later',
-  // Forced logout (SPEC section 8): the console clears the session without a message.
+  // Forced logout (docs/product-rules.md#forced-logout): the console clears the session without a message.
   '11011': 'Please sign in',
   '11012': 'Invalid token',
   '11013': 'Session timed out',
   '11014': 'Session expired',
   '11015': 'Session revoked',
   '11016': 'Signed in elsewhere',
-  // Console-side failures (SPEC section 8 "Behaviour").
+  // Console-side failures (docs/product-rules.md#error-catalogue).
   network: 'Connection Failed, Please try again later',
   download: 'Download failed',
   loginFailed: 'userName or password error!',

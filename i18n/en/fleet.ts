@@ -1,5 +1,5 @@
 // Section 'fleet' of the English catalogue: the fleet's business vocabulary (statuses, item types,
-// payout methods, SPEC 8 reject reasons and alarm catalogue, cleaning outcomes, quarantine) and the
+// payout methods, reject reasons and alarm catalogue of docs/product-rules.md#catalogues, cleaning outcomes, quarantine) and the
 // labels of the installation screens. `fleetResources` holds the labels of the fleet declarations,
 // merged into `resources` (the generic views look them up as `resources.<name>.*`).
 export const fleet = {

@@ -1,4 +1,4 @@
-// Section 'menu' of the English catalogue: one title per key of resources/menu.ts (SPEC section 2).
+// Section 'menu' of the English catalogue: one title per key of resources/menu.ts (docs/product-rules.md#menu-tree).
 export const menu = {
   home: 'Home',
   index: 'Dashboard',

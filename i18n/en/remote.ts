@@ -1,5 +1,5 @@
-// Section 'remote' of the English catalogue: remote control of RVMs (SPEC 2 "Remote control actions",
-// SPEC 4 command statuses): the machine page's RemoteControl tab and the fleet list's bulk command.
+// Section 'remote' of the English catalogue: remote control of RVMs (actions: docs/product-rules.md#catalogues,
+// command statuses: docs/product-rules.md#statuses): the machine page's RemoteControl tab and the fleet list's bulk command.
 export const remote = {
   actionsTitle: 'Remote actions',
   groups: {

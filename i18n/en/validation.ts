@@ -1,4 +1,4 @@
-// Form and request validation messages (SPEC section 5 texts word for word).
+// Form and request validation messages (the product's texts word for word; rules in docs/product-rules.md#validation-rules).
 export const validation = {
   required: 'This field cannot be empty',
   passwordLength: 'The length must be between 6 and 20 characters',

@@ -9,7 +9,7 @@ import { passwordReset, sysUser } from '../db/schema';
 import { invalidField } from '../lib/errors';
 import { revokeUserTokens, type RevokeReason } from './tokens';
 
-/** SPEC section 5 rule, answered as 1001/1002/1004 with the rule's message on `field`. */
+/** The password rule (docs/product-rules.md#validation-rules), answered as 1001/1002/1004 with the rule's message on `field`. */
 export const assertPasswordRule = (field: string, password: unknown) => {
   const message = checkPassword(password);
   if (!message) return;

@@ -1,5 +1,5 @@
-// GET /dashboard's answer: every card of the catalogue (resources/dashboard.ts DASHBOARD_CARDS, SPEC 2
-// with the SPEC 9 definitions, docs/dashboard.md), in its order. Machine cards count the machines of the scope (the active saved filter of the machine list, else
+// GET /dashboard's answer: every card of the catalogue (resources/dashboard.ts DASHBOARD_CARDS,
+// with the definitions of docs/dashboard.md#card-definitions), in its order. Machine cards count the machines of the scope (the active saved filter of the machine list, else
 // every machine of the license account) in two passes over the scope's machines, side by side; each
 // carries the exact POST /rvm/page body listing those machines. Consumer figures come from rollup.ts.
 import { and, sql, type SQL } from 'drizzle-orm';

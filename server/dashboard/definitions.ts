@@ -1,4 +1,4 @@
-// The home dashboard's machine definitions (SPEC 9, docs/dashboard.md), written once per fact in the
+// The home dashboard's machine definitions (docs/dashboard.md#card-definitions), written once per fact in the
 // two forms the server needs:
 // - `perMachine`: a condition on the current `rvm` row using only that machine's rows (index probes),
 //   for the machine list: computed fields and filters of resources/machine.ts (a page of 20 rows, or

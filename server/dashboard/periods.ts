@@ -1,6 +1,6 @@
 // The dashboard's periods in the caller's local time (a fixed UTC offset, the browser's at the time of
 // the call): local days numbered from the epoch, today, this and last month, and the complete-day
-// windows of SPEC 9 (averages over 4 weeks, reject-rate average over 30 days, curve over 7 days).
+// windows of docs/product-rules.md#home-dashboard (averages over 4 weeks, reject-rate average over 30 days, curve over 7 days).
 import { HOME_LIMITS } from '../../resources/machine';
 import { DAY_MS, dayStart, localDayOf } from '../lib/localDays';
 

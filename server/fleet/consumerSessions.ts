@@ -82,7 +82,7 @@ export const registerConsumerSessionRoutes = (app: TypedApp, { db }: Services) =
 
   app.get(
     '/rvmpage/consumerSessionDetails',
-    fleetRoute('rvmpage', 'Consumer session details: the session, its machine and its items (reject reason codes of SPEC 8, picture URLs); 2003 when not the caller\'s', [PERMISSIONS.consumerSessions], {
+    fleetRoute('rvmpage', 'Consumer session details: the session, its machine and its items (reject reason codes, picture URLs); 2003 when not the caller\'s', [PERMISSIONS.consumerSessions], {
       querystring: StrictObject({ id: Type.Integer({ minimum: 1, description: 'Consumer session id' }) }),
     }),
     async (request) => {

@@ -158,7 +158,7 @@ export const registerMachinePageRoutes = (app: TypedApp, services: Services) => 
   const profileBody = StrictObject({ id: MACHINE_ID, ...profileFields });
   app.put(
     '/rvmpage/profile',
-    fleetRoute('rvmpage', 'Save the ProfileSetting tab (SPEC 5 rules; absent fields keep their value; nothing changes on failure)', [PERMISSIONS.machineEdit], {
+    fleetRoute('rvmpage', 'Save the ProfileSetting tab (the machine record rules; absent fields keep their value; nothing changes on failure)', [PERMISSIONS.machineEdit], {
       body: profileBody,
     }),
     async (request) => {

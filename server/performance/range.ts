@@ -4,7 +4,7 @@
 import { AppError, invalidField } from '../lib/errors';
 import { DAY_MS, dayLabel, dayStart, localDayOf } from '../lib/localDays';
 
-/** How far back the performance screen may look (SPEC 2: "Only three months of data are available"). */
+/** How far back the performance screen may look (three months: docs/product-rules.md#business-constants). */
 export const PERFORMANCE_MONTHS = 3;
 /** Ranges of more days than this are charted per week. */
 export const DAILY_CHART_MAX_DAYS = 31;

@@ -77,7 +77,7 @@ export const tableOf = (locale: Locale, data: ReportData, offset: number): { hea
 
 const localDay = (date: Date, offset: number) => localDateTime(date.toISOString(), offset).slice(0, 10);
 
-/** The file name: `<SPEC name>_<first local day>_<last local day>.<format>`. */
+/** The file name: `<report name>_<first local day>_<last local day>.<format>`. */
 export const fileNameOf = (report: ReportKind, range: ReportRange, format: ReportFormat) =>
   `${REPORT_NAMES[report]}_${localDay(range.from, range.utcOffsetMinutes)}_${localDay(new Date(range.to.getTime() - 1), range.utcOffsetMinutes)}.${format}`;
 

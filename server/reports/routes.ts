@@ -21,7 +21,7 @@ import { generateReport, produceReport } from './generate';
 import { RenderCancelled } from './renderInWorker';
 import { queryReport } from './query';
 
-/** The menu's reports › report entry (resources/menu.ts, SPEC 6 id 3): its identifier guards every call. */
+/** The menu's reports › report entry (resources/menu.ts, id 3 of docs/product-rules.md#menu-tree): its identifier guards every call. */
 export const REPORT_PERMISSION = findMenuById(3)!.children.find((node) => node.key === 'report')!.identifier;
 const PERMISSIONS = [REPORT_PERMISSION] as const;
 

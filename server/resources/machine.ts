@@ -1,7 +1,8 @@
 // Machine rules the declaration cannot say: live-state defaults and bins on create, bins following
 // binCount, the fleet filter that includes sub-fleets, and the home dashboard's health flags
-// (computed fields) and time filters (server/dashboard/definitions.ts, docs/dashboard.md). (SPEC 5 profile rules are declaration
-// rules, checked by the engine on the stored record merged with each change.)
+// (computed fields) and time filters (server/dashboard/definitions.ts, docs/dashboard.md). (The profile
+// rules of docs/product-rules.md#validation-rules are declaration rules, checked by the engine on the
+// stored record merged with each change.)
 import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { ITEM_TYPES } from '../../resources/fleetCatalogue';
 import type { FilterDeclaration } from '../../resources/types';

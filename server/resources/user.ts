@@ -167,7 +167,7 @@ export const userHooks = (hasher: PasswordHasher): ResourceHooks => ({
     if (input.enabled === false && existing.enabled) await revokeUserTokens(tx, id, 'disabled');
   },
 
-  // SPEC 5: "a linked role or user must be unlinked before it is deleted".
+  // A linked role or user must be unlinked before it is deleted (docs/product-rules.md#validation-rules).
   beforeDelete: async (context, ids) => {
     const { tx, caller } = context;
     if (ids.includes(caller.userId)) throw new AppError('5001');

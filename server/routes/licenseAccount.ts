@@ -1,4 +1,4 @@
-// The caller's license accounts and the switch of the default one (SPEC sections 3 and 7).
+// The caller's license accounts and the switch of the default one (docs/product-rules.md#screens-and-routes, dialogs).
 import { and, asc, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { callerOf } from '../auth/guard';

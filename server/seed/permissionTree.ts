@@ -60,7 +60,7 @@ const buttonRows = (declaration: ResourceDeclaration): PermissionSeed[] => {
 };
 
 export const permissionTree = (declarations: readonly ResourceDeclaration[]): PermissionSeed[] => {
-  // Home is always visible (SPEC 6) and needs no row; its entries that need a permission sit at the top.
+  // Home is always visible (docs/product-rules.md#permission-model) and needs no row; its entries that need a permission sit at the top.
   const home = MENU.find((node) => node.id === HOME_MENU_ID)?.children.filter((node) => !node.open) ?? [];
   const menu = MENU.filter((node) => node.id !== HOME_MENU_ID);
   const rows = [...menuRows(home, null).map((row) => ({ ...row, sort: 0 })), ...menuRows(menu, null), ...declarations.flatMap(buttonRows)];

@@ -12,7 +12,7 @@ export interface MachineModel {
   accepts: readonly ItemType[];
   /** Share of acceptable items rejected anyway (dirty, no barcode, ...). */
   rejectRate: number;
-  /** Relative weights of the reject reasons of those quality rejects (SPEC 8 codes). */
+  /** Relative weights of the reject reasons of those quality rejects (codes of docs/product-rules.md#catalogues). */
   rejectProfile: ReadonlyArray<readonly [number, number]>;
   /** Oldest first; most machines run the newest. */
   softwareVersions: readonly string[];
@@ -54,7 +54,7 @@ export const MODELS: readonly MachineModel[] = [
     faultRate: 0.07,
   },
   {
-    // The tracing-code model: SPEC 8 codes 101-103 only occur here.
+    // The tracing-code model: reject codes 101-103 only occur here.
     name: 'M5',
     bins: ['plasticBottle', 'can', 'plasticCup'],
     accepts: ['plasticBottle', 'can', 'plasticCup', 'flat'],

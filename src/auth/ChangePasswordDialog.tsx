@@ -1,4 +1,5 @@
-// SPEC sections 4 and 5 change-password dialog. Never closed by an outside click or Escape; in
+// The change-password dialog (docs/product-rules.md#sign-in-and-session,
+// docs/product-rules.md#validation-rules). Never closed by an outside click or Escape; in
 // forced mode (first login, expired password) it has no close button and shows the warning.
 import { useState, type FormEvent } from 'react';
 import { useAuthProvider, useNotify, useTranslate } from 'ra-core';
@@ -9,7 +10,7 @@ import { useConsoleServices } from '../layout/ConsoleServices';
 import { hasErrors, trimPasswords, validateChangePassword, type ChangePasswordValues } from './passwordRules';
 import { TranslatedField } from './TranslatedField';
 
-/** SPEC 9: logout 1 s after a successful change. */
+/** Logout 1 s after a successful change (docs/product-rules.md#business-constants). */
 export const LOGOUT_DELAY_MS = 1000;
 
 const EMPTY: ChangePasswordValues = { oldPassword: '', newPassword: '', confirmPassword: '' };
@@ -80,7 +81,7 @@ export const ChangePasswordDialog = ({ open, forced, onClose }: ChangePasswordDi
   return (
     <Dialog
       open={open}
-      // SPEC 5: neither a click outside nor Escape closes it.
+      // docs/product-rules.md#validation-rules: neither a click outside nor Escape closes it.
       onClose={() => undefined}
       disableEscapeKeyDown
       fullWidth

@@ -1,6 +1,6 @@
-// SPEC section 2 login screen: user name (2 to 8 characters) and password required, remember
+// The login screen (docs/product-rules.md#screens-and-routes): user name (2 to 8 characters) and password required, remember
 // password, link to forgot password. A wrong user name or password also shows the inline tip
-// 'userName or password error!' (codes 6 and, per SPEC 8's second reading, 2001).
+// 'userName or password error!' (codes 6 and 2001: docs/product-rules.md#error-catalogue).
 // Part of the light signed-out entry (./PublicApp.tsx): nothing here may import react-admin, a router
 // or the screens (tests/e2e/lazyLoading.test.ts keeps the login page's download small).
 import { useEffect, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// The signed-out console (SPEC 2 public routes) without react-admin and without a router: the light
+// The signed-out console (public routes of docs/product-rules.md#screens-and-routes) without react-admin and without a router: the light
 // part of the entry chunk, so the login screen is usable after a small download. The login form is
 // here; forgot and reset password are a lazy chunk (./PublicPages.tsx, with react-router); the
 // console itself loads when the user signs in (src/main.tsx).

@@ -1,6 +1,6 @@
 // Reset password from the e-mailed link (/resetPassword?token=...): the link is checked first (a used,
 // expired or unknown one says so, with a way to request a new one, instead of a form that can only
-// fail), then new password and confirmation under SPEC section 5's rule, then back to the login page.
+// fail), then new password and confirmation under the password rule (docs/product-rules.md#validation-rules), then back to the login page.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNotify, useTranslate } from 'ra-core';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';

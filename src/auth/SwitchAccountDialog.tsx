@@ -1,4 +1,4 @@
-// SPEC section 7: switch the default license account. Lists the user's accounts, requires a choice,
+// Switch the default license account (docs/product-rules.md#screens-and-routes, dialogs). Lists the user's accounts, requires a choice,
 // saves it, stores the new account name and reloads the page.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNotify, useTranslate } from 'ra-core';

@@ -1,4 +1,4 @@
-// Pure rules of the login form (SPEC section 5 "Login"), apart from the password rules
+// Pure rules of the login form (docs/product-rules.md#validation-rules, sign-in), apart from the password rules
 // (./passwordRules.ts) so the login page does not load the record validation. Answers are i18n keys
 // (plus interpolation values) so tests need no React and no translations.
 
@@ -14,7 +14,7 @@ export const USERNAME_MAX = 8;
 export const required = (value: string): FieldError | undefined =>
   value === '' ? { key: 'validation.required' } : undefined;
 
-/** SPEC 5 "Login": user name and password required, user name 2 to 8 characters. */
+/** Sign-in (docs/product-rules.md#validation-rules): user name and password required, user name 2 to 8 characters. */
 export const validateLogin = (values: { username: string; password: string }): FormErrors<'username' | 'password'> => {
   const username = values.username.trim();
   const errors: FormErrors<'username' | 'password'> = {};

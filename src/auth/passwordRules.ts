@@ -1,4 +1,4 @@
-// Pure form rules of the login, reset-password and change-password forms (SPEC section 5).
+// Pure form rules of the login, reset-password and change-password forms (docs/product-rules.md#validation-rules).
 // Answers are i18n keys (plus interpolation values) so tests need no React and no translations.
 import { checkPassword } from '../../resources/validation';
 import { samePasswordHash } from '../providers/crypto';
@@ -32,7 +32,7 @@ export const trimPasswords = (values: ChangePasswordValues): ChangePasswordValue
 });
 
 /**
- * SPEC 5 "Change password dialog": inputs trimmed; old required and equal to the stored password
+ * Change password dialog (docs/product-rules.md#validation-rules): inputs trimmed; old required and equal to the stored password
  * (compared after a hash; skipped when nothing is stored, the server checks it anyway); new required,
  * at most 20 characters, the password rule, different from the old one; confirmation equal to it.
  */

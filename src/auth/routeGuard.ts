@@ -1,4 +1,4 @@
-// SPEC section 2 route guard as a pure function: where to send the user, or null to stay.
+// The route guard (docs/product-rules.md#screens-and-routes) as a pure function: where to send the user, or null to stay.
 export const HOME_PATH = '/index/index';
 export const LOGIN_PATH = '/login';
 

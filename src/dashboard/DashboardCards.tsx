@@ -1,4 +1,4 @@
-// The home cards (SPEC 2): one MUI card per figure of the catalogue (resources/dashboard.ts). A machine
+// The home cards (docs/product-rules.md#home-dashboard): one MUI card per figure of the catalogue (resources/dashboard.ts). A machine
 // card opens the machine list with the card's filter (its total is the card's number); a card with
 // problems to look at (the entry's `attention`) is tinted.
 import type { ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// /index/index (SPEC 2 "Home cards"): the home dashboard of GET /dashboard. The user picks the saved
+// /index/index (docs/product-rules.md#home-dashboard): the home dashboard of GET /dashboard. The user picks the saved
 // filter of the machine list that scopes it (kept in the URL and remembered); cards and chart
 // segments open the machine list with their filter. Loading skeletons, an empty state for an account
 // without machines, numbers in the console's language, refund values in the account's currency.

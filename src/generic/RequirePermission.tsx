@@ -1,5 +1,5 @@
 // Guards a route by the declaration's permission for the action: without it the user lands on the
-// SPEC's /401 page instead of a screen whose every call the server would refuse.
+// /401 page (docs/product-rules.md#screens-and-routes) instead of a screen whose every call the server would refuse.
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { Loading } from 'react-admin';

@@ -1,4 +1,4 @@
-// Saved filters (SPEC section 2): apply a personal or public one, save the current filter, delete
+// Saved filters (docs/product-rules.md#catalogues): apply a personal or public one, save the current filter, delete
 // own ones. Built-in filters are marked and offer no delete (the server answers 5001 anyway).
 // Keyboard: the menu's arrow keys move between filters, Enter applies one, Delete deletes one of
 // the user's own (the bin icon is the pointer's way to the same thing).

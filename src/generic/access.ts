@@ -1,4 +1,4 @@
-// Button-level permission checks (SPEC section 6). The server refuses anyway; the console only hides
+// Button-level permission checks (docs/product-rules.md#permission-model). The server refuses anyway; the console only hides
 // what the user could not do. usePermissions() answers the stored userInfo { superAdmin, permissions }.
 import { usePermissions } from 'react-admin';
 import { hasPermission, type PermissionHolder } from '../../resources/permissions';

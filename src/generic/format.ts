@@ -1,4 +1,4 @@
-// Display formats of SPEC section 7: date-times as 'YYYY-MM-DD HH:mm:ss' in local time. The http
+// Display formats (docs/ARCHITECTURE.md#console-http-client): date-times as 'YYYY-MM-DD HH:mm:ss' in local time. The http
 // client already converts ISO strings in answers; this also covers values that bypassed it.
 import { format, isValid, parseISO } from 'date-fns';
 

@@ -1,7 +1,7 @@
 // The console's one entry point for resources: a react-admin <Resource> per declaration, with the
 // generic (or a declaration's customViews) list/show/create/edit, each behind its permission.
 // Routing: the resource name is the declaration's route without the leading slash (registry.ts), so
-// the URLs are SPEC routes such as /systemSettings/user, /systemSettings/user/5, .../create.
+// the URLs are the product's routes (docs/product-rules.md#menu-tree) such as /systemSettings/user, /systemSettings/user/5, .../create.
 import { lazy, type ComponentType, type ReactElement } from 'react';
 import { Resource } from 'react-admin';
 import { RESOURCES } from '../../resources';

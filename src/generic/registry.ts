@@ -2,7 +2,7 @@
 //
 // ROUTING CHOICE: the react-admin resource name of a declaration is its console route without the
 // leading slash ('systemSettings/user'), so react-admin's own routes (/<name>, /<name>/:id,
-// /<name>/create, /<name>/:id/show) ARE the SPEC routes and every link, redirect and "back" button
+// /<name>/create, /<name>/:id/show) ARE the product's routes (docs/product-rules.md#menu-tree) and every link, redirect and "back" button
 // react-admin builds lands on the visible route with no custom routing code. Because the name then
 // no longer equals the i18n root, every label is passed explicitly from `resources.<declaration.name>`
 // (see the *Label helpers), and the data provider maps the route name back to its declaration

@@ -1,4 +1,4 @@
-// /installation/fleetManagement (SPEC 2): the fleet tree beside the machine list. The list is the
+// /installation/fleetManagement (docs/product-rules.md#menu-tree): the fleet tree beside the machine list. The list is the
 // machine declaration's generic list (filters, saved filters, export, column chooser); selecting a
 // fleet sets its fleet filter (the server includes sub-fleets), kept in the URL like every list filter.
 import { ResourceContextProvider, useTranslate } from 'ra-core';

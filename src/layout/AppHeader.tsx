@@ -1,4 +1,4 @@
-// SPEC section 2 header: sidebar toggle, product name, the account name (home route only),
+// The header (docs/product-rules.md#screens-and-routes): sidebar toggle, product name, the account name (home route only),
 // the language switch and the greeting with the user drop-down.
 import { useTranslate } from 'ra-core';
 import { LoadingIndicator } from 'react-admin';
@@ -11,7 +11,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { UserMenu } from './UserMenu';
 import type { SidebarState } from './sidebarState';
 
-/** The account name area belongs to the home route only (SPEC sections 1 and 2). */
+/** The account name area belongs to the home route only (docs/product-rules.md#screens-and-routes). */
 export const isHomeRoute = (pathname: string) => pathname === '/index' || pathname.startsWith('/index/');
 
 export const AppHeader = ({ sidebar, onToggleSidebar }: { sidebar: SidebarState; onToggleSidebar: () => void }) => {

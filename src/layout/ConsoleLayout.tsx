@@ -1,4 +1,4 @@
-// SPEC section 2 layout: dark narrow left menu, header bar, content area whose width is the window
+// The layout (docs/product-rules.md#screens-and-routes): dark narrow left menu, header bar, content area whose width is the window
 // width minus the sidebar width minus 20 px. Hosts the account dialogs.
 import { useReducer, type ReactNode } from 'react';
 import { Loading, SkipNavigationButton } from 'react-admin';

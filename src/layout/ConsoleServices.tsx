@@ -10,7 +10,7 @@ export interface ConsoleServices {
   http: HttpClient;
   download: DownloadClient;
   locale: Locale;
-  /** Full page reload (SPEC: language switch, logout, forced logout, account switch). */
+  /** Full page reload (docs/product-rules.md#sign-in-and-session: language switch, logout, forced logout, account switch). */
   reload: (path?: string) => void;
 }
 

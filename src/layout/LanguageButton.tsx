@@ -1,4 +1,4 @@
-// SPEC section 2/4 language switch: shows the other language (Chinese or English); choosing it
+// The language switch (docs/product-rules.md#screens-and-routes): shows the other language (Chinese or English); choosing it
 // stores `lang` and reloads so every text, the http `lang` header included, follows; `<html lang>`
 // follows too. Without a tooltip, so the login page does not load MUI's popper (LanguageSwitch adds
 // the tooltip in the console's header).

@@ -1,5 +1,5 @@
 // Keeps a crashing screen from taking the shell down: shows react-admin's error page in the content
-// area (a screen chunk that failed to load: the chunk load error with a reload, SPEC 8) and resets
+// area (a screen chunk that failed to load: the chunk load error with a reload, docs/product-rules.md#error-catalogue) and resets
 // when the user navigates elsewhere.
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Error as ErrorPage } from 'react-admin';

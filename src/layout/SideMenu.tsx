@@ -1,4 +1,5 @@
-// SPEC section 2 left menu: dark, built from resources/menu.ts filtered by SPEC section 6.
+// The left menu (docs/product-rules.md#menu-tree): dark, built from resources/menu.ts filtered by
+// docs/product-rules.md#permission-model.
 // Expanded (240 px): icons and titles, parents expand/collapse their children in place.
 // Collapsed (40 px): icons only with tooltips; a parent opens its children in a pop-up menu.
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';

@@ -1,4 +1,4 @@
-// SPEC section 2: the menu entry highlighted for a path. Paths with more than three segments (a
+// docs/product-rules.md#screens-and-routes: the menu entry highlighted for a path. Paths with more than three segments (a
 // detail page such as /installation/rvmpage/123) highlight the path without their last segment.
 export const highlightPath = (pathname: string): string => {
   const segments = pathname.split('/');

@@ -1,9 +1,9 @@
-// SPEC section 2 sidebar state: opened, width and a collapse flag, persisted across reloads.
+// Sidebar state (docs/product-rules.md#screens-and-routes): opened, width and a collapse flag, persisted across reloads.
 import { useCallback, useState } from 'react';
 
 export const SIDEBAR_EXPANDED_WIDTH = 240;
 export const SIDEBAR_COLLAPSED_WIDTH = 40;
-/** Gap kept beside the content (SPEC: content width = window − sidebar − 20 px). */
+/** Gap kept beside the content (content width = window − sidebar − 20 px). */
 export const CONTENT_GAP = 20;
 export const SIDEBAR_STORAGE_KEY = 'sidebarStatus';
 

@@ -1,4 +1,4 @@
-// Light content theme beside the dark sidebar (SPEC section 2), built on react-admin's default.
+// Light content theme beside the dark sidebar (docs/product-rules.md#screens-and-routes), built on react-admin's default.
 // Accessibility (WCAG 2 AA, README "Accessibility"): every palette colour used behind white text
 // (filled chips, contained buttons, badges) or as text on white reaches 4.5:1, and selection
 // controls given an `aria-label` label their <input>, the element assistive technology reads.

@@ -1,4 +1,4 @@
-// Lazy chunks under a time-out and an error boundary (SPEC 7/8/9): <ChunkSuspense> shows `fallback`
+// Lazy chunks under a time-out and an error boundary (docs/ARCHITECTURE.md#console-http-client): <ChunkSuspense> shows `fallback`
 // while a chunk loads and turns a load still pending after CHUNK_TIMEOUT_MS into a chunk load error;
 // <ChunkErrorBoundary> shows chunk load errors with a reload and passes every other error on.
 import { Component, Suspense, useEffect, useState, type ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// What the user sees when a chunk failed to load (SPEC 8): the error, translated, and a reload.
+// What the user sees when a chunk failed to load (docs/product-rules.md#error-catalogue): the error, translated, and a reload.
 import { useTranslate } from 'ra-core';
 import { Alert, AlertTitle, Box, Button } from '@mui/material';
 import type { ChunkLoadError } from './chunkLoad';

@@ -1,4 +1,4 @@
-// /404 and /401 (SPEC section 2): a message and a back-to-homepage link.
+// /404 and /401 (docs/product-rules.md#screens-and-routes): a message and a back-to-homepage link.
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Typography } from '@mui/material';

@@ -1,8 +1,8 @@
-// SPEC 7/8/9 lazy loading: screens come as script (and stylesheet) chunks named after their area; a
+// Lazy loading (docs/ARCHITECTURE.md#console-http-client): screens come as script (and stylesheet) chunks named after their area; a
 // chunk that fails to load, or takes longer than the chunk time-out, is a "chunk load error" (a
 // stylesheet: "CSS chunk load failed") shown to the user with a reload. Pure, so it is unit-tested.
 
-/** SPEC 9: chunk load time-out. */
+/** Chunk load time-out (docs/product-rules.md#business-constants). */
 export const CHUNK_TIMEOUT_MS = 120_000;
 
 export type ChunkFailureKind = 'script' | 'css';

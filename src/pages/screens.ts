@@ -8,7 +8,7 @@
 //
 // The component receives `{ node }` (its menu node) and is rendered inside the layout at
 // `<route>/*`, so it may declare nested routes (detail pages) of its own. Access follows the menu
-// permissions (SPEC 6); a user who may not see the entry is sent to /401.
+// permissions (docs/product-rules.md#permission-model); a user who may not see the entry is sent to /401.
 import { lazy, type ComponentType } from 'react';
 import type { MenuNode } from '../../resources/menu';
 import { HomePage } from './HomePage';
@@ -18,7 +18,7 @@ export interface ScreenProps {
 }
 export type Screen = ComponentType<ScreenProps>;
 
-/** The home route (SPEC 2): where '/', '/login' (signed in) and "back to homepage" lead. */
+/** The home route (docs/product-rules.md#screens-and-routes): where '/', '/login' (signed in) and "back to homepage" lead. */
 export const HOME_ROUTE = '/index/index';
 
 export const SCREENS: Readonly<Record<string, Screen>> = {

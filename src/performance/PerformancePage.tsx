@@ -1,5 +1,5 @@
-// service › performance (SPEC 2 "Performance: MCBE chart and main errors. Only three months of data
-// are available"): the filters, the totals, MCBE over time, the sub-fleets and the main errors ranking
+// service › performance (MCBE chart and main errors over at most three months:
+// docs/product-rules.md#screen-contents): the filters, the totals, MCBE over time, the sub-fleets and the main errors ranking
 // of POST /performance/mcbe and /performance/errors (docs/performance.md).
 import { lazy, Suspense, useState } from 'react';
 import { useTranslate } from 'ra-core';

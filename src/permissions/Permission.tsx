@@ -1,4 +1,4 @@
-// SPEC section 6 permission directive as a component: renders its children only when the user is
+// The permission directive (docs/product-rules.md#permission-model) as a component: renders its children only when the user is
 // superAdmin or holds one of `identifiers` (`*` wildcard). An empty list is a programming error.
 import type { ReactNode } from 'react';
 import { usePermissions } from 'ra-core';

@@ -1,4 +1,4 @@
-// SPEC section 6 menu filtering as pure functions (no React), shared by the sidebar, the area
+// Menu filtering (docs/product-rules.md#permission-model) as pure functions (no React), shared by the sidebar, the area
 // index pages and the route guard of menu screens.
 //
 // Rules:
@@ -6,7 +6,7 @@
 //   children (quarantine overview) need their own identifier.
 // - A node is granted when the user holds an identifier matching the node's identifier (`*` wildcard
 //   on either side, resources/permissions.ts) or, for top-level entries only, a permission with the
-//   entry's SPEC menu id (ids of other permissions are server-assigned and must not alias areas).
+//   entry's product menu id (docs/product-rules.md#menu-tree; ids of other permissions are server-assigned and must not alias areas).
 //   A granted node opens its whole area: all its children are visible.
 // - Otherwise a node is visible when any descendant is, or when the user holds a permission of a
 //   resource declared under it (e.g. 'user:page' makes 'systemSettings:user' visible); a parent is

@@ -1,5 +1,6 @@
-// react-admin AuthProvider over the http client and the session (SPEC sections 4 and 6). Resource
-// access (canAccess) is deliberately absent: the generic views guard themselves (src/generic/access.ts).
+// react-admin AuthProvider over the http client and the session (docs/product-rules.md#sign-in-and-session,
+// docs/product-rules.md#permission-model). Resource access (canAccess) is deliberately absent: the generic
+// views guard themselves (src/generic/access.ts).
 import type { AuthProvider } from 'ra-core';
 import { ApiError, type HttpClient } from './httpTypes';
 import { isForcedLogoutCode } from './http';
@@ -39,7 +40,7 @@ export const createAuthProvider = (http: HttpClient, session: Session, now: () =
     return LOGIN_PATH;
   },
 
-  // SPEC 2 route guard: signed in means a stored token value exists.
+  // Route guard (docs/product-rules.md#screens-and-routes): signed in means a stored token value exists.
   checkAuth: () => (session.isSignedIn() ? Promise.resolve() : Promise.reject({ redirectTo: LOGIN_PATH, message: false })),
 
   checkError(error: unknown) {

@@ -1,7 +1,7 @@
 // The console's i18nProvider (ra-i18n-polyglot over react-admin's `ra.*` strings plus our catalogues),
 // without importing a catalogue: the console loads the one of its language only (./messagesEn.ts or
 // ./messagesZh.ts, a chunk each), see src/main.tsx. The language is fixed for the page's lifetime:
-// switching stores `lang` and reloads (SPEC section 4).
+// switching stores `lang` and reloads (docs/product-rules.md#sign-in-and-session).
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
 import type { Locale } from '../../i18n';

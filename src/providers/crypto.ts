@@ -1,4 +1,4 @@
-// Client-side password handling of SPEC sections 5 and 9: the password kept in the session is
+// Client-side password handling (docs/product-rules.md#sign-in-and-session): the password kept in the session is
 // AES-encrypted with a fixed key (so it is not stored in clear text), and the change-password dialog
 // compares passwords through a SHA-256 hash rather than character by character.
 // The key ships in the bundle, so this hides the password from a casual look, nothing more: whoever
@@ -16,7 +16,7 @@ import SHA256 from 'crypto-js/sha256';
 import { providePasswordCipher } from './passwordCipher';
 
 // Fixed 16-byte key and ECB mode: the same password always gives the same ciphertext, which keeps the
-// localStorage value and the cookie value identical (SPEC 9: "fixed-key symmetric block cipher").
+// localStorage value and the cookie value identical (docs/product-rules.md#sign-in-and-session).
 const FIXED_KEY = Utf8.parse('RvmConsole@2024!');
 const CIPHER_OPTIONS = { mode: ECB, padding: Pkcs7 };
 
@@ -37,5 +37,5 @@ providePasswordCipher({ encryptPassword, decryptPassword });
 
 export const hashPassword = (plain: string): string => SHA256(plain).toString(Hex);
 
-/** Equality after hashing both sides (SPEC 5: "compared after a hash"). */
+/** Equality after hashing both sides (docs/product-rules.md#validation-rules, change password dialog). */
 export const samePasswordHash = (a: string, b: string): boolean => hashPassword(a) === hashPassword(b);

@@ -1,4 +1,4 @@
-// File downloads (SPEC 7 "Download client"): same base prefix and token header as the http client,
+// File downloads (docs/ARCHITECTURE.md#console-http-client): same base prefix and token header as the http client,
 // a 5-minute time-out, blob answers, progress read from the response body stream, and
 // 'Download failed' on anything but 200 (with the server's reason appended when it sent one).
 import { ApiError, type DownloadClient, type DownloadProgress } from './httpTypes';

@@ -1,5 +1,6 @@
-// The console's http client (contract in ./httpTypes.ts): SPEC sections 7 and 8 request and answer
-// conventions live here and nowhere else. `fetch` is injectable so every rule is unit-testable.
+// The console's http client (contract in ./httpTypes.ts): the request and answer conventions of
+// docs/ARCHITECTURE.md#console-http-client and docs/product-rules.md#error-catalogue live here and nowhere
+// else. `fetch` is injectable so every rule is unit-testable.
 // lightFormat: the same digits as format() for these tokens, without date-fns' locale data (the login
 // page's bundle carries this client).
 import { isValid, lightFormat, parseISO } from 'date-fns';
@@ -15,7 +16,7 @@ export type Notify = (message: string, options: { type: NotifyType; autoHideDura
 export type Translate = (key: string, values?: Record<string, string | number>) => string;
 
 export const ERROR_TOAST_MS = 5000;
-/** SPEC 7 base prefix of every call. */
+/** Base prefix of every call (docs/ARCHITECTURE.md#console-http-client). */
 export const API_BASE_URL = '/test-api';
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const SUCCESS_CODES: ReadonlySet<string> = new Set(['0', '00000']);
@@ -42,7 +43,7 @@ export interface HttpClientOptions {
 // ---------------------------------------------------------------- query strings
 
 /**
- * Flattens GET parameters (SPEC 7): nested objects become `name[key]`, null/undefined are skipped,
+ * Flattens GET parameters (docs/ARCHITECTURE.md#console-http-client): nested objects become `name[key]`, null/undefined are skipped,
  * arrays of plain values are joined with commas (`ids=1,2`, the form ARCHITECTURE.md's `/list?ids=`
  * uses), arrays holding objects become `name[0][key]`. Dates are sent as ISO strings.
  */
@@ -76,7 +77,7 @@ export const buildQueryString = (query: Query | undefined): string => {
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
 
-/** ISO-like date-time strings anywhere in the payload become 'YYYY-MM-DD HH:mm:ss' local time (SPEC 7). */
+/** ISO-like date-time strings anywhere in the payload become 'YYYY-MM-DD HH:mm:ss' local time (docs/ARCHITECTURE.md#console-http-client). */
 export const convertDateTimes = (value: unknown): unknown => {
   if (typeof value === 'string') {
     if (!ISO_DATE_TIME.test(value)) return value;
@@ -122,7 +123,7 @@ const issueMessages = (data: unknown): string[] => {
 };
 
 /**
- * The toast text of a failure (SPEC 8): the catalogue's `errors.<code>`, else the server message.
+ * The toast text of a failure (docs/product-rules.md#error-catalogue): the catalogue's `errors.<code>`, else the server message.
  * A server message more specific than the catalogue's generic text is appended after ': '; code 6
  * gets the attempts-left text with N taken from the server message.
  */
@@ -183,7 +184,7 @@ export const requestHeaders = (session: HttpClientOptions['session'], extra: Rec
 
 /**
  * What the console does with an envelope, for every client that receives one (JSON requests, uploads): its data
- * on success; a forced-logout code clears the session (SPEC 8: no message); a forced password change opens its
+ * on success; a forced-logout code clears the session (docs/product-rules.md#forced-logout: no message); a forced password change opens its
  * dialog (AccountDialogs, no toast); anything else fails in the user's language through `fail` (a toast unless silent).
  */
 export const settleEnvelope = <T>(

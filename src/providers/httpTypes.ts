@@ -1,5 +1,6 @@
 // The console's http client contract (implemented in ./http.ts). Everything that talks to the
-// server goes through it, so SPEC section 7/8 conventions live in one place.
+// server goes through it, so the conventions of
+// docs/ARCHITECTURE.md#console-http-client live in one place.
 export type Query = Record<string, unknown>;
 
 export interface RequestOptions {

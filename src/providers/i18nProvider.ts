@@ -1,6 +1,6 @@
 // ra-i18n-polyglot over react-admin's `ra.*` strings plus our catalogues (i18n/), both languages at
 // hand (tests, tools). The console itself loads the catalogue of its language only (./consoleI18n.ts).
-// The language is fixed for the page's lifetime: switching stores `lang` and reloads (SPEC section 4).
+// The language is fixed for the page's lifetime: switching stores `lang` and reloads (docs/product-rules.md#sign-in-and-session).
 import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
 import { catalogues, translate as translateCatalogue, type Locale } from '../../i18n';

@@ -1,4 +1,4 @@
-// The browser session of SPEC section 3 and ARCHITECTURE.md "Session storage": localStorage keys
+// The browser session (docs/ARCHITECTURE.md#session-storage): localStorage keys
 // plus the `password` cookie. Storage and cookies are injected so the rules are unit-testable.
 import type { Locale } from '../../i18n';
 import type { PermissionHolder } from '../../resources/permissions';
@@ -158,13 +158,13 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
         forcedListeners.delete(listener);
       };
     },
-    /** The password in clear: the cookie first (SPEC 3: "read by the password dialog"), else localStorage. */
+    /** The password in clear: the cookie first (the change-password dialog reads it), else localStorage. */
     getStoredPassword: () => decryptPassword(cookies.get(PASSWORD_COOKIE)) ?? decryptPassword(get('password')),
     /** The password of the remembered user, to prefill the login form (null until the cipher is loaded). */
     getRememberedPassword: () => (get('username') ? decryptPassword(cookies.get(PASSWORD_COOKIE)) : null),
 
     /**
-     * SPEC 4 "Login success". Synchronous when the cipher is loaded (the console); else the password is
+     * A successful sign-in (docs/product-rules.md#sign-in-and-session). Synchronous when the cipher is loaded (the console); else the password is
      * written once its chunk arrives, and the answer resolves then.
      */
     storeLogin(answer: LoginAnswer, credentials: LoginCredentials): Promise<void> {
@@ -173,7 +173,7 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
       storeProfile(answer);
       if (!get('lang')) set('lang', 'en');
       set('username', credentials.rememberPassword ? credentials.username : null);
-      // SPEC 3/9: the password AES-encrypted with the fixed key, for the change-password dialog. The
+      // docs/product-rules.md#sign-in-and-session: the password AES-encrypted with the fixed key, for the change-password dialog. The
       // ciphertext is no credential: the server accepts only the token and, at sign-in, the clear password.
       const storePassword = ({ encryptPassword }: PasswordCipher) => {
         const cipher = encryptPassword(credentials.password);

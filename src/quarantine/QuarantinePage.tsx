@@ -1,4 +1,4 @@
-// /index/quarantineOverview (SPEC 2): machine messages the server could not accept, newest first
+// /index/quarantineOverview (docs/product-rules.md#screen-contents): machine messages the server could not accept, newest first
 // (POST /quarantine/page): caused by, message type and content, received time, reason, value; paged
 // and filterable, with "retry all" (POST /quarantine/retryAll; 9500 while a retry runs, shown as the
 // http client's toast). Home's screens are always in the menu, so the page checks its permission.

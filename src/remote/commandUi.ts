@@ -93,7 +93,7 @@ export const validateParams = (command: RemoteCommand, values: ParamValues): For
   for (const issue of validateCommandParams(command, toCommandParams(command, values))) {
     const name = issue.field.replace(/^params\./, '');
     if (errors[name]) continue;
-    // SPEC 5 words the height bound as one rule ("above 10 and below 150"), as the profile form does.
+    // The height bound is one rule (docs/product-rules.md#validation-rules: above 10 and below 150), as the profile form says it.
     errors[name] =
       BIN_HEIGHT_FIELDS.has(name) && BOUND_MESSAGES.has(issue.message)
         ? { message: 'fleet.validation.binHeight', args: { min: BIN_HEIGHT.min - 1, max: BIN_HEIGHT.max + 1 } }

@@ -1,4 +1,4 @@
-// The Reports screen (menu reports › report, SPEC 2): pick one of the four reports, local days, fleets
+// The Reports screen (menu reports › report, docs/reports.md#definitions): pick one of the four reports, local days, fleets
 // and machines; a chart and a table (POST /report/data); download as CSV or XLSX (POST /report/export
 // through the download client); "Generate" keeps an XLSX file, listed under "Generated reports".
 import { useRef, useState } from 'react';

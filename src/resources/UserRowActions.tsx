@@ -1,4 +1,4 @@
-// User list row actions: reset another user's password (SPEC section 5 password rule, PUT
+// User list row actions: reset another user's password (password rule of docs/product-rules.md#validation-rules, PUT
 // /user/resetPassword, permission user:resetPassword) and enable/disable (PUT /user, user:disable).
 import { useState } from 'react';
 import { Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
@@ -31,7 +31,7 @@ interface ResetValues {
   confirmPassword?: string;
 }
 
-/** The reset dialog's validation: the SPEC password rule, then both entries equal. */
+/** The reset dialog's validation: the password rule, then both entries equal. */
 export const validateReset = ({ password, confirmPassword }: ResetValues) => {
   const errors: Record<string, string> = {};
   const problem = checkPassword(password?.trim());

@@ -1,4 +1,4 @@
-// /search/search (SPEC 2): one box finding machines (serial, RVM number, address) and consumer
+// /search/search (docs/product-rules.md#menu-tree): one box finding machines (serial, RVM number, address) and consumer
 // sessions (voucher code, user ID) through GET /search?q=; typed hits open the machine page or the
 // session details. A voucher code typed here that names exactly one session opens it straight away.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';

@@ -160,7 +160,7 @@ describe.skipIf(!browserAvailable())('accessibility: axe-core on every screen an
       await page.getByRole('menuitem', { name: texts.app.header.editPassword }).click();
       await dialog.locator('input[name="oldPassword"]').waitFor();
       await check('dialog: change password');
-      // SPEC 5: Escape does not close it; its close button does.
+      // docs/product-rules.md#validation-rules: Escape does not close it; its close button does.
       await dialog.getByRole('button', { name: CLOSE[lang] }).click();
       await eventually(() => dialog.count()).toBe(0);
       await page.getByTestId('user-menu').click();

@@ -81,7 +81,7 @@ export const summarize = (places: readonly string[], violations: readonly Violat
     })
     .join('\n');
 
-/** Every distinct route of the menu tree the holder sees in the sidebar (SPEC 2 and 6), in menu order. */
+/** Every distinct route of the menu tree the holder sees in the sidebar (docs/product-rules.md#menu-tree), in menu order. */
 export const menuRoutes = (holder: PermissionHolder | null): string[] => [
   ...new Set(walkMenu(visibleMenu(holder)).flatMap((node: MenuNode) => (node.route ? [node.route] : []))),
 ];

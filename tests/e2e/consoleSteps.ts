@@ -36,7 +36,7 @@ export const changeForcedPassword = async (page: Page, lang: Lang, oldPassword: 
   await expectLoginPage(page);
 };
 
-/** The language is stored and applies from the next page load (SPEC section 4). */
+/** The language is stored and applies from the next page load (docs/product-rules.md#sign-in-and-session). */
 export const useLanguage = async (page: Page, server: RunningServer, lang: Lang, path = '/index/index') => {
   await page.evaluate((value) => localStorage.setItem('lang', value), lang);
   await page.goto(`${server.url}${path}`);

@@ -1,7 +1,7 @@
 // The installation screens end to end, in English and Chinese: the real server (seeding its demo
 // fleet on the fresh database) and the built console in Chromium. From the fleet tree to a machine,
 // through every tab, to a consumer session with item pictures; a voucher-code search lands on its
-// session; fleet changes with their SPEC 8 failures; the quarantine list and its retry.
+// session; fleet changes with their failures (docs/product-rules.md#error-catalogue); the quarantine list and its retry.
 // Every test signs in on its own fresh browser context; they share only the read-only `target`.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -148,7 +148,7 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
       expect(await page.getByTestId('bin-level').count()).toBeGreaterThan(0);
       await snap(page, `installation-overview-${lang}`);
 
-      // Every tab, in SPEC order, by keyboard-reachable links.
+      // Every tab, in menu order, by keyboard-reachable links.
       const tabLabels = await page.getByRole('tab').allInnerTexts();
       expect(tabLabels).toEqual(MACHINE_TABS.map((tab) => texts.menu[tab as keyof typeof texts.menu]));
       for (const tab of MACHINE_TABS) {
@@ -209,7 +209,7 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await signIn(page, server);
     await useLanguage(page, 'en');
 
-    // ProfileSetting: SPEC 5 rules before saving, then a valid save.
+    // ProfileSetting: docs/product-rules.md#validation-rules before saving, then a valid save.
     await page.goto(`${server.url}/installation/rvmpage/${target.machine.id}/ProfileSetting`);
     const form = page.getByTestId('profile-form');
     await form.waitFor();

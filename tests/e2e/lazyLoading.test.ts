@@ -1,6 +1,6 @@
 // Issue 8, front end: the login page downloads a small light entry (≤ 150 kB of gzipped JavaScript:
 // no react-admin, no screens), each menu area's code arrives as its own named chunk on the first
-// visit, and a chunk that fails to load shows SPEC 8's chunk load error with a Reload that recovers.
+// visit, and a chunk that fails to load shows the chunk load error (docs/product-rules.md#error-catalogue) with a Reload that recovers.
 // Bytes are measured as the server sends them gzipped (the build's precompressed .gz files), so they
 // are deterministic for a given build.
 import { get } from 'node:http';

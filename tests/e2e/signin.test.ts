@@ -94,7 +94,7 @@ describe.skipIf(!browserAvailable())('sign-in end to end', () => {
     await expect(dialog.isVisible()).resolves.toBe(true);
     await expect(dialog.getByRole('button', { name: /close/i }).count()).resolves.toBe(0);
 
-    // Validation messages of SPEC section 5.
+    // Validation messages of docs/product-rules.md#validation-rules.
     await dialog.locator('input[name="oldPassword"]').fill('Admin@123');
     await dialog.locator('input[name="newPassword"]').fill('Admin@123');
     await dialog.locator('input[name="confirmPassword"]').fill('Admin@123');

@@ -153,7 +153,7 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
       ['reports', 'reports:showreport', 'reports:report', 'reports:notifications', ...subscriptionButtons, 'systemSettings', 'systemSettings:user', 'user:export'].sort(),
     );
 
-    // A user with that role; the password follows the SPEC 5 rule and must be confirmed.
+    // A user with that role; the password follows the rule of docs/product-rules.md#validation-rules and must be confirmed.
     await admin.locator('[data-menu-key="user"]').click();
     await expectHeading(admin, nameOf('en', 'user'));
     await admin.getByRole('link', { name: RA.en.create }).click();
@@ -276,7 +276,7 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
 
   it('roles in English: create, edit, filter, sort, export, delete; a role still given to a user is refused and nothing is deleted', async () => {
     for (const name of ['Temp A', 'Temp B', 'Temp C']) await arrangeRole(name);
-    // a role given to a user (SPEC 5: cannot be deleted)
+    // a role given to a user (docs/product-rules.md#validation-rules: cannot be deleted)
     await arrangeUser('linkd', 'Linda Linked', [await arrangeRole('Linked role')]);
     await signedInAdmin();
     await useLanguage(admin, server, 'en', '/systemSettings/role');
@@ -312,7 +312,7 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
     expect(workbook.sheet).toBe(nameOf('en', 'role', 1));
     expect(workbook.rows).toEqual(csvRows);
 
-    // SPEC 5: a role still linked to a user cannot be deleted; a batch with it deletes nothing.
+    // docs/product-rules.md#validation-rules: a role still linked to a user cannot be deleted; a batch with it deletes nothing.
     await fillFilter(admin, 'nameLike', '');
     await row(admin, 'Linked role').waitFor();
     await bulkDelete(admin, 'en', ['Linked role', 'Temp A']);

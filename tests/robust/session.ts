@@ -10,7 +10,7 @@ export interface WireAnswer {
 export type Call = (method: string, path: string, options?: { token?: string; body?: unknown }) => Promise<WireAnswer>;
 
 export const ADMIN_INITIAL = { username: 'admin', password: 'Admin@123' };
-/** What the admin's password becomes at the first sign-in of these suites (SPEC 5 rule). */
+/** What the admin's password becomes at the first sign-in of these suites (password rule of docs/product-rules.md#validation-rules). */
 export const ADMIN_CHANGED_PASSWORD = 'Robust@2468';
 
 export interface Session {

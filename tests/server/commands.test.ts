@@ -171,7 +171,7 @@ describeFleet(
       expect(afterInterval.id).toBeGreaterThan(afterCancel.id);
     });
 
-    it('validates parameters with the SPEC 5 rules, in the caller\'s language', async () => {
+    it('validates parameters with the machine\'s bin and on/off rules, in the caller\'s language', async () => {
       const machine = fleet.h30[5];
       const bins = (change: Record<string, unknown>) => ({ binEmptyHeight: 120, binFullHeight: 20, binAlmostFull: 80, binAlreadyFull: 95, ...change });
       const cases = [

@@ -1,5 +1,5 @@
-// GET /dashboard (docs/dashboard.md) on a small fleet built with the edge cases of every SPEC 9
-// definition: each card has the expected value and its filter, sent to POST /rvm/page, lists exactly
+// GET /dashboard (docs/dashboard.md) on a small fleet built with the edge cases of every
+// definition (docs/dashboard.md#card-definitions): each card has the expected value and its filter, sent to POST /rvm/page, lists exactly
 // the same machines; consumer figures follow local days, months and the 4-week / 30-day / 7-day
 // windows; a saved filter scopes everything; a new consumer session shows at once. PGlite and PostgreSQL.
 import { eq, sql } from 'drizzle-orm';
@@ -292,7 +292,7 @@ describeFleet(
       expect(card(data, 'offline').filter).toEqual({ currentSts: 'Offline' });
     });
 
-    it('answers every SPEC home card, in SPEC order', async () => {
+    it('answers every home card, in the catalogue\'s order', async () => {
       const data = await dashboard();
       expect(data.cards.map((item: { key: string }) => item.key)).toEqual([
         'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed',

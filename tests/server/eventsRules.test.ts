@@ -1,5 +1,5 @@
 // Service › event notifications: rule CRUD derived from resources/eventNotification.ts, with the
-// SPEC 5 comma-separated alarm-code and e-mail lists validated in English and Chinese.
+// Comma-separated (docs/product-rules.md#validation-rules) alarm-code and e-mail lists validated in English and Chinese.
 import { beforeAll, expect, it } from 'vitest';
 import { translate } from '../../i18n';
 import { accountNamed } from './fleetHarness';

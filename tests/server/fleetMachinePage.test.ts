@@ -82,7 +82,7 @@ describeFleet('machine page', (context) => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
-  it('ProfileSetting: reads and saves the profile, refusing SPEC 5 violations with nothing changed', async () => {
+  it('ProfileSetting: reads and saves the profile, refusing validation rule violations with nothing changed', async () => {
     const read = await call('GET', `/rvmpage/profile?id=${state.busy}`);
     expect(read.body.resCode).toBe('00000');
     for (const field of PROFILE_FIELDS) expect(read.body.resData).toHaveProperty(field);

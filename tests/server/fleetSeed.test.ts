@@ -68,7 +68,7 @@ describeFleet('demo fleet generator', (context) => {
       select end_time, lead(start_time) over (partition by rvm_id order by start_time) next_start from rvm_status_history where license_account_id = ${account}) t
       where next_start is not null and end_time <> next_start`)).toEqual({ gaps: 0 });
     expect(await one(sql`select count(*)::int open from rvm_status_history where license_account_id = ${account} and end_time is null`)).toEqual({ open: SMALL_FLEET.machines });
-    // Bins respect SPEC 5 (the CHECK constraints) and their fill stays within 0..100.
+    // Bins respect docs/product-rules.md#validation-rules (the CHECK constraints) and their fill stays within 0..100.
     expect(await one(sql`select count(*)::int bad from rvm_bin where license_account_id = ${account} and (fill_percent < 0 or fill_percent > 100)`)).toEqual({ bad: 0 });
     // The quarantine holds at least 8 messages (12 machines are too few for 3%), one of each refusal the gateway knows.
     const quarantine = rowsOf<{ reason: string; n: number }>(

@@ -137,7 +137,7 @@ describeFleet('fleet tree and machine list', (context) => {
     expect(n).toBe(expected);
   });
 
-  it('creates a machine with its bins and first status, refusing SPEC 5 violations', async () => {
+  it('creates a machine with its bins and first status, refusing what the bin rules forbid', async () => {
     const [district] = await context.server.db.select({ id: fleet.id }).from(fleet).where(and(eq(fleet.licenseAccountId, context.accountId), eq(fleet.level, 2))).limit(1);
     for (const [change, field, message] of [
       [{ binFullHeight: 120 }, 'binEmptyHeight', 'fleet.validation.binEmptyAboveFull'],

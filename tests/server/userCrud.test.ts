@@ -1,4 +1,4 @@
-// The user calls of SPEC section 7 through the generic CRUD engine plus the user hooks.
+// The user calls (docs/ARCHITECTURE.md#calls) through the generic CRUD engine plus the user hooks.
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sysUser } from '../../server/db/schema';

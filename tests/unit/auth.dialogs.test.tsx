@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The account dialogs (SPEC 4, 5, 7): change password (messages on wrong input, forced mode that
+// The account dialogs (docs/product-rules.md#screens-and-routes): change password (messages on wrong input, forced mode that
 // cannot be left, the success path ending in a logout) and switch default license account.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The pages a signed-out user sees (SPEC 2: login, forgot and reset password), the route guard, and
+// The pages a signed-out user sees (docs/product-rules.md#screens-and-routes: login, forgot and reset password), the route guard, and
 // the status pages (404, 401) with their way home, in the console as src/App.tsx wires it.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -71,7 +71,7 @@ describe('login page', () => {
     await user.type(form.username, 'ada');
     await user.type(form.password, 'wrong');
     await user.click(form.submit);
-    // the toast (SPEC 8: attempts left from the server message) and the inline tip, both alerts
+    // the toast (docs/product-rules.md#error-catalogue: attempts left from the server message) and the inline tip, both alerts
     const toast = await screen.findByText(new RegExp(t('errors.attemptsLeft', { count: 4 })), {}, WAIT);
     expect(toast.textContent).toContain(t('errors.6'));
     const tip = screen.getAllByRole('alert').find((alert) => alert.textContent === t('errors.loginFailed'));

@@ -1,4 +1,4 @@
-// Session and authProvider state rules (SPEC sections 3, 4 and 9) with a fake storage and cookie jar.
+// Session and authProvider state rules (docs/product-rules.md#sign-in-and-session) with a fake storage and cookie jar.
 import { describe, expect, it, vi } from 'vitest';
 import { createAuthProvider, utcOffsetMinutes } from '../../src/providers/authProvider';
 import { decryptPassword, encryptPassword, hashPassword, samePasswordHash } from '../../src/providers/crypto';

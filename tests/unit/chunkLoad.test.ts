@@ -1,10 +1,10 @@
-// SPEC 7/8/9 chunk loading: which failures are chunk load errors (script) or CSS chunk load failures,
+// Chunk loading (docs/ARCHITECTURE.md#console-http-client): which failures are chunk load errors (script) or CSS chunk load failures,
 // and the readable chunk name the message shows.
 import { describe, expect, it } from 'vitest';
 import { asChunkLoadError, CHUNK_TIMEOUT_MS, chunkNameOf, ChunkLoadError } from '../../src/pages/chunkLoad';
 
 describe('chunk load errors', () => {
-  it('the time-out is SPEC 9\'s 120000 ms', () => {
+  it('the time-out is 120000 ms', () => {
     expect(CHUNK_TIMEOUT_MS).toBe(120_000);
   });
 

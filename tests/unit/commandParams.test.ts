@@ -1,5 +1,6 @@
 // resources/commands.ts: which model takes which remote command, and the parameter rules the console
-// form and the server share (SPEC 2 "Remote control actions", SPEC 5 bin and on/off rules).
+// form and the server share (docs/product-rules.md#catalogues actions,
+// docs/product-rules.md#validation-rules bin and on/off rules).
 import { describe, expect, it } from 'vitest';
 import {
   COMMAND_PARAMS,

@@ -1,6 +1,6 @@
 // Renders the console's hand-written screens in jsdom against a fake server: the real session (over
-// in-memory storage and cookies), the real http client (SPEC 7/8 envelopes, error toasts, forced
-// logout) over a scripted `fetch`, the real auth, i18n and data providers, and react-admin's own
+// in-memory storage and cookies), the real http client (envelopes of docs/ARCHITECTURE.md#console-http-client,
+// error toasts, forced logout) over a scripted `fetch`, the real auth, i18n and data providers, and react-admin's own
 // <AdminContext>/<AdminUI>. Nothing of the screen under test is mocked. Two ways in:
 // `renderApp(path)` mounts the whole console as src/App.tsx wires it (route guard, layout, login page,
 // menu screens, 404/401); `renderIn(element)` mounts one screen or dialog inside the same providers.
@@ -34,7 +34,7 @@ import { createSession, type CookieJar, type KeyValueStorage, type LoginAnswer, 
 import { fakeHttp, type RecordedCall } from '../fixtures/fakeHttp';
 
 export const ADMIN: UserInfo = { superAdmin: true, permissions: [] };
-/** A user holding exactly these identifiers (ids are server-assigned, never a SPEC menu id). */
+/** A user holding exactly these identifiers (ids are server-assigned, never a product menu id of docs/product-rules.md#menu-tree). */
 export const holding = (...identifiers: string[]): UserInfo => ({
   superAdmin: false,
   permissions: identifiers.map((identifier, index) => ({ id: 90_000 + index, identifier })),

@@ -64,7 +64,7 @@ describe('buildResources with a fixture registry', () => {
     expect(() => viewComponentFor({ ...gadget, customViews: { show: 'missing' } }, 'show', {})).toThrow(/missing/);
   });
 
-  it('the default registry yields every declared resource at its SPEC route', () => {
+  it('the default registry yields every declared resource at its menu route', () => {
     expect(buildResources().map((element) => propsOf(element).name)).toEqual([
       'systemSettings/account',
       'systemSettings/user',

@@ -136,7 +136,7 @@ describe('form validation from the declaration', () => {
     expect(formValidator(user, 'edit', fieldsFor(user, 'edit'))({ realname: 'Ann', name: 'ann', sysUserId: 'bad', createTime: 'x' })).toEqual({});
   });
 
-  it('reset password dialog: SPEC password rule and confirmation', () => {
+  it('reset password dialog: password rule and confirmation', () => {
     expect(validateReset({})).toEqual({ password: 'validation.required', confirmPassword: 'validation.required' });
     expect(validateReset({ password: 'abcdefg1', confirmPassword: 'x' }).password).toBe('validation.symbol');
     expect(validateReset({ password: 'Abc@1234', confirmPassword: 'Abc@1235' })).toEqual({ confirmPassword: 'validation.passwordMismatch' });
@@ -145,7 +145,7 @@ describe('form validation from the declaration', () => {
 });
 
 describe('registry, labels, permissions, formats', () => {
-  it('resource names are the SPEC routes and map back to declarations', () => {
+  it('resource names are the menu routes and map back to declarations', () => {
     expect(RESOURCES.map(resourceNameOf)).toEqual([
       'systemSettings/account',
       'systemSettings/user',

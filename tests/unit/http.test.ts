@@ -1,4 +1,4 @@
-// The http client's SPEC 7/8 conventions, with an injected fake fetch.
+// The http client's conventions (docs/ARCHITECTURE.md#console-http-client), with an injected fake fetch.
 import { describe, expect, it, vi } from 'vitest';
 import { translate as translateCatalogue } from '../../i18n';
 import { buildQueryString, convertDateTimes, createHttpClient, flattenQuery, type Notify } from '../../src/providers/http';

@@ -1,4 +1,4 @@
-// The http client's pure rules one by one (src/providers/http.ts, SPEC sections 7 and 8): the forced
+// The http client's pure rules one by one (src/providers/http.ts, docs/ARCHITECTURE.md#console-http-client): the forced
 // logout codes, GET parameter flattening, envelope reading, the failure toast text and the abort
 // signal (issue 13's mutation run found these edges unobserved).
 import { afterEach, describe, expect, it, vi } from 'vitest';

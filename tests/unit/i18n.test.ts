@@ -102,7 +102,7 @@ describe('keys used in the source', () => {
     expect(missing).toEqual([]);
   });
 
-  it('SPEC-quoted English texts are word for word', () => {
+  it('English texts the product fixes are word for word', () => {
     expect(en.get('errors.loginFailed')).toBe('userName or password error!');
     expect(en.get('app.changePassword.success')).toBe('Change Password successfully!');
     expect(en.get('app.switchAccount.success')).toBe('Success!');

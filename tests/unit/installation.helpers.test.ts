@@ -13,7 +13,7 @@ import { statusColor } from '../../src/generic/statusColors';
 const grant = (...identifiers: string[]) => ({ superAdmin: false, permissions: identifiers.map((identifier, id) => ({ id: 100_000 + id, identifier })) });
 
 describe('machine page tabs', () => {
-  it('lists the SPEC 2 tabs in menu order', () => {
+  it('lists the machine page tabs in menu order', () => {
     expect(MACHINE_TABS).toEqual(['Overview', 'ProfileSetting', 'RemoteControl', 'StatusHistory', 'OnlineOfflineHistory', 'ServiceSessions', 'EventHistory', 'ConsumerSessions']);
   });
 
@@ -109,7 +109,7 @@ describe('search hits', () => {
   });
 });
 
-describe('ProfileSetting validation (SPEC 5)', () => {
+describe('ProfileSetting validation', () => {
   const valid = { binEmptyHeight: 120, binFullHeight: 30, binAlmostFull: 80, binAlreadyFull: 95, onTime: '07:00', offTime: '22:00', sts: 'active', fleetId: 1 };
 
   it('accepts a valid profile', () => {
@@ -120,7 +120,7 @@ describe('ProfileSetting validation (SPEC 5)', () => {
     expect(validateProfile({ ...valid, binEmptyHeight: 30, binFullHeight: 30 }).binEmptyHeight?.message).toBe('fleet.validation.binEmptyAboveFull');
   });
 
-  it('bounds heights to whole numbers above 10 and below 150, in SPEC wording', () => {
+  it('bounds heights to whole numbers above 10 and below 150, worded as one rule', () => {
     for (const height of [10, 150, 12.5]) expect(validateProfile({ ...valid, binFullHeight: height }).binFullHeight?.message, String(height)).toBe('fleet.validation.binHeight');
     expect(validateProfile({ ...valid, binFullHeight: 11, binEmptyHeight: 149 })).toEqual({});
   });

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-// The shell (SPEC 2 layout, header, left menu; SPEC 6 menu permissions) rendered as src/App.tsx wires
+// The shell (layout, header, left menu: docs/product-rules.md#screens-and-routes; menu permissions:
+// docs/product-rules.md#permission-model) rendered as src/App.tsx wires
 // it, against a fake server: what a signed-in user sees and can do in the header and the sidebar.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

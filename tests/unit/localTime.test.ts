@@ -1,4 +1,4 @@
-// Local-time rules of SPEC 7, in the zone this project pins (vite.config.ts runs the unit tests as
+// Local-time rules of docs/ARCHITECTURE.md#console-http-client, in the zone this project pins (vite.config.ts runs the unit tests as
 // `unit` in Hong Kong, UTC+8 all year, and as `unit-ny` in New York, UTC-5 / UTC-4 in summer). Every
 // instant below is chosen so that its local wall-clock is 15:08:09 in the zone under test: showing
 // UTC (07:08 / 20:08 / 19:08) or a 12-hour clock (03:08) fails in both projects.

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The machine page shell (/installation/rvmpage/<id>/<Tab>, SPEC 2 "RVM detail") against a fake
+// The machine page shell (/installation/rvmpage/<id>/<Tab>, docs/product-rules.md#menu-tree) against a fake
 // server: the header naming the machine, the tabs the user may open (installation:rvmpage:<Tab>),
 // moving between them, and the not-found state. Each tab's content: machineTabs.*.test.tsx.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The machine page's Overview and ProfileSetting tabs (with the gateway card) against a fake server:
-// each shows its data and its empty states; the profile form checks SPEC 5's bin rules before saving
+// each shows its data and its empty states; the profile form checks the bin rules (docs/product-rules.md#validation-rules) before saving
 // and is read-only without machine:edit.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -116,7 +116,7 @@ const submitFrom = async (user: ReturnType<typeof setupUser>, field: string) => 
 };
 
 describe('ProfileSetting tab', () => {
-  it('shows the profile, refuses an empty height not above the full one (SPEC 5), then saves', async () => {
+  it('shows the profile, refuses an empty height not above the full one, then saves', async () => {
     const user = setupUser();
     const h = renderMachinePage('/installation/rvmpage/5/ProfileSetting', {
       handlers: profileHandlers({ 'PUT /rvmpage/profile': (call: { body?: unknown }) => call.body }),

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-// The machine page's ConsumerSessions tab and the consumer session details (SPEC 3 "Consumer
-// session") against a fake server: the list, its filters and empty state, opening a session, the
+// The machine page's ConsumerSessions tab and the consumer session details (docs/product-rules.md#entities-and-fields)
+// against a fake server: the list, its filters and empty state, opening a session, the
 // items with their reject reasons and pictures, and the not-found state.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';

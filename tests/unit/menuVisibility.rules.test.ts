@@ -1,4 +1,4 @@
-// The menu-visibility rules (src/permissions/menuVisibility.ts, SPEC section 6) one by one on a small
+// The menu-visibility rules (src/permissions/menuVisibility.ts, docs/product-rules.md#permission-model) one by one on a small
 // menu and registry of its own, so each rule is pinned by a case where only it decides (issue 13: the
 // mutation run found whole-area grants, resource-permission grants and the id alias untested).
 import { describe, expect, it } from 'vitest';

@@ -42,7 +42,7 @@ describe('the lazily loaded password cipher', () => {
     expect(loadedPasswordCipher()).toBeDefined();
     const cipher = data.get('password') ?? '';
     expect(cipher).not.toContain('Admin@123');
-    expect(cookies.get('password')).toBe(cipher); // SPEC 3: the cookie is named `password`
+    expect(cookies.get('password')).toBe(cipher); // docs/ARCHITECTURE.md#session-storage: the cookie is named `password`
     expect(session.getStoredPassword()).toBe('Admin@123');
     expect(session.getRememberedPassword()).toBe('Admin@123');
     // the same ciphertext as ever: AES-128-ECB with the fixed key, PKCS7, base64 (what the whole crypto-js

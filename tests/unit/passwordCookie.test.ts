@@ -1,4 +1,4 @@
-// The console's stored password (SPEC sections 3 and 9), contained: the 7-day cookie only for
+// The console's stored password (docs/product-rules.md#sign-in-and-session), contained: the 7-day cookie only for
 // "remember password", SameSite=Strict, Secure over HTTPS, and nothing on the server reads it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// SPEC section 5 form rules, checked as message keys and as the rendered English/Chinese texts.
+// Form rules of docs/product-rules.md#validation-rules, checked as message keys and as the rendered English/Chinese texts.
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../i18n';
 import { checkPassword } from '../../resources/validation';
@@ -6,7 +6,7 @@ import { validateChangePassword, validateLogin, validateNewPassword, type FieldE
 
 const text = (error: FieldError | undefined, locale: 'en' | 'zh' = 'en') => (error ? translate(locale, error.key, error.values) : undefined);
 
-describe('password rule messages (SPEC 5, word for word)', () => {
+describe('password rule messages (word for word)', () => {
   it.each([
     ['', 'This field cannot be empty'],
     ['a1!', 'The length must be between 6 and 20 characters'],

@@ -1,4 +1,4 @@
-// SPEC section 6: identifier matching with wildcards, the <Permission> contract and menu visibility.
+// docs/product-rules.md#permission-model: identifier matching with wildcards, the <Permission> contract and menu visibility.
 import { describe, expect, it } from 'vitest';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The quarantine overview (SPEC 2 "Quarantine list", /index/quarantineOverview) against a fake server:
+// The quarantine overview (docs/product-rules.md#screen-contents, /index/quarantineOverview) against a fake server:
 // the list and its filters and paging, "retry all" (success, 9500 while a retry runs, a retry already
 // running), load failures, and the permission that hides list and action.
 import { cleanup, screen, waitFor } from '@testing-library/react';

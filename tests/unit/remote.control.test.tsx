@@ -52,7 +52,7 @@ describe('RemoteControl tab: actions by model', () => {
     expect(disabled(screen.getByTestId('action-restartC750'))).toBe(true);
     expect(disabled(screen.getByTestId('action-restart'))).toBe(false);
     expect(disabled(screen.getByTestId('action-setOnOffTime'))).toBe(false);
-    // every command of the catalogue (SPEC 2's 12), grouped
+    // every command of the catalogue (the 12 remote control actions), grouped
     expect(screen.getAllByRole('group')).toHaveLength(COMMAND_GROUPS.length);
     expect(screen.getAllByRole('button', { name: /.+/ }).filter((button) => button.dataset.testid?.startsWith('action-'))).toHaveLength(REMOTE_COMMANDS.length);
     await user.hover(screen.getByTestId('unsupported-binHeight'));

@@ -1,5 +1,5 @@
 // The small shared helpers of resources/: which fields a view shows, menu and registry look-ups, the
-// MCBE figure, and the edges of SPEC 6 permission matching.
+// MCBE figure, and the edges of permission matching (docs/product-rules.md#permission-model).
 import { describe, expect, it } from 'vitest';
 import { RESOURCES, findResource } from '../../resources';
 import { findMenuById, findMenuByKey } from '../../resources/menu';

@@ -1,4 +1,4 @@
-// The browser session (src/providers/session.ts, SPEC section 3) on in-memory storage and cookies:
+// The browser session (src/providers/session.ts, docs/ARCHITECTURE.md#session-storage) on in-memory storage and cookies:
 // the accessors, the profile a sign-in and `GET /login/current` store, the forced-change listeners and
 // the document cookie jar (issue 13's mutation run found these read by no dedicated test).
 import { describe, expect, it } from 'vitest';
@@ -55,7 +55,7 @@ describe('the session accessors', () => {
     expect(session.getForcedPasswordChange()).toBeNull();
   });
 
-  it('keep the language, the account name and the token under their SPEC keys', () => {
+  it('keep the language, the account name and the token under their documented keys', () => {
     const { session, storage } = setUp();
     session.setLang('zh');
     expect(session.getLang()).toBe('zh');

@@ -6,7 +6,7 @@ import { contentWidth, readSidebarState, SIDEBAR_STORAGE_KEY, sidebarStateFor, t
 import { menuScreenEntries } from '../../src/pages/menuScreens';
 import { walkMenu } from '../../resources/menu';
 
-describe('route guard (SPEC 2)', () => {
+describe('route guard', () => {
   it('sends a signed-in user from /, /login and /index to /index/index', () => {
     expect(guardRedirect('/', true)).toBe('/index/index');
     expect(guardRedirect('/login', true)).toBe('/index/index');
@@ -46,7 +46,7 @@ describe('deep links opened signed out (issue 9)', () => {
   });
 });
 
-describe('menu highlight (SPEC 2)', () => {
+describe('menu highlight', () => {
   it('uses the path without its last segment beyond three segments', () => {
     expect(highlightPath('/service/performance')).toBe('/service/performance');
     expect(highlightPath('/installation/rvmpage/123')).toBe('/installation/rvmpage');
@@ -57,7 +57,7 @@ describe('menu highlight (SPEC 2)', () => {
   });
 });
 
-describe('sidebar state (SPEC 2 and 9)', () => {
+describe('sidebar state', () => {
   it('toggles between 240 and 40 with opened and collapse flags', () => {
     const open = sidebarStateFor(true);
     expect(open).toEqual({ opened: true, width: 240, collapse: false });

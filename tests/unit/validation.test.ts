@@ -3,7 +3,7 @@ import { checkPassword, ruleIssues, validateField, validateRecord } from '../../
 import { defineResource } from '../../resources/types';
 import { user } from '../../resources/user';
 
-describe('SPEC section 5 password rule', () => {
+describe('password rule', () => {
   it.each([
     ['', 'validation.required'],
     ['a1!', 'validation.passwordLength'],

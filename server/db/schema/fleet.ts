@@ -1,6 +1,6 @@
 // The fleet: the fleet tree, the machines (RVM, "term") with their profile and live state, their
 // bins and the donation institutes. Property names equal the declarations' field names
-// (resources/fleet.ts, resources/machine.ts); columns are snake_case. The SPEC 5 bin rules are
+// (resources/fleet.ts, resources/machine.ts); columns are snake_case. The bin rules (docs/product-rules.md#validation-rules) are
 // also CHECK constraints so the database refuses what the API refuses.
 import { sql } from 'drizzle-orm';
 import {

@@ -79,7 +79,7 @@ export const rvmCommandBatch = pgTable(
 );
 
 /**
- * A remote command to one machine. Status (SPEC 4): notSent, sending, sent, sendFailed,
+ * A remote command to one machine. Status (docs/product-rules.md#statuses): notSent, sending, sent, sendFailed,
  * executedSuccessfully, executedFailed; plus cancelled. `updatedTime` moves on every change, so
  * live views poll "changed since" cheaply on any instance.
  */
@@ -192,9 +192,9 @@ export const eventNotificationRule = pgTable(
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     licenseAccountId: accountId(),
     name: varchar('name', { length: 64 }).notNull(),
-    /** Comma-separated am_code_PK_<n> list (SPEC 5). */
+    /** Comma-separated am_code_PK_<n> list (docs/product-rules.md#validation-rules). */
     alarmCodes: text('alarm_codes').notNull(),
-    /** Comma-separated e-mail list (SPEC 5). */
+    /** Comma-separated e-mail list (docs/product-rules.md#validation-rules). */
     recipients: text('recipients').notNull(),
     reminderHours: smallint('reminder_hours').notNull().default(0),
     notifyOnClear: boolean('notify_on_clear').notNull().default(true),

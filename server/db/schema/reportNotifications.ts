@@ -21,7 +21,7 @@ export const reportNotification = pgTable(
     report: varchar('report', { length: 24 }).notNull(),
     /** weekly | monthly */
     period: varchar('period', { length: 8 }).notNull(),
-    /** Comma-separated e-mail list (SPEC 5), stored as "a, b". */
+    /** Comma-separated e-mail list (docs/product-rules.md#validation-rules), stored as "a, b". */
     recipients: text('recipients').notNull(),
     format: varchar('format', { length: 4 }).notNull().default('xlsx'),
     /** Language of the file and of the mail. */

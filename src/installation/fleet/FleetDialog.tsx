@@ -82,7 +82,7 @@ export const FleetDialog = ({ action, tree, onClose, onDone }: FleetDialogProps)
       notify(await run(), { type: 'success' });
       onDone(action, newParentId());
     } catch (error) {
-      // the http client has shown the failure (SPEC 8 toast); a name issue (e.g. 9450, a sibling
+      // the http client has shown the failure (docs/product-rules.md#error-catalogue toast); a name issue (e.g. 9450, a sibling
       // already has the name) also goes under the field
       const issue = error instanceof ApiError ? issuesOf(error.data)?.find((one) => one.field === 'name') : undefined;
       if (issue) setNameError(issue.message);

@@ -1,6 +1,6 @@
 // Consumer session details (GET /rvmpage/consumerSessionDetails): machine, period, payout method,
-// total refund, user ID, voucher code, and the items with type, barcode, category, refund, the SPEC 8
-// reject reason and the item picture. Opened below the ConsumerSessions tab, from a row or a search hit.
+// total refund, user ID, voucher code, and the items with type, barcode, category, refund, the
+// reject reason (docs/product-rules.md#catalogues) and the item picture. Opened below the ConsumerSessions tab, from a row or a search hit.
 import type { ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink, Navigate } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// The machine page, /installation/rvmpage/<id>/<Tab> (SPEC 2): a header naming the machine, the tabs
+// The machine page, /installation/rvmpage/<id>/<Tab> (docs/product-rules.md#menu-tree): a header naming the machine, the tabs
 // the user may open (in menu order, each `installation:rvmpage:<Tab>`), and the open tab; consumer
 // session details at .../ConsumerSessions/<sessionId>. An unknown id (6001) shows a not-found state.
 import { useCallback, useEffect, useState, type ComponentType } from 'react';

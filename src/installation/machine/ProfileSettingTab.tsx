@@ -1,6 +1,6 @@
 // ProfileSetting tab: the machine record's profile fields (resources/machine.ts PROFILE_FIELDS) as a
-// form built from the declaration's own inputs, validated by the declaration's rules plus SPEC 5's
-// (./profileValidation.ts) before saving through PUT /rvmpage/profile. Saving needs machine:edit.
+// form built from the declaration's own inputs, validated by the declaration's rules plus the bin
+// wording of docs/product-rules.md#validation-rules (./profileValidation.ts) before saving through PUT /rvmpage/profile. Saving needs machine:edit.
 // Below it, the machine's gateway connection (./GatewayCard.tsx).
 import { useState } from 'react';
 import { Form, SaveButton, useNotify, useTranslate } from 'react-admin';
@@ -47,7 +47,7 @@ export const ProfileSettingTab = () => {
       const message = failure instanceof Error ? failure.message : String(failure);
       notify(message, { type: 'error', autoHideDuration: 5000 });
       const issues = failure instanceof ApiError ? issuesOf(failure.data) : null;
-      // Server issues (SPEC 5 rules checked on the stored record) shown under their fields.
+      // Server issues (the machine's rules checked on the stored record) shown under their fields.
       return issues?.length ? issuesToFormErrors(issues, message) : undefined;
     }
   };

@@ -1,4 +1,4 @@
-// RemoteControl tab (SPEC 2 "Remote control actions"): the 12 actions, grouped, each behind a
+// RemoteControl tab (remote control actions: docs/product-rules.md#catalogues): the 12 actions, grouped, each behind a
 // confirm dialog with its parameter form, and the machine's live command history below. A command
 // sent here appears at the top of the history at once; the stream then moves its status on.
 import { useState } from 'react';

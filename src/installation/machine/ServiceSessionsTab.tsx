@@ -1,5 +1,5 @@
 // ServiceSessions tab: technician visits in a time range (POST /rvmpage/serviceSessions), with the
-// count per cleaning outcome (SPEC 4: completed, aborted, failed) and an outcome filter.
+// count per cleaning outcome (docs/product-rules.md#statuses: completed, aborted, failed) and an outcome filter.
 import { useState } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, Chip } from '@mui/material';

@@ -1,6 +1,6 @@
 // ProfileSetting form validation: the machine declaration's own fields and rules (resources/validation.ts
 // via the generic form validator, the same the server applies, "off after on" included). Bin height
-// bound messages use SPEC 5's wording.
+// bound messages word the bound as docs/product-rules.md#validation-rules does.
 import { BIN_HEIGHT } from '../../../resources/fleetCatalogue';
 import { machine, PROFILE_FIELDS } from '../../../resources/machine';
 import { formValidator, type FormErrors } from '../../generic/formValidation';

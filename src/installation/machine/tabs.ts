@@ -1,4 +1,4 @@
-// The machine page's tabs (SPEC 2: rvmpage and its children, in menu order) and its paths. Which
+// The machine page's tabs (docs/product-rules.md#menu-tree: rvmpage and its children, in menu order) and its paths. Which
 // tabs a user sees follows the same menu rules as the sidebar (src/permissions/menuVisibility.ts):
 // `installation:rvmpage:<Tab>`, a grant of an ancestor, or a resource permission living under a tab
 // (the machine declaration's `machine:*` under ProfileSetting).
@@ -15,7 +15,7 @@ const rvmPageNode = (): MenuNode => {
   return node;
 };
 
-/** Every tab key, in the menu's (SPEC 2) order. */
+/** Every tab key, in the menu's order (docs/product-rules.md#menu-tree). */
 export const MACHINE_TABS: readonly string[] = rvmPageNode().children.map((child) => child.key);
 
 /** The tab that lists consumer sessions; session details open below it. */

@@ -1,6 +1,6 @@
 // Pure computations behind the StatusHistory / OnlineOfflineHistory timeline chart: wire slices to
 // coloured bands (one lane per value), share of time per value, axis ticks and durations.
-// Times arrive as the http client shows them ('yyyy-MM-dd HH:mm:ss', local; SPEC 7).
+// Times arrive as the http client shows them ('yyyy-MM-dd HH:mm:ss', local; docs/ARCHITECTURE.md#console-http-client).
 
 const SHOWN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const HOUR = 3_600_000;
