@@ -21,6 +21,8 @@ export const installation = {
   duration: { d: '%{count}d', h: '%{count}h', m: '%{count}m', s: '%{count}s' },
   fleet: {
     title: 'Fleets',
+    hideTree: 'Hide fleets',
+    showTree: 'Show fleets',
     all: 'All fleets',
     empty: 'No fleets yet.',
     machineCount: '%{count} RVMs',

@@ -23,6 +23,8 @@ export const installation: Catalogue<typeof en> = {
   duration: { d: '%{count}天', h: '%{count}小时', m: '%{count}分', s: '%{count}秒' },
   fleet: {
     title: '机群',
+    hideTree: '隐藏机群',
+    showTree: '显示机群',
     all: '全部机群',
     empty: '还没有机群。',
     machineCount: '%{count}台回收机',

@@ -1,9 +1,11 @@
 // /installation/fleetManagement (docs/product-rules.md#menu-tree): the fleet tree beside the machine list. The list is the
 // machine declaration's generic list (filters, saved filters, export, column chooser); selecting a
 // fleet sets its fleet filter (the server includes sub-fleets), kept in the URL like every list filter.
-import { ResourceContextProvider, useTranslate } from 'ra-core';
+import { ResourceContextProvider, useStore, useTranslate } from 'ra-core';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Alert, Box, Paper } from '@mui/material';
+import { Alert, Box, IconButton, Paper, Tooltip } from '@mui/material';
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { RESOURCES } from '../../resources';
 import { fleet } from '../../resources/fleet';
 import { machine } from '../../resources/machine';
@@ -38,7 +40,14 @@ const LIST_LAYOUT_SX = {
   '& .RaDataTable-rowCell': { whiteSpace: 'nowrap' },
   // room for the fleet filter's label and chip
   '& .RaList-actions form .MuiAutocomplete-root': { minWidth: 260 },
+  // The table scrolls inside a box that ends above the window's bottom, so its sideways scrollbar is in
+  // sight without scrolling the page (10 columns do not fit 1280 px); the header row stays on top.
+  '& .RaDataTable-tableWrapper': { maxHeight: 'calc(100vh - 340px)', minHeight: 240, overflow: 'auto' },
+  '& .RaDataTable-headerCell': { position: 'sticky', top: 0, zIndex: 2, bgcolor: 'background.paper' },
 } as const;
+
+/** Where the tree's shown or hidden state is remembered (react-admin's store: per browser, across visits). */
+const TREE_OPEN_KEY = 'fleetManagement.treeOpen';
 
 const FleetManagementPage = ({ node }: ScreenProps) => {
   const translate = useTranslate();
@@ -47,15 +56,30 @@ const FleetManagementPage = ({ node }: ScreenProps) => {
   const selected = selectedFleetOf(location.search);
   const canCommand = useHasPermission()([REMOTE_CONTROL_PERMISSION]);
   const select = (fleetId: number | null) => navigate({ pathname: location.pathname, search: searchWithFleet(location.search, fleetId) });
+  // Hiding the tree gives the list its width (the chosen fleet stays as the list's filter).
+  const [treeOpen, setTreeOpen] = useStore(TREE_OPEN_KEY, true);
+  const treeToggle = (
+    <Tooltip title={translate(treeOpen ? 'installation.fleet.hideTree' : 'installation.fleet.showTree')}>
+      <IconButton
+        size="small"
+        onClick={() => setTreeOpen(!treeOpen)}
+        aria-label={translate(treeOpen ? 'installation.fleet.hideTree' : 'installation.fleet.showTree')}
+        aria-expanded={treeOpen}
+        data-testid="fleet-tree-toggle"
+      >
+        {treeOpen ? <ChevronLeftIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+      </IconButton>
+    </Tooltip>
+  );
 
   return (
     <Box data-testid="fleet-management">
       <ScreenHeading node={node} />
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '300px minmax(0, 1fr)' }, gap: 2, alignItems: 'start' }}>
-        <Paper sx={{ p: 1.5 }}>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: treeOpen ? '300px minmax(0, 1fr)' : 'auto minmax(0, 1fr)' }, gap: 2, alignItems: 'start' }}>
+        <Paper sx={{ p: treeOpen ? 1.5 : 0.5 }}>
           {/* GET /fleet/tree answers to either permission */}
           <Permission identifiers={[fleet.permissions.page, machine.permissions.page]}>
-            <FleetTreePanel selected={selected} onSelect={select} />
+            {treeOpen ? <FleetTreePanel selected={selected} onSelect={select} titleAction={treeToggle} /> : treeToggle}
           </Permission>
         </Paper>
         <Box sx={{ minWidth: 0, ...LIST_LAYOUT_SX }} data-testid="machine-list">

@@ -108,6 +108,20 @@ describe.skipIf(!browserAvailable())('generic screens a new user trusts', () => 
       const wrapper = await list.locator('.RaDataTable-tableWrapper').evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
       expect(wrapper.scroll).toBeGreaterThan(wrapper.client);
       await expectNoPageScroll(page, 'fleet management');
+      // ...with its sideways scrollbar in sight in an 800 px high window, the page not scrolled down
+      const tableBox = () =>
+        list.locator('.RaDataTable-tableWrapper').evaluate((element) => ({ bottom: element.getBoundingClientRect().bottom, width: element.clientWidth, window: innerHeight }));
+      const withTree = await tableBox();
+      expect(withTree.bottom, 'the table ends above the window bottom').toBeLessThanOrEqual(withTree.window);
+      // hiding the fleet tree gives the list its width; the choice holds on the next visit
+      await page.getByRole('button', { name: texts.installation.fleet.hideTree, exact: true }).click();
+      await page.getByTestId('fleet-panel').waitFor({ state: 'detached' });
+      expect((await tableBox()).width).toBeGreaterThan(withTree.width + 200);
+      await page.reload();
+      await list.locator('tbody tr').first().waitFor();
+      expect(await page.getByTestId('fleet-panel').count()).toBe(0);
+      await page.getByRole('button', { name: texts.installation.fleet.showTree, exact: true }).click();
+      await page.getByTestId('fleet-panel').waitFor();
     }, E2E_TEST_TIMEOUT);
   }
 

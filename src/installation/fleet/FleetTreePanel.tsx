@@ -1,6 +1,6 @@
 // The fleet management screen's left side: the fleet tree (GET /fleet/tree) with machine counts,
 // selecting a fleet (or all), and the fleet actions the user holds (fleet:add, fleet:edit, fleet:delete).
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useRefresh, useTranslate } from 'ra-core';
 import { Box, Button, IconButton, Menu, MenuItem, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -17,6 +17,8 @@ import { LIVE_REFRESH_MS } from '../common/liveRefresh';
 export interface FleetTreePanelProps {
   selected: number | null;
   onSelect: (id: number | null) => void;
+  /** Beside the title (the screen's "hide fleets" button). */
+  titleAction?: ReactNode;
 }
 
 /** A fleet's action menu; `tabbable` while its row is the tree's focusable one (roving tab index). */
@@ -65,7 +67,7 @@ const NodeMenu = ({ node, tabbable, onAction }: { node: FleetNode; tabbable: boo
   );
 };
 
-export const FleetTreePanel = ({ selected, onSelect }: FleetTreePanelProps) => {
+export const FleetTreePanel = ({ selected, onSelect, titleAction }: FleetTreePanelProps) => {
   const translate = useTranslate();
   const refreshList = useRefresh();
   const can = useHasPermission();
@@ -109,9 +111,12 @@ export const FleetTreePanel = ({ selected, onSelect }: FleetTreePanelProps) => {
   return (
     <Box data-testid="fleet-panel">
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-        <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
-          {translate('installation.fleet.title')}
-        </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+          {titleAction}
+          <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {translate('installation.fleet.title')}
+          </Typography>
+        </Box>
         {can([fleetDeclaration.permissions.create]) ? (
           <Button size="small" startIcon={<AddIcon />} onClick={() => setAction({ kind: 'create', parent: null })} data-testid="fleet-create">
             {translate('installation.fleet.create')}
