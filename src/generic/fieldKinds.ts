@@ -34,7 +34,7 @@ export type InputKind =
   | 'upload'
   | 'readOnly';
 
-export type FilterKind = 'text' | 'number' | 'boolean' | 'select' | 'selectMany' | 'date' | 'reference' | 'referenceMany';
+export type FilterKind = 'text' | 'number' | 'boolean' | 'select' | 'selectMany' | 'date' | 'dateTime' | 'reference' | 'referenceMany';
 
 export const displayKindFor = (field: FieldDeclaration): DisplayKind => {
   switch (field.type) {
@@ -89,8 +89,11 @@ export const filterKindFor = (filter: FilterDeclaration, field: FieldDeclaration
     case 'multiReference':
       return many ? 'referenceMany' : 'reference';
     case 'date':
-    case 'datetime':
       return filter.operator === 'like' ? 'text' : 'date';
+    // a moment, picked with its time: a day alone would be read as that day's first instant in UTC, and a
+    // dashboard card's "down since" limit (a time) would lose its time in a date input
+    case 'datetime':
+      return filter.operator === 'like' ? 'text' : 'dateTime';
     default:
       return 'text';
   }

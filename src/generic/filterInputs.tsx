@@ -18,7 +18,7 @@ import { valueWithLabel } from '../../resources/display';
 import type { FieldDeclaration, ResourceDeclaration } from '../../resources/types';
 import { LABELS_META } from './FieldDisplay';
 import { nameLikeQuery } from './FieldInput';
-import { LocalDateInput } from './pickers';
+import { LocalDateInput, LocalDateTimeInput } from './pickers';
 import { filterKindFor } from './fieldKinds';
 import { enumChoices, filterLabel, requireDeclaration, resourceNameOf, type Registry } from './registry';
 
@@ -48,6 +48,8 @@ export const buildFilterInputs = (declaration: ResourceDeclaration, registry: Re
         return <SelectArrayInput key={key} {...common} choices={enumChoices(declaration, filter.field)} {...choiceText(field?.display)} />;
       case 'date':
         return <LocalDateInput key={key} {...common} filter />;
+      case 'dateTime':
+        return <LocalDateTimeInput key={key} {...common} filter />;
       case 'reference':
         return (
           <ReferenceInput key={key} source={filter.name} alwaysOn={filter.alwaysOn} reference={resourceNameOf(target!)} queryOptions={{ meta: LABELS_META }}>

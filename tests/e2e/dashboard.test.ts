@@ -94,6 +94,15 @@ describe.skipIf(!browserAvailable())('home dashboard end to end', () => {
     const all = await api<{ machineCount: number }>(server, 'GET', '/dashboard', { token });
     await eventually(() => listTotal(page)).toBe(all.machineCount);
     await expect(page.getByTestId('filter-chips').count()).resolves.toBe(0);
+
+    // A card's time limit is a moment: its filter input shows the chip's date and time, so editing keeps the time.
+    await page.goto(`${server.url}/index/index`);
+    await page.getByTestId('card-offlineOverWeek').getByRole('button', { name: new RegExp(en.dashboard.cards.offlineOverWeek.title) }).click();
+    await page.waitForURL((url) => url.pathname === '/installation/fleetManagement' && decodeURIComponent(url.search).includes('offlineSince'));
+    const sinceChip = await page.getByTestId('filter-chips').locator('[data-filter="offlineSince"]').textContent();
+    const chipTime = /(\d{4}-\d{2}-\d{2} \d{2}:\d{2})/.exec(sinceChip ?? '')?.[1];
+    expect(chipTime, `chip "${sinceChip}"`).toBeDefined();
+    await eventually(() => page.getByTestId('input-offlineSince').inputValue()).toBe(chipTime);
   });
 
   it('reads in Chinese, and a status segment opens its machine list (zh)', async () => {

@@ -92,7 +92,7 @@ describe('field kinds', () => {
     const filter = (name: string) => user.list.filters.find((candidate) => candidate.name === name)!;
     expect(filterKindFor(filter('nameLike'), user.fields.name)).toBe('text');
     expect(filterKindFor(filter('enabled'), user.fields.enabled)).toBe('boolean');
-    expect(filterKindFor(filter('createTimeFrom'), user.fields.createTime)).toBe('date');
+    expect(filterKindFor(filter('createTimeFrom'), user.fields.createTime)).toBe('dateTime');
     expect(filterKindFor(permission.list.filters[2], permission.fields.type)).toBe('select');
     expect(filterKindFor({ name: 'types', field: 'type', operator: 'in' }, permission.fields.type)).toBe('selectMany');
   });
