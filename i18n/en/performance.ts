@@ -34,6 +34,7 @@ export const performance = {
     items: 'Consumer items',
     summary: 'MCBE from %{from} to %{to}: %{mcbe} (%{items} items, %{errors} error events)',
     empty: 'No consumer items or errors in this range',
+    dataFrom: 'Data from %{day}: nothing was recorded before it in this range',
     weekOf: 'Week of %{day}',
   },
   fleets: {

@@ -37,6 +37,7 @@ export const performance: Catalogue<typeof en> = {
     items: '投递物品',
     summary: '%{from} 至 %{to} 的 MCBE：%{mcbe}（%{items} 件物品，%{errors} 次故障事件）',
     empty: '此范围内没有投递物品或故障',
+    dataFrom: '数据自 %{day} 起：此范围内更早的时间没有记录',
     weekOf: '%{day} 所在周',
   },
   fleets: {

@@ -10,6 +10,7 @@ import { useConsoleServices } from '../layout/ConsoleServices';
 import { TitledCard } from '../layout/TitledCard';
 import type { ErrorSort, ErrorsAnswer, McbeAnswer } from '../../resources/performance';
 import type { Locale } from '../../i18n';
+import { fromFirstData } from './series';
 
 const CHART_HEIGHT = 300;
 
@@ -27,7 +28,8 @@ export const McbeChart = ({ answer }: { answer: McbeAnswer }) => {
   const theme = useTheme();
   const { locale } = useConsoleServices();
   const noErrors = translate('performance.totals.noErrors');
-  const data = answer.series.map((point) => ({
+  const { points, dataFrom } = fromFirstData(answer.series);
+  const data = points.map((point) => ({
     ...point,
     label: answer.granularity === 'week' ? formatDay(point.start, locale) : formatDay(point.start, locale),
   }));
@@ -41,7 +43,12 @@ export const McbeChart = ({ answer }: { answer: McbeAnswer }) => {
       {empty ? (
         <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{translate('performance.chart.empty')}</Typography>
       ) : (
-        <Box role="img" aria-label={summary}>
+        <Box role="img" aria-label={dataFrom ? `${summary}. ${translate('performance.chart.dataFrom', { day: dataFrom })}` : summary}>
+          {dataFrom ? (
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="performance-data-from">
+              {translate('performance.chart.dataFrom', { day: dataFrom })}
+            </Typography>
+          ) : null}
           <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
             <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 4, left: 8 }}>
               <CartesianGrid vertical={false} strokeDasharray="3 3" />
