@@ -70,8 +70,10 @@ export interface ConfiguredRule {
 export interface ConfiguredType {
   /** ^[a-z][a-zA-Z0-9]{1,39}$, not a code-declared resource name. */
   name: string;
-  /** Plural label. */
+  /** Plural label (the menu entry, the list's title). */
   labels: LocalizedText;
+  /** Singular label ("Create Donation institute"); the plural where absent. */
+  singularLabels?: LocalizedText;
   /** Key of a top-level menu entry (resources/menu.ts, Home excluded). */
   menuParent: string;
   fields: Record<string, ConfiguredField>;
@@ -151,6 +153,7 @@ export const CONFIGURED_TYPE_SCHEMA = {
   properties: {
     name: name40(TYPE_NAME_PATTERN),
     labels: localized,
+    singularLabels: localized,
     menuParent: { type: 'string', enum: [...MENU_PARENTS] },
     fields: {
       type: 'object',
@@ -380,7 +383,8 @@ export const toDeclaration = (type: ConfiguredType): ResourceDeclaration => {
  * server looks keys up in it.
  */
 export const configuredTexts = (type: ConfiguredType, locale: ConfiguredLocale) => ({
-  name: type.labels[locale],
+  // react-admin's "singular |||| plural" form, as the code-declared resources' labels are
+  name: type.singularLabels?.[locale] ? `${type.singularLabels[locale]} |||| ${type.labels[locale]}` : type.labels[locale],
   fields: {
     id: 'ID',
     createdTime: locale === 'zh' ? '创建时间' : 'Created',

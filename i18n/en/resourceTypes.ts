@@ -59,9 +59,11 @@ export const resourceTypes = {
     list: 'List',
     actions: 'Actions',
     name: 'Name',
-    nameHelp: 'Letters and digits, starting with a lower-case letter; used in addresses and permissions (cannot be changed later).',
+    nameHelp: 'Letters and digits, starting with a lower-case letter, made from the English label until you type one; used in addresses and permissions (cannot be changed later).',
     labelEn: 'Label (English)',
     labelZh: 'Label (Chinese)',
+    singularEn: 'Singular label (English)',
+    singularZh: 'Singular label (Chinese)',
     menuParent: 'Menu entry under',
     field: {
       name: 'Field name',

@@ -61,9 +61,11 @@ export const resourceTypes: Catalogue<typeof en> = {
     list: '列表',
     actions: '操作',
     name: '名称',
-    nameHelp: '以小写字母开头的字母和数字；用于地址和权限（之后不能修改）。',
+    nameHelp: '以小写字母开头的字母和数字，在您自行输入前由英文显示名生成；用于地址和权限（之后不能修改）。',
     labelEn: '显示名（英文）',
     labelZh: '显示名（中文）',
+    singularEn: '单数显示名（英文）',
+    singularZh: '单数显示名（中文）',
     menuParent: '所属菜单',
     field: {
       name: '字段名',

@@ -1,9 +1,9 @@
 // Create or change a configured type. The editor validates on its own (`noValidate`: no browser
 // bubbles, ./editorValidation), the server's issues come back on the inputs they name, in the user's
 // language; a change that would lose data (9401) offers to archive the removed data and resend.
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Form, Loading, ResourceContextProvider, SelectInput, TextInput, useNotify, useTranslate } from 'react-admin';
-import { useFormState } from 'react-hook-form';
+import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import {
   Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Typography,
@@ -14,7 +14,7 @@ import { HOME_MENU_ID, MENU } from '../../resources/menu';
 import { issuesOf } from '../generic/wire';
 import { ApiError } from '../providers/httpTypes';
 import type { ConfiguredType } from './configuredType';
-import { emptyTypeForm, formOf, issuePath, setError, typeOf, type TypeFormValues } from './editorModel';
+import { emptyTypeForm, formOf, identifierFromLabel, issuePath, setError, typeOf, type TypeFormValues } from './editorModel';
 import { validateTypeForm } from './editorValidation';
 import { FieldsInput } from './FieldsInput';
 import { ListSettingsInput } from './ListSettingsInput';
@@ -29,6 +29,17 @@ const ROW_SX = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax
 
 /** Top-level menu entries a type may sit under (Home excluded). */
 const MENU_PARENTS = MENU.filter((node) => node.id !== HOME_MENU_ID).map((node) => ({ id: node.key, name: `menu.${node.key}` }));
+
+/** A new type's identifier follows its English label (singular, else plural) until the admin types one. */
+const NameFromLabel = () => {
+  const { setValue, getFieldState } = useFormContext<TypeFormValues>();
+  const [singular, plural] = useWatch<TypeFormValues, ['singularEn', 'labelEn']>({ name: ['singularEn', 'labelEn'] });
+  useEffect(() => {
+    if (getFieldState('name').isDirty) return;
+    setValue('name', identifierFromLabel(singular?.trim() ? singular : (plural ?? '')));
+  }, [singular, plural, getFieldState, setValue]);
+  return null;
+};
 
 /** The server's issues on the form's inputs; those naming no input are returned for a toast. */
 const placeIssues = (error: ApiError, values: TypeFormValues) => {
@@ -132,8 +143,11 @@ const TypeForm = ({ initial, isNew }: { initial: TypeFormValues; isNew: boolean 
           </Typography>
           <Box sx={ROW_SX}>
             <TextInput source="name" label="resourceTypes.editor.name" disabled={!isNew} />
+            {isNew ? <NameFromLabel /> : null}
             <TextInput source="labelEn" label="resourceTypes.editor.labelEn" />
             <TextInput source="labelZh" label="resourceTypes.editor.labelZh" />
+            <TextInput source="singularEn" label="resourceTypes.editor.singularEn" />
+            <TextInput source="singularZh" label="resourceTypes.editor.singularZh" />
             <SelectInput source="menuParent" label="resourceTypes.editor.menuParent" choices={MENU_PARENTS} />
           </Box>
         </Paper>

@@ -53,6 +53,9 @@ export interface TypeFormValues {
   name: string;
   labelEn: string;
   labelZh: string;
+  /** Singular labels; empty: the plural is used. */
+  singularEn?: string;
+  singularZh?: string;
   menuParent: string;
   fields: FieldValues[];
   rules: RuleValues[];
@@ -149,12 +152,31 @@ export const fieldOf = (field: FieldValues): ConfiguredField => {
   return Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== undefined)) as unknown as ConfiguredField;
 };
 
+/** Singular labels when either is given; a language left empty takes its plural. */
+const singularOf = (values: TypeFormValues): Pick<ConfiguredType, 'singularLabels'> => {
+  const en = values.singularEn?.trim() ?? '';
+  const zh = values.singularZh?.trim() ?? '';
+  return en || zh ? { singularLabels: { en: en || values.labelEn.trim(), zh: zh || values.labelZh.trim() } } : {};
+};
+
+/**
+ * A type identifier from an English label: its ASCII words in camel case ("Donation institute" →
+ * donationInstitute), or '' when the label gives no valid one (e.g. only Chinese).
+ */
+export const identifierFromLabel = (label: string): string => {
+  const words = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[A-Za-z0-9]+/g) ?? [];
+  const camel = words.map((word, index) => (index === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1).toLowerCase())).join('');
+  const identifier = camel.replace(/^[0-9]+/, '').slice(0, 40);
+  return new RegExp(TYPE_NAME_PATTERN).test(identifier) ? identifier : '';
+};
+
 export const typeOf = (values: TypeFormValues): ConfiguredType => {
   const names = new Set(values.fields.map((field) => field.name));
   const columns = values.columns.filter((column) => names.has(column));
   return {
     name: values.name.trim(),
     labels: { en: values.labelEn.trim(), zh: values.labelZh.trim() },
+    ...singularOf(values),
     menuParent: values.menuParent,
     fields: Object.fromEntries(values.fields.map((field) => [field.name.trim(), fieldOf(field)])),
     ...((values.rules ?? []).length
@@ -182,6 +204,8 @@ export const formOf = (type: ConfiguredType): TypeFormValues => ({
   name: type.name,
   labelEn: type.labels.en,
   labelZh: type.labels.zh,
+  singularEn: type.singularLabels?.en ?? '',
+  singularZh: type.singularLabels?.zh ?? '',
   menuParent: type.menuParent,
   fields: Object.entries(type.fields).map(([name, field]) => ({
     name,
@@ -221,6 +245,8 @@ export const issuePath = (path: string, values: TypeFormValues): string | null =
       return parts[0];
     case 'labels':
       return labelKey(parts[1], 'label');
+    case 'singularLabels':
+      return parts[1] === 'zh' ? 'singularZh' : 'singularEn';
     case 'fields': {
       const index = values.fields.findIndex((field) => field.name === parts[1]);
       if (index < 0) return 'fields';

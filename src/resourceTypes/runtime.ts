@@ -83,7 +83,7 @@ export const withConfiguredMessages = (base: TranslationMessages, runtime: Runti
     const labels = labelsOf(type, declaration, locale);
     resources[type.name] = labels;
     resources[resourceNameOf(declaration)] = labels;
-    menu[menuKeyOf(type.name)] = labels.name;
+    menu[menuKeyOf(type.name)] = type.labels[locale];
   }
   return { ...base, resources, menu } as TranslationMessages;
 };

@@ -1,7 +1,8 @@
 // The framework-neutral half of configured types (resources/configuredTypes.ts) and the server's
 // regular-expression guard: what the console and the server both rely on.
 import { describe, expect, it } from 'vitest';
-import { configuredText, definitionIssues, filterName, toDeclaration, type ConfiguredType } from '../../resources/configuredTypes';
+import { Ajv } from 'ajv';
+import { CONFIGURED_TYPE_SCHEMA, configuredText, definitionIssues, filterName, toDeclaration, type ConfiguredType } from '../../resources/configuredTypes';
 import { validateRecord } from '../../resources/validation';
 import { patternProblem } from '../../resources/pattern';
 import { BARCODE } from '../server/configuredTypesFixture';
@@ -23,6 +24,15 @@ describe('configured types', () => {
     expect(configuredText(barcode, 'zh', 'resources.barcode.patterns.code.0')).toBe('只能是数字');
     expect(configuredText(barcode, 'en', 'resources.barcode.enums.itemType.pet')).toBe('PET bottle');
     expect(configuredText(barcode, 'en', 'resources.fleet.name')).toBeUndefined();
+  });
+
+  it('take singular labels beside the plural ones: the definition schema accepts them and the texts say both forms', () => {
+    const valid = new Ajv({ strict: false }).compile(CONFIGURED_TYPE_SCHEMA);
+    const named = { ...barcode, singularLabels: { en: 'Barcode', zh: '条码' } };
+    expect(valid(named), JSON.stringify(valid.errors)).toBe(true);
+    expect(valid({ ...barcode, singularLabels: { en: 'Barcode' } })).toBe(false);
+    expect(configuredText(named, 'en', 'resources.barcode.name')).toBe('Barcode |||| Barcodes');
+    expect(configuredText(barcode, 'en', 'resources.barcode.name')).toBe('Barcodes');
   });
 
   it('name what does not hold together', () => {

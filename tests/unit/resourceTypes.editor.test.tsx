@@ -65,6 +65,20 @@ describe('resource type editor', () => {
     expect(callsTo(h.calls, 'POST', '/resource-types')).toHaveLength(0);
   });
 
+  it('makes a new type\'s identifier from its English label until the admin types one', async () => {
+    const user = setupUser();
+    renderPage('/systemSettings/resourceTypes/create');
+    await screen.findByText(t('resourceTypes.editor.createTitle'), {}, WAIT);
+    await user.type(input(t('resourceTypes.editor.labelEn')), 'Donation institutes');
+    expect((input(t('resourceTypes.editor.name')) as HTMLInputElement).value).toBe('donationInstitutes');
+    await user.type(input(t('resourceTypes.editor.singularEn')), 'Donation institute');
+    expect((input(t('resourceTypes.editor.name')) as HTMLInputElement).value).toBe('donationInstitute');
+    await user.clear(input(t('resourceTypes.editor.name')));
+    await user.type(input(t('resourceTypes.editor.name')), 'institutes');
+    await user.type(input(t('resourceTypes.editor.labelEn')), ' (HK)');
+    expect((input(t('resourceTypes.editor.name')) as HTMLInputElement).value).toBe('institutes');
+  });
+
   it('sends the definition and shows the server issues on the inputs they name', async () => {
     const user = setupUser();
     const h = renderPage('/systemSettings/resourceTypes/create', {

@@ -2,7 +2,7 @@
 // server issue paths -> form inputs, and the editor's own checks of rules across fields.
 import { describe, expect, it } from 'vitest';
 import type { ConfiguredType } from '../../resources/configuredTypes';
-import { defaultOperatorFor, formOf, issuePath, typeOf } from '../../src/resourceTypes/editorModel';
+import { defaultOperatorFor, formOf, identifierFromLabel, issuePath, typeOf } from '../../src/resourceTypes/editorModel';
 import { validateTypeForm } from '../../src/resourceTypes/editorValidation';
 
 const TYPE: ConfiguredType = {
@@ -27,6 +27,23 @@ const TYPE: ConfiguredType = {
 describe('type editor model', () => {
   it('starts a filter with its kind\'s usual operator: contains for texts', () => {
     expect(['text', 'email', 'phone', 'number', 'boolean', 'enum', 'date'].map((kind) => defaultOperatorFor(kind as never))).toEqual(['like', 'like', 'like', 'eq', 'eq', 'eq', 'gte']);
+  });
+
+  it('makes a type identifier from an English label, or none when the label gives no valid one', () => {
+    expect(identifierFromLabel('Donation institute')).toBe('donationInstitute');
+    expect(identifierFromLabel('  Café  PET-bottles 2 ')).toBe('cafePetBottles2');
+    expect(identifierFromLabel('3D printers')).toBe('dPrinters');
+    expect(identifierFromLabel('捐赠机构')).toBe('');
+    expect(identifierFromLabel('A')).toBe('');
+    expect(identifierFromLabel('x'.repeat(50))).toHaveLength(40);
+  });
+
+  it('keeps singular labels, a language left empty taking its plural, and none when both are empty', () => {
+    const form = { ...formOf(TYPE), singularEn: 'Session', singularZh: '' };
+    expect(typeOf(form).singularLabels).toEqual({ en: 'Session', zh: '会话' });
+    expect(formOf(typeOf(form))).toMatchObject({ singularEn: 'Session', singularZh: '会话' });
+    expect(typeOf({ ...form, singularEn: ' ' }).singularLabels).toBeUndefined();
+    expect(issuePath('singularLabels.zh', form)).toBe('singularZh');
   });
 
   it('round-trips a definition through the form (without status and version)', () => {

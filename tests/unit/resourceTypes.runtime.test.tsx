@@ -64,6 +64,12 @@ describe('configured types in the console', () => {
     expect(zh.resources['systemSettings/barcode'].fields.refund).toBe('退款');
     expect(zh.resources.barcode.filters.codeLike).toBe('条码');
     expect((englishMessages as unknown as { menu: Record<string, string> }).menu.custom_barcode).toBeUndefined();
+
+    // singular and plural labels: react-admin's "one |||| many" form; the menu says the plural
+    const withSingular = runtimeResources([{ ...BARCODE, labels: { en: 'Barcodes', zh: '条码' }, singularLabels: { en: 'Barcode', zh: '条码' } }]);
+    const en = withConfiguredMessages(englishMessages, withSingular, 'en') as unknown as { resources: Record<string, { name: string }>; menu: Record<string, string> };
+    expect(en.resources.barcode.name).toBe('Barcode |||| Barcodes');
+    expect(en.menu.custom_barcode).toBe('Barcodes');
   });
 
   it('the console registers the type: sidebar entry, labels and its generic list from the data provider', async () => {
