@@ -26,7 +26,7 @@ const SERVER_LAYERS = [
   'events',
   'configuredTypes',
   'resources',
-  'routes',
+  'session',
   'seed',
   'simulator',
 ];

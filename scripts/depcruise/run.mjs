@@ -7,6 +7,15 @@ import Module, { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+// Without that TypeScript the cruiser finds nothing and passes: refuse to run instead (e.g. a checkout whose
+// scripts/depcruise/node_modules was never installed: `npm install` installs it).
+try {
+  const { version } = Module.createRequire(here + 'package.json')('typescript/package.json');
+  if (Number(version.split('.')[0]) >= 7) throw new Error(`TypeScript ${version} has no classic compiler API`);
+} catch (error) {
+  console.error(`lint:deps: no TypeScript < 7 beside ${here} (${error.message}); run npm install`);
+  process.exit(2);
+}
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, isMain, options) {
   const fromCruiser = parent?.filename?.includes('/node_modules/dependency-cruiser/');

@@ -1,5 +1,5 @@
 // Security events of the audit log (docs/audit-log.md "What is recorded"): failed sign-ins and passwords
-// set. Successful sign-ins and sign-outs are plain `recordEvent` calls in server/routes/login.ts.
+// set. Successful sign-ins and sign-outs are plain `recordEvent` calls in server/session/login.ts.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { auditLog, licenseAccountUserRelation as relation } from '../db/schema';

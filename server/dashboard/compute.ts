@@ -10,7 +10,7 @@ import type { ResourceModel } from '../crud/model';
 import { filterConditions, scopeCondition } from '../crud/query';
 import { rowsOf, type Db } from '../db/client';
 import { rvm } from '../db/schema/fleet';
-import { resolveRelativeTimes } from './cardFilters';
+import { resolveRelativeTimes } from '../savedFilters/relativeTimes';
 import { FACTS, isMachineFact } from './definitions';
 import { dayLabel } from '../lib/localDays';
 import { periodsOf, type Periods } from './periods';

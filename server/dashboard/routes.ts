@@ -14,7 +14,7 @@ import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { issuesFromAjv } from '../lib/ajv';
 import { AppError, invalid } from '../lib/errors';
 import { RowId, StrictObject, type TypedApp } from '../lib/typedApp';
-import { resolveRelativeTimes } from '../dashboard/cardFilters';
+import { resolveRelativeTimes } from '../savedFilters/relativeTimes';
 import type { Services } from '../services';
 import { computeDashboard, type MachineFilter } from './compute';
 import { periodsOf } from './periods';

@@ -1,4 +1,4 @@
-// The route declarations of server/routes/*.ts, pinned from outside: each route's OpenAPI entry (tags,
+// The route declarations of server/session/*.ts and server/savedFilters/routes.ts, pinned from outside: each route's OpenAPI entry (tags,
 // summary, description, token, request schema, documented answers) against the table below, and one
 // bad input per schema rule sent through the app, answered with its catalogue code (1001 missing,
 // 1002 length, 1003 type, 1004 anything else) and the field named.

@@ -6,13 +6,13 @@ import { Type } from 'typebox';
 import type { Caller } from '../auth/principal';
 import { callerOf } from '../auth/guard';
 import { savedFilter } from '../db/schema';
-import { savedFilterVisibleTo } from '../savedFilters/visibility';
+import { savedFilterVisibleTo } from './visibility';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
 import { AppError, invalidField } from '../lib/errors';
 import { AnyObject, RowId, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import { TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
-import { resolveRelativeTimes } from '../dashboard/cardFilters';
+import { resolveRelativeTimes } from './relativeTimes';
 import type { Services } from '../services';
 
 type Row = typeof savedFilter.$inferSelect;
