@@ -76,7 +76,7 @@ export const resourceTypes = {
       scale: 'Decimals',
       unique: 'Unique',
       default: 'Default',
-      defaultTrue: 'Default: on',
+      defaultTrue: 'On for new records',
       options: 'Options',
       optionValue: 'Value',
       reference: 'Refers to',

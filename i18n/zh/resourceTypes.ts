@@ -78,7 +78,7 @@ export const resourceTypes: Catalogue<typeof en> = {
       scale: '小数位数',
       unique: '唯一',
       default: '默认值',
-      defaultTrue: '默认：开',
+      defaultTrue: '新记录默认开启',
       options: '选项',
       optionValue: '值',
       reference: '引用',
