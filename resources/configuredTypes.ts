@@ -76,6 +76,8 @@ export interface ConfiguredType {
   singularLabels?: LocalizedText;
   /** Key of a top-level menu entry (resources/menu.ts, Home excluded). */
   menuParent: string;
+  /** The sibling entry (a screen's key, or `custom_<type>`) it follows in that menu; absent: after every other one. */
+  menuAfter?: string;
   fields: Record<string, ConfiguredField>;
   /** The field shown as a record's label (pickers, reference labels); default: the first text field, else id. */
   nameField?: string;
@@ -107,6 +109,12 @@ export const MAX_FIELDS = 60;
 export const MAX_SCALE = 6;
 /** The export file format of GET /resource-types/export (and what POST /resource-types/import takes). */
 export const EXPORT_FORMAT = 'rvm-resource-types';
+
+/** Menu keys of configured entries start with this (`custom_<type>`). */
+export const CUSTOM_MENU_PREFIX = 'custom_';
+/** The keys of a top-level entry's children shown in the menu (what a configured entry may follow). */
+export const menuChildKeys = (menuParent: string): string[] =>
+  (MENU.find((node) => node.key === menuParent)?.children ?? []).filter((child) => child.inMenu).map((child) => child.key);
 
 /** Top-level menu keys a configured type may sit under. */
 export const MENU_PARENTS: readonly string[] = MENU.filter((node) => node.id !== HOME_MENU_ID).map((node) => node.key);
@@ -155,6 +163,7 @@ export const CONFIGURED_TYPE_SCHEMA = {
     labels: localized,
     singularLabels: localized,
     menuParent: { type: 'string', enum: [...MENU_PARENTS] },
+    menuAfter: { type: 'string', minLength: 1, maxLength: 48, pattern: '^[A-Za-z0-9_]+$' },
     fields: {
       type: 'object',
       minProperties: 1,
@@ -286,6 +295,10 @@ export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<st
     if (field.default !== undefined && coerceIssue(field, field.default)) issues.push({ field: `${path}.default`, message: 'errors.9414' });
   }
   if (MENU_ROUTES.has(configuredRoute(type))) issues.push({ field: 'name', message: 'errors.9416', values: { route: configuredRoute(type) } });
+  // another configured type's entry may come and go: only a code screen's key is checked
+  if (type.menuAfter !== undefined && !type.menuAfter.startsWith(CUSTOM_MENU_PREFIX) && !menuChildKeys(type.menuParent).includes(type.menuAfter)) {
+    issues.push({ field: 'menuAfter', message: 'errors.9417', values: { entry: type.menuAfter } });
+  }
   if (type.nameField !== undefined) unknown('nameField', type.nameField);
   type.list.columns.forEach((column, index) => unknown(`list.columns.${index}`, column));
   (type.list.filters ?? []).forEach((filter, index) => {

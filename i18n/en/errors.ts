@@ -72,6 +72,7 @@ export const errors = {
   '9414': 'The default value does not fit the field',
   '9415': 'A required field cannot be emptied when the record it refers to is deleted: choose "Refuse the delete" or "Delete this record with it"',
   '9416': 'The address %{route} belongs to another screen: choose another name or menu',
+  '9417': 'The menu has no entry %{entry} to place this one after',
   // Uploaded files (docs/files.md): resData says the limit, or the type found and those accepted.
   '9600': 'The file is too large',
   '9601': 'This type of file is not accepted here',

@@ -65,6 +65,8 @@ export const resourceTypes = {
     singularEn: 'Singular label (English)',
     singularZh: 'Singular label (Chinese)',
     menuParent: 'Menu entry under',
+    menuAfter: 'Place after',
+    menuAtEnd: 'After every other entry',
     field: {
       name: 'Field name',
       type: 'Kind',

@@ -67,6 +67,8 @@ export const resourceTypes: Catalogue<typeof en> = {
     singularEn: '单数显示名（英文）',
     singularZh: '单数显示名（中文）',
     menuParent: '所属菜单',
+    menuAfter: '排在其后',
+    menuAtEnd: '排在所有条目之后',
     field: {
       name: '字段名',
       type: '类型',

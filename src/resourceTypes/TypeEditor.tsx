@@ -13,7 +13,7 @@ import { RESOURCES } from '../../resources';
 import { HOME_MENU_ID, MENU } from '../../resources/menu';
 import { issuesOf } from '../generic/wire';
 import { ApiError } from '../providers/httpTypes';
-import type { ConfiguredType } from './configuredType';
+import { menuChildKeys, type ConfiguredType } from './configuredType';
 import { emptyTypeForm, formOf, identifierFromLabel, issuePath, setError, typeOf, type TypeFormValues } from './editorModel';
 import { validateTypeForm } from './editorValidation';
 import { FieldsInput } from './FieldsInput';
@@ -39,6 +39,27 @@ const NameFromLabel = () => {
     setValue('name', identifierFromLabel(singular?.trim() ? singular : (plural ?? '')));
   }, [singular, plural, getFieldState, setValue]);
   return null;
+};
+
+/** Where in its menu the entry goes: after one of the parent's screens, or (empty) after every other one. */
+const MenuAfterInput = () => {
+  const { getValues, setValue } = useFormContext<TypeFormValues>();
+  const parent = useWatch<TypeFormValues, 'menuParent'>({ name: 'menuParent' });
+  const siblings = useMemo(() => menuChildKeys(parent ?? ''), [parent]);
+  useEffect(() => {
+    const chosen = getValues('menuAfter');
+    if (chosen && !siblings.includes(chosen)) setValue('menuAfter', '');
+  }, [siblings, getValues, setValue]);
+  if (siblings.length === 0) return null; // beside a screen without children (Search): right after it
+  return (
+    <SelectInput
+      source="menuAfter"
+      label="resourceTypes.editor.menuAfter"
+      choices={siblings.map((key) => ({ id: key, name: `menu.${key}` }))}
+      emptyText="resourceTypes.editor.menuAtEnd"
+      emptyValue=""
+    />
+  );
 };
 
 /** The server's issues on the form's inputs; those naming no input are returned for a toast. */
@@ -149,6 +170,7 @@ const TypeForm = ({ initial, isNew }: { initial: TypeFormValues; isNew: boolean 
             <TextInput source="singularEn" label="resourceTypes.editor.singularEn" />
             <TextInput source="singularZh" label="resourceTypes.editor.singularZh" />
             <SelectInput source="menuParent" label="resourceTypes.editor.menuParent" choices={MENU_PARENTS} />
+            <MenuAfterInput />
           </Box>
         </Paper>
         <Paper sx={SECTION_SX}>

@@ -11,6 +11,8 @@ export {
   CONFIGURED_FIELD_TYPES as CONFIGURED_FIELD_KINDS,
   configuredRoute,
   configuredTexts,
+  CUSTOM_MENU_PREFIX,
+  menuChildKeys,
   LEGACY_ROUTE_PREFIX,
   toDeclaration as declarationOfConfiguredType,
 } from '../../resources/configuredTypes';

@@ -57,6 +57,8 @@ export interface TypeFormValues {
   singularEn?: string;
   singularZh?: string;
   menuParent: string;
+  /** The sibling the entry follows; '' (or null from a cleared select): after every other one. */
+  menuAfter?: string | null;
   fields: FieldValues[];
   rules: RuleValues[];
   columns: string[];
@@ -178,6 +180,7 @@ export const typeOf = (values: TypeFormValues): ConfiguredType => {
     labels: { en: values.labelEn.trim(), zh: values.labelZh.trim() },
     ...singularOf(values),
     menuParent: values.menuParent,
+    ...(values.menuAfter ? { menuAfter: values.menuAfter } : {}),
     fields: Object.fromEntries(values.fields.map((field) => [field.name.trim(), fieldOf(field)])),
     ...((values.rules ?? []).length
       ? {
@@ -207,6 +210,7 @@ export const formOf = (type: ConfiguredType): TypeFormValues => ({
   singularEn: type.singularLabels?.en ?? '',
   singularZh: type.singularLabels?.zh ?? '',
   menuParent: type.menuParent,
+  menuAfter: type.menuAfter ?? '',
   fields: Object.entries(type.fields).map(([name, field]) => ({
     name,
     type: field.type,
@@ -241,6 +245,7 @@ export const issuePath = (path: string, values: TypeFormValues): string | null =
   switch (parts[0]) {
     case 'name':
     case 'menuParent':
+    case 'menuAfter':
     case 'actions':
       return parts[0];
     case 'labels':

@@ -15,7 +15,7 @@ import { LEGACY_ROUTE_PREFIX, MENU_PARENTS, menuAreaOf } from '../../resources/c
 import { RESOURCES } from '../../resources';
 import type { ResourceDeclaration } from '../../resources/types';
 import { resourceNameOf } from '../generic/registry';
-import { configuredRoute, configuredTexts, declarationOfConfiguredType, type ConfiguredType } from './configuredType';
+import { configuredRoute, configuredTexts, CUSTOM_MENU_PREFIX, declarationOfConfiguredType, type ConfiguredType } from './configuredType';
 
 export interface RuntimeResources {
   /** The active configured types, as answered. */
@@ -26,7 +26,7 @@ export interface RuntimeResources {
   menu: MenuNode[];
 }
 
-export const menuKeyOf = (typeName: string) => `custom_${typeName}`;
+export const menuKeyOf = (typeName: string) => `${CUSTOM_MENU_PREFIX}${typeName}`;
 
 /**
  * Menu ids of configured entries: negative (never a seeded id), one per type in answer order. They only
@@ -53,14 +53,33 @@ export const runtimeResources = (types: readonly ConfiguredType[], menu: MenuNod
   return {
     types: active,
     registry: [...RESOURCES, ...configured],
-    // under a directory: after its children; beside a top-level screen (Search has none): right after it,
-    // so the screen's own entry stays a link
+    // under a directory: after the sibling it names, else after its children; beside a top-level screen
+    // (Search has none): right after it, so the screen's own entry stays a link
     menu: menu.flatMap((node) => {
       const extra = childrenOf(node.key);
       if (!extra.length) return [node];
-      return node.children.length ? [{ ...node, children: [...node.children, ...extra] }] : [node, ...extra];
+      return node.children.length ? [{ ...node, children: placed(node.children, extra, active) }] : [node, ...extra];
     }),
   };
+};
+
+/** `children` with each configured entry right after the sibling its type names (in answer order), the rest at the end. */
+const placed = (children: readonly MenuNode[], extra: readonly MenuNode[], types: readonly ConfiguredType[]): MenuNode[] => {
+  const after = new Map(types.map((type) => [menuKeyOf(type.name), type.menuAfter]));
+  const result = [...children];
+  const unplaced: MenuNode[] = [];
+  for (const node of extra) {
+    const sibling = after.get(node.key);
+    const index = sibling === undefined ? -1 : result.findIndex((candidate) => candidate.key === sibling);
+    if (index < 0) unplaced.push(node);
+    else {
+      // after the sibling and the entries already placed after it
+      let at = index + 1;
+      while (at < result.length && extra.includes(result[at]) && after.get(result[at].key) === sibling) at += 1;
+      result.splice(at, 0, node);
+    }
+  }
+  return [...result, ...unplaced];
 };
 
 type Tree = Record<string, unknown>;

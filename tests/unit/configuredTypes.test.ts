@@ -31,6 +31,10 @@ describe('configured types', () => {
     const named = { ...barcode, singularLabels: { en: 'Barcode', zh: '条码' } };
     expect(valid(named), JSON.stringify(valid.errors)).toBe(true);
     expect(valid({ ...barcode, singularLabels: { en: 'Barcode' } })).toBe(false);
+    // its place in the menu: after a screen of its menu parent, or another configured entry
+    expect(definitionIssues({ ...barcode, menuParent: 'service', menuAfter: 'events' }, new Set(['barcode']))).toEqual([]);
+    expect(definitionIssues({ ...barcode, menuParent: 'service', menuAfter: 'custom_other' }, new Set(['barcode']))).toEqual([]);
+    expect(definitionIssues({ ...barcode, menuParent: 'service', menuAfter: 'user' }, new Set(['barcode']))).toEqual([{ field: 'menuAfter', message: 'errors.9417', values: { entry: 'user' } }]);
     expect(configuredText(named, 'en', 'resources.barcode.name')).toBe('Barcode |||| Barcodes');
     expect(configuredText(barcode, 'en', 'resources.barcode.name')).toBe('Barcodes');
   });

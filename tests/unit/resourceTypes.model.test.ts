@@ -44,6 +44,10 @@ describe('type editor model', () => {
     expect(formOf(typeOf(form))).toMatchObject({ singularEn: 'Session', singularZh: '会话' });
     expect(typeOf({ ...form, singularEn: ' ' }).singularLabels).toBeUndefined();
     expect(issuePath('singularLabels.zh', form)).toBe('singularZh');
+    // the menu place: a chosen sibling is sent, "after every other entry" sends nothing
+    expect(typeOf({ ...form, menuAfter: 'events' }).menuAfter).toBe('events');
+    expect('menuAfter' in typeOf({ ...form, menuAfter: '' })).toBe(false);
+    expect(issuePath('menuAfter', form)).toBe('menuAfter');
   });
 
   it('round-trips a definition through the form (without status and version)', () => {

@@ -65,6 +65,13 @@ describe('configured types in the console', () => {
     expect(zh.resources.barcode.filters.codeLike).toBe('条码');
     expect((englishMessages as unknown as { menu: Record<string, string> }).menu.custom_barcode).toBeUndefined();
 
+    // placed after a sibling the type names (several after one sibling keep their answer order), else at the end
+    const service = (types: ConfiguredType[]) => runtimeResources(types).menu.find((node) => node.key === 'service')!.children.map((node) => node.key);
+    const under = (name: string, menuAfter?: string): ConfiguredType => ({ ...BARCODE, name, menuParent: 'service', ...(menuAfter ? { menuAfter } : {}) });
+    const keys = service([under('payoutRule', 'events'), under('other'), under('payoutPlan', 'events'), under('ghost', 'custom_gone')]);
+    expect(keys.slice(keys.indexOf('events'), keys.indexOf('events') + 4)).toEqual(['events', 'custom_payoutRule', 'custom_payoutPlan', 'eventNotifications']);
+    expect(keys.slice(-2)).toEqual(['custom_other', 'custom_ghost']);
+
     // singular and plural labels: react-admin's "one |||| many" form; the menu says the plural
     const withSingular = runtimeResources([{ ...BARCODE, labels: { en: 'Barcodes', zh: '条码' }, singularLabels: { en: 'Barcode', zh: '条码' } }]);
     const en = withConfiguredMessages(englishMessages, withSingular, 'en') as unknown as { resources: Record<string, { name: string }>; menu: Record<string, string> };
