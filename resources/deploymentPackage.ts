@@ -1,6 +1,6 @@
 import { defineResource } from './types';
 
-/** The machine resources a package can carry (SPEC 3), as stored. */
+/** The machine resources a package can carry (docs/product-rules.md#catalogues), as stored. */
 export const RESOURCE_TYPES = [
   'software', 'configuration', 'promotion', 'system', 'ai', 'shape', 'barcode', 'assortment',
   'refund', 'sorting', 'group', 'config', 'main', 'lang', 'payout', 'h30config',
@@ -11,7 +11,7 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const UPLOAD_STATUSES = ['notUploaded', 'uploaded'] as const;
 
 /**
- * A package's delivery to one machine (`deployment_target.status`, SPEC 4 distribution statuses plus
+ * A package's delivery to one machine (`deployment_target.status`, docs/product-rules.md#statuses distribution statuses plus
  * applied / apply failed; docs/deployments.md says how each is reached).
  */
 export const DELIVERY_STATUSES = ['toBeIssued', 'issued', 'inProcess', 'applied', 'applyFailed', 'receiveFailed', 'noFeedback', 'taskOverdue', 'voided'] as const;
@@ -25,7 +25,7 @@ export const FINISHED_DELIVERY_STATUSES = ['applied', 'voided', ...FAILED_DELIVE
 export const DEPLOY_STATES = ['received', 'downloadFailed', 'checksumFailed', 'applying', 'applied', 'failed'] as const;
 export type DeployState = (typeof DEPLOY_STATES)[number];
 
-/** The largest package file: SPEC 9's upload limit. */
+/** The largest package file: the upload limit of docs/product-rules.md#validation-rules. */
 export const PACKAGE_MAX_BYTES = 50 * 1024 * 1024;
 
 const VERSION = { regex: '^[A-Za-z0-9._-]+$', message: 'resources.deploymentPackage.validation.version' } as const;

@@ -6,7 +6,7 @@ export type HookupFamily = (typeof HOOKUP_FAMILIES)[number];
 export const MESSAGE_FAMILIES = [...HOOKUP_FAMILIES, 'vendor'] as const;
 export type MessageFamily = (typeof MESSAGE_FAMILIES)[number];
 
-/** SPEC 3 "API type". */
+/** The API types of docs/api-hookups.md. */
 export const API_TYPES = ['standard', 'vendorConnect', 'consumerSession', 'binEmpty', 'machineStatus'] as const;
 export type ApiType = (typeof API_TYPES)[number];
 
@@ -27,11 +27,11 @@ export const VENDOR_EVENT = 'vendorConnect.request';
 export const EVENT_TYPES = [...FAMILY_EVENTS.cs, ...FAMILY_EVENTS.ci, ...FAMILY_EVENTS.status, VENDOR_EVENT] as const;
 export type HookupEventType = (typeof EVENT_TYPES)[number];
 
-/** SPEC 3 "send status". */
+/** The send statuses of docs/api-hookups.md. */
 export const SEND_STATUSES = ['notSent', 'success', 'fail'] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 
-/** Tracing-code outcomes of a consumer session item: reject reasons 101–103 (SPEC 8) or redeemed. */
+/** Tracing-code outcomes of a consumer session item: reject reasons 101–103 (docs/product-rules.md#catalogues) or redeemed. */
 export const TC_OUTCOMES = ['redeemed', 'alreadyRedeemed', 'invalid', 'missing'] as const;
 export const NOTIFICATION_CHANNELS = ['webhook', 'vendorConnect', 'reportMail', 'alarmMail'] as const;
 

@@ -15,7 +15,7 @@ export const tcRvmList = defineResource({
   notFoundCode: '6001',
   fields: {
     id: { type: 'number', readOnly: true, views: ['show'] },
-    termNo: { type: 'text', readOnly: true, sortable: true, link: '/installation/rvmpage/:id/Overview' },
+    termNo: { type: 'text', readOnly: true, sortable: true, unique: true, link: '/installation/rvmpage/:id/Overview' },
     fleetId: { type: 'reference', reference: 'fleet', readOnly: true, sortable: true },
     currentSts: { type: 'enum', options: RVM_STATUSES, readOnly: true, sortable: true, display: 'status' },
     schemeApp: { type: 'text', readOnly: true },

@@ -17,7 +17,7 @@ const messageDeclaration = <F extends HookupFamily>(family: F) => {
     scope: 'custom',
     fields: {
       id: { type: 'number', readOnly: true, views: ['show'] },
-      messageId: { type: 'text', readOnly: true, sortable: true },
+      messageId: { type: 'text', readOnly: true, sortable: true, unique: true },
       appId: { type: 'reference', reference: screen.app, readOnly: true, sortable: true, onDelete: 'cascade' },
       termNo: { type: 'text', readOnly: true, sortable: true, link: '/installation/rvmpage/:rvmId/Overview' },
       // the machine filter's field; the machine is shown as termNo (a link)

@@ -8,7 +8,7 @@ export const deployments = {
     packages: 'Packages',
     deployments: 'Deployments',
   },
-  // SPEC 4's resource distribution statuses, plus the two outcomes of applying
+  // The resource distribution statuses (docs/product-rules.md#statuses), plus the two outcomes of applying
   targetStatuses: {
     toBeIssued: 'To be issued',
     issued: 'Issued',

@@ -15,7 +15,7 @@ import { rowsOf, type Db } from '../db/client';
 import { savedFilter } from '../db/schema';
 import { deploymentPackage } from '../db/schema/deployments';
 import { fleet, rvm } from '../db/schema/fleet';
-import { resolveRelativeTimes } from '../dashboard/cardFilters';
+import { resolveRelativeTimes } from '../savedFilters/relativeTimes';
 import { issuesFromAjv } from '../lib/ajv';
 import { AppError, invalid, invalidField } from '../lib/errors';
 import { savedFilterVisibleTo } from '../savedFilters/visibility';

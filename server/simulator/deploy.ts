@@ -76,7 +76,7 @@ export const checkDeploy = (payload: Buffer | string): DeployCheck => {
       version: body.version as string,
       url: body.url as string,
       size: body.size as number,
-      sha256: (body.sha256 as string).toLowerCase(),
+      sha256: body.sha256.toLowerCase(),
       activateAt: (body.activateAt as string | undefined) ?? null,
       expiresAt: (body.expiresAt as string | undefined) ?? null,
     },

@@ -1,4 +1,4 @@
-// A deployment's deliveries counted per status (every status of docs/deployments.md, SPEC 4 names; a
+// A deployment's deliveries counted per status (every status of docs/deployments.md, docs/product-rules.md#statuses names; a
 // tile filters the machine list below) and per wave (its size, whether it started, applied against
 // the success threshold, failed).
 import { useTranslate } from 'ra-core';

@@ -1,4 +1,4 @@
-// Small parts every deployment screen shares: status chips (SPEC 4 names in the user's language, colours
+// Small parts every deployment screen shares: status chips (docs/product-rules.md#statuses names in the user's language, colours
 // from types.ts) and a deployment's progress bar (applied and failed shares of its targets).
 import { useTranslate } from 'ra-core';
 import { Box, Chip, LinearProgress, Typography } from '@mui/material';

@@ -6,10 +6,11 @@ import { getTableConfig, type IndexColumn, type PgColumn } from 'drizzle-orm/pg-
 import { RESOURCES } from '../../resources';
 import { buildModels } from '../../server/crud/model';
 import { TABLES } from '../../server/db/registry';
+import { HOOKUP_HOOKS, HOOKUP_VIEWS } from '../../server/hookups';
 import { resourceHooks } from '../../server/resources';
 
-// the hooks only add computed columns; a hasher is never called here
-const models = [...buildModels(RESOURCES, TABLES, resourceHooks({} as never)).values()];
+// the hooks only add computed columns; a hasher is never called here (the APIs area's views and hooks as app.ts adds them)
+const models = [...buildModels(RESOURCES, { ...TABLES, ...HOOKUP_VIEWS }, { ...resourceHooks({} as never), ...HOOKUP_HOOKS }).values()];
 const TEXT_KINDS = new Set(['text', 'textarea', 'email', 'phone']);
 
 const stored = () =>

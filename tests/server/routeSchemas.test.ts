@@ -36,10 +36,10 @@ const SAVED_FILTER_FIELDS = {
     anyOf: [
       {
         enum: [
-          ...['account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification', 'auditLog', 'deploymentPackage', 'deployment'],
+          'account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification', 'auditLog', 'deploymentPackage', 'deployment',
           // the APIs area (docs/api-hookups.md)
-          ...['csApi', 'csApiTransaction', 'csThridApp', 'ciApi', 'ciApiTransaction', 'ciThridApp', 'statusApi', 'statusApiTransaction', 'statusThridApp'],
-          ...['tcRvmList', 'tcTransactionList', 'notificationList'],
+          'csApi', 'csApiTransaction', 'csThridApp', 'ciApi', 'ciApiTransaction', 'ciThridApp', 'statusApi', 'statusApiTransaction', 'statusThridApp',
+          'tcRvmList', 'tcTransactionList', 'notificationList',
         ],
       },
       { pattern: '^[a-z][a-zA-Z0-9]{1,39}$', maxLength: 40 },
