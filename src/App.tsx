@@ -7,13 +7,13 @@ import { CssBaseline } from '@mui/material';
 import { Navigate, Route, RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { RESOURCES } from '../resources';
 import { createAuthProvider } from './providers/authProvider';
-import { createConsoleI18nProvider } from './providers/consoleI18n';
-import type { TranslationMessages } from 'ra-core';
+import { createConsoleI18nProvider, createScreenTexts, type ConsoleMessages } from './providers/consoleI18n';
 import { createDataProvider } from './providers/dataProvider';
 import { buildResources } from './generic';
 import { ConsoleServicesProvider, type ConsoleServices } from './layout/ConsoleServices';
 import { BridgedNotification } from './layout/notifyBridge';
 import { ConsoleLayout } from './layout/ConsoleLayout';
+import { ScreenTextsProvider } from './layout/ScreenTexts';
 import { consoleTheme } from './layout/theme';
 import { RouteGuard } from './auth/RouteGuard';
 import { LoginPage } from './auth/LoginPage';
@@ -35,12 +35,14 @@ import { ConfiguredTypesProvider, useRuntimeResources } from './resourceTypes/Co
 
 const CatchAll = () => <Navigate to="/404" replace />;
 
-const createConsoleRouter = (services: ConsoleServices, messages: TranslationMessages) => {
+const createConsoleRouter = (services: ConsoleServices, messages: ConsoleMessages) => {
   const { session, http, download, locale } = services;
   const authProvider = createAuthProvider(http, session);
   // resource types configured at run time (issue 9): their declarations, menu entries and labels
   const configuredTypes = createConfiguredTypesStore(http, locale);
-  const i18nProvider = createConsoleI18nProvider(locale, () => configuredTypes.messagesWith(messages));
+  // the shell's and the home's texts now, every screen's once one needs them (src/layout/ScreenTexts.tsx)
+  const screenTexts = createScreenTexts(messages, () => i18nProvider.changeLocale(locale));
+  const i18nProvider = createConsoleI18nProvider(locale, () => configuredTypes.messagesWith(screenTexts.current()));
   configuredTypes.beforeChange(() => i18nProvider.changeLocale(locale));
   const dataProvider = createDataProvider(http, download, configuredTypes.registry);
   // react-admin's <Admin> is <AdminContext> + <AdminUI>; AdminUI's defaults (its layout, login page,
@@ -88,7 +90,9 @@ const createConsoleRouter = (services: ConsoleServices, messages: TranslationMes
         <ConsoleServicesProvider services={services}>
           <RouteGuard isSignedIn={session.isSignedIn}>
             <ConfiguredTypesProvider store={configuredTypes}>
-              <ConsoleAdmin />
+              <ScreenTextsProvider value={screenTexts}>
+                <ConsoleAdmin />
+              </ScreenTextsProvider>
             </ConfiguredTypesProvider>
           </RouteGuard>
         </ConsoleServicesProvider>
@@ -98,7 +102,7 @@ const createConsoleRouter = (services: ConsoleServices, messages: TranslationMes
 };
 
 /** `messages`: the catalogue of the page's language (./providers/messagesEn.ts or messagesZh.ts). */
-const App = ({ services, messages }: { services: ConsoleServices; messages: TranslationMessages }) => {
+const App = ({ services, messages }: { services: ConsoleServices; messages: ConsoleMessages }) => {
   // created on first render (not on import: the chunk may load while the login form is still shown)
   const [router] = useState(() => createConsoleRouter(services, messages));
   return <RouterProvider router={router} />;

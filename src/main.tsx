@@ -6,7 +6,7 @@ import { lazy, StrictMode, useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nContext } from 'ra-core';
 import { PublicApp, type PublicAppProps } from './auth/PublicApp';
-import { createPublicI18nProvider, publicTranslator } from './auth/publicI18n';
+import { createPublicI18n } from './auth/publicI18n';
 import { afterSignInPath, guardRedirect, guardTarget, HOME_PATH, LOGIN_PATH, safeNextPath } from './auth/routeGuard';
 import { bridgedNotify } from './layout/notifySink';
 import type { ConsoleServices } from './layout/ConsoleServices';
@@ -19,17 +19,15 @@ import { ChunkErrorBoundary, ChunkSuspense } from './pages/ChunkBoundary';
 const session = createSession(window.localStorage, documentCookieJar());
 const locale = session.getLang();
 const reload = (path?: string) => (path ? window.location.assign(path) : window.location.reload());
+// The page language's texts of the signed-out pages: a small chunk, fetched now (the page renders once it is in).
+const publicI18n = createPublicI18n(locale);
 // The http client's texts are errors.* and app.http.*, which the light translator has.
-const clientOptions = { session, notify: bridgedNotify, translate: publicTranslator(locale), onForcedLogout: () => reload() };
+const clientOptions = { session, notify: bridgedNotify, translate: publicI18n.translate, onForcedLogout: () => reload() };
 // Downloads happen in the console only: the download client's code comes with its first use.
 const download: DownloadClient = {
   download: (...args) => import('./providers/download').then(({ createDownloadClient }) => createDownloadClient(clientOptions).download(...args)),
 };
 const services: ConsoleServices = { session, http: createHttpClient(clientOptions), download, locale, reload };
-const i18nProvider = createPublicI18nProvider(locale);
-
-// docs/product-rules.md#screens-and-routes: the page title is the translated application title (the language is fixed per page load).
-document.title = i18nProvider.translate('app.title');
 applyDocumentLanguage(locale);
 
 // The console and the catalogue of the page's language only (each language is a chunk of its own). One
@@ -47,6 +45,8 @@ const loadConsole = () => {
 };
 let consoleChunk: ReturnType<typeof loadConsole> | undefined;
 const ConsoleApp = lazy(() => (consoleChunk ??= loadConsole()));
+// The console's chunk starts loading with the sign-in request, so both arrive together.
+const prefetchConsoleChunk = () => void (consoleChunk ??= loadConsole()).catch(() => undefined);
 
 type Mode = 'console' | PublicAppProps['mode'];
 
@@ -66,8 +66,6 @@ const Loading = () => <div aria-busy="true" style={{ minHeight: '100vh' }} />;
 
 const Root = () => {
   const [mode, setMode] = useState<Mode>(initialMode);
-  // The console's chunk starts loading with the sign-in request, so both arrive together.
-  const prefetchConsole = useCallback(() => void (consoleChunk ??= loadConsole()).catch(() => undefined), []);
   const enterConsole = useCallback(() => {
     // the deep link the visitor opened signed out (`/login?next=…`), else home
     window.history.replaceState(null, '', afterSignInPath(window.location.search));
@@ -77,7 +75,7 @@ const Root = () => {
     window.history.pushState(null, '', path);
     setMode(path === LOGIN_PATH ? 'login' : 'pages');
   }, []);
-  if (mode !== 'console') return <PublicApp services={services} mode={mode} navigate={navigate} onSignInStarted={prefetchConsole} onSignedIn={enterConsole} />;
+  if (mode !== 'console') return <PublicApp services={services} mode={mode} navigate={navigate} onSignInStarted={prefetchConsoleChunk} onSignedIn={enterConsole} />;
   return (
     <ChunkErrorBoundary>
       <ChunkSuspense fallback={<Loading />}>
@@ -87,12 +85,22 @@ const Root = () => {
   );
 };
 
+// Signed in, the console's chunks are fetched together with the texts rather than after them.
+if (session.isSignedIn()) prefetchConsoleChunk();
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-createRoot(container).render(
-  <StrictMode>
-    <I18nContext.Provider value={i18nProvider}>
-      <Root />
-    </I18nContext.Provider>
-  </StrictMode>,
-);
+// Texts that failed to load (network) leave their keys on screen rather than a blank page.
+void publicI18n.ready
+  .catch(() => undefined)
+  .then(() => {
+    // docs/product-rules.md#screens-and-routes: the page title is the translated application title (the language is fixed per page load).
+    document.title = publicI18n.translate('app.title');
+    createRoot(container).render(
+      <StrictMode>
+        <I18nContext.Provider value={publicI18n.provider}>
+          <Root />
+        </I18nContext.Provider>
+      </StrictMode>,
+    );
+  });

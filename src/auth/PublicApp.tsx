@@ -3,7 +3,7 @@
 // here; forgot and reset password are a lazy chunk (./PublicPages.tsx, with react-router); the
 // console itself loads when the user signs in (src/main.tsx).
 import { lazy, useMemo } from 'react';
-import { I18nContext, NotificationContextProvider } from 'ra-core';
+import { NotificationContextProvider } from 'ra-core';
 import { CssBaseline } from '@mui/material';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { consoleTheme } from '../layout/theme';
@@ -11,7 +11,6 @@ import { ConsoleServicesProvider, type ConsoleServices } from '../layout/Console
 import { PublicNotification } from '../layout/PublicNotification';
 import { ChunkErrorBoundary, ChunkSuspense } from '../pages/ChunkBoundary';
 import { createAuthProvider, type LoginParams } from '../providers/authProvider';
-import { createPublicI18nProvider } from './publicI18n';
 import { LoginForm } from './LoginForm';
 
 const PublicPages = lazy(() => import('./PublicPages'));
@@ -33,7 +32,6 @@ export interface PublicAppProps {
 const theme = createTheme(consoleTheme);
 
 export const PublicApp = ({ services, mode, navigate, onSignInStarted, onSignedIn }: PublicAppProps) => {
-  const i18nProvider = useMemo(() => createPublicI18nProvider(services.locale), [services.locale]);
   const signIn = useMemo<SignIn>(() => {
     const authProvider = createAuthProvider(services.http, services.session);
     return async (params) => {
@@ -45,22 +43,21 @@ export const PublicApp = ({ services, mode, navigate, onSignInStarted, onSignedI
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline enableColorScheme />
-      <I18nContext.Provider value={i18nProvider}>
-        <NotificationContextProvider>
-          <ConsoleServicesProvider services={services}>
-            {mode === 'login' ? (
-              <LoginForm signIn={signIn} navigate={navigate} />
-            ) : (
-              <ChunkErrorBoundary>
-                <ChunkSuspense fallback={null}>
-                  <PublicPages signIn={signIn} />
-                </ChunkSuspense>
-              </ChunkErrorBoundary>
-            )}
-            <PublicNotification />
-          </ConsoleServicesProvider>
-        </NotificationContextProvider>
-      </I18nContext.Provider>
+      {/* the translations: src/main.tsx's I18nContext (the page language's texts, ./publicI18n.ts) */}
+      <NotificationContextProvider>
+        <ConsoleServicesProvider services={services}>
+          {mode === 'login' ? (
+            <LoginForm signIn={signIn} navigate={navigate} />
+          ) : (
+            <ChunkErrorBoundary>
+              <ChunkSuspense fallback={null}>
+                <PublicPages signIn={signIn} />
+              </ChunkSuspense>
+            </ChunkErrorBoundary>
+          )}
+          <PublicNotification />
+        </ConsoleServicesProvider>
+      </NotificationContextProvider>
     </ThemeProvider>
   );
 };

@@ -17,6 +17,7 @@ import { useConsoleServices } from '../layout/ConsoleServices';
 import { TitledCard } from '../layout/TitledCard';
 import { CHART_HEIGHT } from './ChartSkeleton';
 import { visuallyHidden } from '../layout/visuallyHidden';
+import { useScreenTexts } from '../layout/ScreenTexts';
 
 
 /** The console's language, for Intl. */
@@ -53,6 +54,8 @@ const SegmentButtons = ({ segments, label, color }: { segments: readonly Segment
 };
 
 export const StatusOverviewChart = ({ segments }: { segments: readonly Segment[] }) => {
+  // the status names are the machine screens' (fleet.statuses), not among the home's own texts
+  useScreenTexts();
   const translate = useTranslate();
   const navigate = useNavigate();
   const theme = useTheme();

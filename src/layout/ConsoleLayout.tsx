@@ -7,10 +7,17 @@ import { Box, Typography } from '@mui/material';
 import { AccountDialogsProvider, useAccountDialogs } from '../auth/AccountDialogs';
 import { AppHeader } from './AppHeader';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
+import { WithScreenTexts } from './ScreenTexts';
 import { SideMenu } from './SideMenu';
 import { CONTENT_GAP, useSidebarState } from './sidebarState';
 import { useSessionRefresh } from './useSessionRefresh';
 import { ChunkSuspense } from '../pages/ChunkBoundary';
+import { HOME_ROUTE } from '../pages/screens';
+
+// The home dashboard's cards render with the console's own texts; any other screen waits for the screens' (./ScreenTexts.tsx).
+const HOME_PATHS: ReadonlySet<string> = new Set(['/', HOME_ROUTE]);
+const ScreenTextsGate = ({ pathname, children }: { pathname: string; children: ReactNode }) =>
+  HOME_PATHS.has(pathname.replace(/\/+$/, '') || '/') ? children : <WithScreenTexts>{children}</WithScreenTexts>;
 
 const Shell = ({ children }: { children: ReactNode }) => {
   const [sidebar, toggleSidebar] = useSidebarState();
@@ -43,7 +50,9 @@ const Shell = ({ children }: { children: ReactNode }) => {
           {/* behind a forced password change no screen: its calls would be refused and show errors under the dialog */}
           {!passwordChangeForced && (
             <ScreenErrorBoundary resetKey={pathname}>
-              <ChunkSuspense fallback={<Loading />}>{children}</ChunkSuspense>
+              <ChunkSuspense fallback={<Loading />}>
+                <ScreenTextsGate pathname={pathname}>{children}</ScreenTextsGate>
+              </ChunkSuspense>
             </ScreenErrorBoundary>
           )}
         </Box>

@@ -1,10 +1,13 @@
 // The toast area of the signed-out pages (react-admin's <Notification> comes with the console): the
 // http client's toasts (./notifySink.ts) and ra-core's useNotify, one at a time, in a MUI snackbar of
-// the toast's colour. The message is translated (an i18n key or an already translated text).
-import { useEffect, useState } from 'react';
+// the toast's colour. The message is translated (an i18n key or an already translated text). The
+// snackbar's code (with its transitions) comes with the first toast, not with the login page (issue 8).
+import { lazy, useEffect, useState } from 'react';
 import { useNotificationContext, useNotify, useTranslate, type NotificationPayload } from 'ra-core';
-import { Snackbar } from '@mui/material';
 import { registerNotifySink } from './notifySink';
+import { ChunkErrorBoundary, ChunkSuspense } from '../pages/ChunkBoundary';
+
+const Snackbar = lazy(() => import('@mui/material/Snackbar'));
 
 const DEFAULT_DURATION_MS = 4000;
 
@@ -29,16 +32,20 @@ export const PublicNotification = () => {
   const text = typeof message === 'string' ? translate(message, messageArgs) : message;
   const color = type === 'error' || type === 'success' || type === 'warning' || type === 'info' ? type : 'info';
   return (
-    <Snackbar
-      open={open}
-      message={text}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      autoHideDuration={autoHideDuration ?? null}
-      onClose={(_event, reason) => reason !== 'clickaway' && setOpen(false)}
-      slotProps={{
-        transition: { onExited: () => setShown(undefined) },
-        content: { sx: (theme) => ({ bgcolor: theme.palette[color].main, color: theme.palette[color].contrastText }) },
-      }}
-    />
+    <ChunkErrorBoundary>
+      <ChunkSuspense fallback={null}>
+        <Snackbar
+          open={open}
+          message={text}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+          autoHideDuration={autoHideDuration ?? null}
+          onClose={(_event, reason) => reason !== 'clickaway' && setOpen(false)}
+          slotProps={{
+            transition: { onExited: () => setShown(undefined) },
+            content: { sx: (theme) => ({ bgcolor: theme.palette[color].main, color: theme.palette[color].contrastText }) },
+          }}
+        />
+      </ChunkSuspense>
+    </ChunkErrorBoundary>
   );
 };

@@ -1,6 +1,8 @@
 // The console's i18nProvider (ra-i18n-polyglot over react-admin's `ra.*` strings plus our catalogues),
 // without importing a catalogue: the console loads the one of its language only (./messagesEn.ts or
-// ./messagesZh.ts, a chunk each), see src/main.tsx. The language is fixed for the page's lifetime:
+// ./messagesZh.ts, a chunk each), see src/main.tsx, and that in two parts (issue 8's home budget): with
+// the console, the sections of the shell and the home dashboard; the whole catalogue (every screen's
+// sections) when a screen other than home, or the home's charts, first need it (src/layout/ScreenTexts.tsx). The language is fixed for the page's lifetime:
 // switching stores `lang` and reloads (docs/product-rules.md#sign-in-and-session).
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
@@ -41,5 +43,45 @@ export const createConsoleI18nProvider = (locale: Locale, messagesOf: (locale: L
       await provider.changeLocale(next, options);
       applyDocumentLanguage(next === 'zh' ? 'zh' : 'en');
     },
+  };
+};
+
+/** The console's messages in the page's language (./messagesEn.ts, ./messagesZh.ts). */
+export interface ConsoleMessages {
+  /** react-admin's strings and the sections of the shell and the home dashboard's cards. */
+  core: TranslationMessages;
+  /** react-admin's strings and the whole catalogue: a chunk of its own (`messages-<lang>-screens`). */
+  loadAll: () => Promise<TranslationMessages>;
+}
+
+/** The screens' texts: whether they are in the translator, and getting them there (once; again after a failure). */
+export interface ScreenTexts {
+  ready: () => boolean;
+  load: () => Promise<void>;
+}
+
+/**
+ * The messages the console's translator reads (`current`), starting with the core ones; `load()` fetches
+ * the whole catalogue, then `apply()` (which rebuilds the translator from `current`) runs before it resolves.
+ */
+export const createScreenTexts = (messages: ConsoleMessages, apply: () => Promise<void>): ScreenTexts & { current: () => TranslationMessages } => {
+  let current = messages.core;
+  let ready = false;
+  let loading: Promise<void> | undefined;
+  return {
+    current: () => current,
+    ready: () => ready,
+    load: () =>
+      (loading ??= messages.loadAll().then(
+        async (all) => {
+          current = all;
+          await apply();
+          ready = true;
+        },
+        (error: unknown) => {
+          loading = undefined; // a Reload after a failed chunk tries again
+          throw error;
+        },
+      )),
   };
 };

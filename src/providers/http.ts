@@ -1,9 +1,6 @@
 // The console's http client (contract in ./httpTypes.ts): the request and answer conventions of
 // docs/ARCHITECTURE.md#console-http-client and docs/product-rules.md#error-catalogue live here and nowhere
 // else. `fetch` is injectable so every rule is unit-testable.
-// lightFormat: the same digits as format() for these tokens, without date-fns' locale data (the login
-// page's bundle carries this client).
-import { isValid, lightFormat, parseISO } from 'date-fns';
 // English errors only (not the whole catalogue): the login page's bundle carries this client.
 import { errors as englishErrors } from '../../i18n/en/errors';
 import { ApiError, type HttpClient, type Query, type RequestOptions } from './httpTypes';
@@ -75,14 +72,49 @@ export const buildQueryString = (query: Query | undefined): string => {
 
 // ---------------------------------------------------------------- answers
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}(?:\.\d{1,9})?))?(Z|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+const DAYS_IN_MONTH = [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (year: number) => year % 400 === 0 || (year % 4 === 0 && year % 100 !== 0);
+const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+
+/**
+ * The instant an ISO-like date-time stands for (without an offset: local time), or null when a part is out
+ * of range (month 13, 30 February, 25:00, an offset's minute 60). date-fns' parseISO rules for these forms,
+ * written out: the login page's bundle carries this client, and date-fns' parser is three times its size.
+ */
+export const parseDateTime = (value: string): Date | null => {
+  const parts = ISO_DATE_TIME.exec(value);
+  if (!parts) return null;
+  const [year, month, day, hours, minutes] = parts.slice(1, 6).map(Number);
+  const seconds = Number(parts[6] ?? 0);
+  const [zone, sign, offsetHours, offsetMinutes = '0'] = parts.slice(7);
+  if (month < 1 || month > 12 || day < 1 || day > (DAYS_IN_MONTH[month - 1] || (isLeapYear(year) ? 29 : 28))) return null;
+  if (hours === 24 ? minutes !== 0 || seconds !== 0 : hours > 24 || minutes > 59 || seconds >= 60) return null;
+  if (Number(offsetMinutes) > 59) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // years below 100 stay as written
+  const instant = date.getTime() + ((hours * 60 + minutes) * 60 + seconds) * 1000;
+  if (zone === 'Z') return new Date(instant);
+  if (zone) return new Date(instant + (sign === '+' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) * 60_000);
+  // no offset: the same wall-clock reading in local time
+  const wall = new Date(instant);
+  const local = new Date(0);
+  local.setFullYear(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate());
+  local.setHours(wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds(), wall.getUTCMilliseconds());
+  return local;
+};
+
+/** `YYYY-MM-DD HH:mm:ss` in local time (the digits date-fns' format() writes for these tokens). */
+export const formatLocalDateTime = (date: Date): string => {
+  const year = date.getFullYear();
+  return `${pad(year > 0 ? year : 1 - year, 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+};
 
 /** ISO-like date-time strings anywhere in the payload become 'YYYY-MM-DD HH:mm:ss' local time (docs/ARCHITECTURE.md#console-http-client). */
 export const convertDateTimes = (value: unknown): unknown => {
   if (typeof value === 'string') {
-    if (!ISO_DATE_TIME.test(value)) return value;
-    const date = parseISO(value);
-    return isValid(date) ? lightFormat(date, 'yyyy-MM-dd HH:mm:ss') : value;
+    const date = parseDateTime(value);
+    return date && !Number.isNaN(date.getTime()) ? formatLocalDateTime(date) : value;
   }
   if (Array.isArray(value)) return value.map(convertDateTimes);
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {

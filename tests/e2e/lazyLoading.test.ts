@@ -1,5 +1,5 @@
-// Issue 8, front end: the login page downloads a small light entry (≤ 152 kB of gzipped JavaScript, see below:
-// no react-admin, no screens), each menu area's code arrives as its own named chunk on the first
+// Issue 8, front end: the login page downloads a small light entry (≤ 150 kB of gzipped JavaScript: no
+// react-admin, no screens, the texts of the page's language only), each menu area's code arrives as its own named chunk on the first
 // visit, and a chunk that fails to load shows the chunk load error (docs/product-rules.md#error-catalogue) with a Reload that recovers.
 // Bytes are measured as the server sends them gzipped (the build's precompressed .gz files), so they
 // are deterministic for a given build.
@@ -11,14 +11,18 @@ import { zh } from '../../i18n/zh';
 import { browserAvailable, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
 import { adminPastForcedChange } from './a11ySteps';
 import { chunkNameOf } from '../../src/pages/chunkLoad';
+import { UI_TIMEOUT } from './timeouts';
 
 const ADMIN_PASSWORD = 'Lazy#2026';
-// Issue 8's goals were 150 and 300 kB. Raised on 2026-11-27 to 152 and 310 kB when deployments and API hookups landed
-// (login 150.5 kB: the light entry carries every error code in both languages, for the http client; home 305.4 kB: the
-// console's catalogue holds every section, those of lazily loaded screens too). The way back under 150/300: the light
-// entry with the page language's texts only, and catalogue sections that load with their screens (next step).
-const LOGIN_JS_BUDGET = 152_000;
-const HOME_JS_BUDGET = 310_000;
+// Issue 8's goals. Briefly raised to 152 and 310 kB when deployments and API hookups landed (login 150.6 kB, home
+// 305.8/307.7 kB); back under them on 2026-11-27 (login 142.7 kB in English, 144.7 kB in Chinese; home 289.7/292.3 kB)
+// by: the signed-out texts of the page's language only, as a chunk of their own (src/auth/publicI18n.ts); the console's
+// catalogue in two parts, the shell's and the home's sections first and the screens' when a screen opens
+// (src/providers/consoleI18n.ts, src/layout/ScreenTexts.tsx); the http client's date parser written out instead of
+// date-fns'; the signed-out toast's snackbar loaded with the first toast. A new area's texts belong with its screens,
+// not in the core sections of src/providers/messagesEn.ts.
+const LOGIN_JS_BUDGET = 150_000;
+const HOME_JS_BUDGET = 300_000;
 const SHOTS = '/tmp/shots/frontend2';
 
 /** Every script the page requested, in order (pathnames under /assets/). */
@@ -97,6 +101,8 @@ describe.skipIf(!browserAvailable())('lazy loading by chunk', () => {
     // the browser gets brotli (precompressed at build time)
     expect(brotli.length).toBe(new Set(scripts).size);
     expect(scripts.filter((path) => /\/assets\/(console|area-|generic-views|home|messages-)/.test(path))).toEqual([]);
+    // the signed-out texts of the page's language (English here), not the other's
+    expect(scripts.filter((path) => path.includes('/assets/public-texts-')).map(chunkNameOf)).toEqual(['public-texts-en']);
     const bytes = await gzippedBytes(server, scripts);
     console.info(`login page JavaScript: ${bytes} bytes gzipped in ${new Set(scripts).size} files: ${[...new Set(scripts)].join(', ')}`);
     expect(bytes).toBeLessThanOrEqual(LOGIN_JS_BUDGET);
@@ -112,11 +118,24 @@ describe.skipIf(!browserAvailable())('lazy loading by chunk', () => {
     const onHome = [...scripts];
     expect(onHome.some((path) => path.includes('/assets/console-'))).toBe(true);
     expect(onHome.filter((path) => path.includes('/assets/area-'))).toEqual([]);
+    expect(onHome.map(chunkNameOf)).not.toContain('messages-en-screens');
 
+    // The screen needs the screens' catalogue sections too: held back here until the screen's own chunk is
+    // asked for, which happens only if the two are fetched together (not the chunk after the texts).
+    const events: string[] = [];
+    let searchAsked: () => void = () => undefined;
+    const searchRequested = new Promise<void>((resolve) => (searchAsked = resolve));
+    page.on('request', (request) => request.url().includes('/assets/area-search-') && (events.push('area-search asked'), searchAsked()));
+    await page.route('**/assets/messages-en-screens-*.js', async (route) => {
+      await Promise.race([searchRequested, new Promise((resolve) => setTimeout(resolve, UI_TIMEOUT))]);
+      events.push('texts sent');
+      await route.continue();
+    });
     await page.locator('[data-menu-key="search"]').first().click();
     await page.waitForURL('**/search/search');
     await page.getByRole('heading', { level: 1, name: en.menu.search }).waitFor();
     expect(scripts.filter((path) => path.includes('/assets/area-')).map(chunkNameOf)).toEqual(['area-search']);
+    expect(events).toEqual(['area-search asked', 'texts sent']);
   });
 
   it(`the home dashboard's cards are usable after at most ${HOME_JS_BUDGET / 1000} kB of gzipped JavaScript, in both languages`, async () => {
@@ -137,7 +156,9 @@ describe.skipIf(!browserAvailable())('lazy loading by chunk', () => {
       await page.locator('[data-testid="machine-cards"], [data-testid="dashboard-empty"]').first().waitFor();
       const scripts = await beforeData;
       expect(scripts.some((path) => path.includes('/assets/home-charts-'))).toBe(false);
-      expect(scripts.some((path) => path.includes(`/assets/messages-${lang}-`))).toBe(true);
+      expect(scripts.map(chunkNameOf)).toContain(`messages-${lang}`);
+      // the screens' catalogue sections come with the first screen that needs them, not with the cards
+      expect(scripts.filter((path) => path.includes('-screens-'))).toEqual([]);
       const bytes = await gzippedBytes(server, scripts);
       console.info(`home (${lang}) JavaScript until the cards are usable: ${bytes} bytes gzipped in ${new Set(scripts).size} files`);
       expect(bytes).toBeLessThanOrEqual(HOME_JS_BUDGET);

@@ -3,6 +3,7 @@
 // signal (issue 13's mutation run found these edges unobserved).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogueTranslator } from '../../src/providers/i18nProvider';
+import { format, isValid, parseISO } from 'date-fns';
 import { buildQueryString, convertDateTimes, createHttpClient, failureMessage, flattenQuery, isForcedLogoutCode, readEnvelope, timeoutSignal, type HttpClientOptions, type Notify } from '../../src/providers/http';
 import { ApiError } from '../../src/providers/httpTypes';
 
@@ -54,6 +55,29 @@ describe('convertDateTimes', () => {
     expect(convertDateTimes(box)).toBe(box);
     expect(convertDateTimes(null)).toBeNull();
     expect(convertDateTimes(5)).toBe(5);
+  });
+
+  // The client's own parser (the login page's bundle carries no date-fns) reads these forms as date-fns did.
+  it("converts every ISO-like form as date-fns' parseISO and format did, and leaves out-of-range ones as they are", () => {
+    const dates = ['2024-01-02', '2024-02-29', '2023-02-29', '1900-02-29', '2000-02-29', '2024-13-01', '2024-00-10', '2024-04-31', '2024-03-10', '2024-11-03', '0050-06-15', '9999-12-31', '2024-10-27'];
+    const times = ['03:04', '00:00:00', '23:59:59', '24:00', '24:00:00', '24:00:01', '24:00:00.5', '25:00', '12:60', '12:30:60', '12:30:59.999999999', '02:30', '01:30:15.5'];
+    const zones = ['', 'Z', '+08:00', '-05:00', '+0530', '+08', '-12', '+14:00', '+08:60', '+00:59'];
+    const expected = (value: string) => {
+      const date = parseISO(value);
+      return isValid(date) ? format(date, 'yyyy-MM-dd HH:mm:ss') : value;
+    };
+    let checked = 0;
+    for (const date of dates)
+      for (const time of times)
+        for (const zone of zones)
+          for (const separator of ['T', ' ']) {
+            const value = `${date}${separator}${time}${zone}`;
+            expect([value, convertDateTimes(value)]).toEqual([value, expected(value)]);
+            checked += 1;
+          }
+    expect(checked).toBe(dates.length * times.length * zones.length * 2);
+    // unchanged when it is no date-time at all
+    for (const value of ['2024-01-02', '2024-01-02T03', '2024-01-02T03:04:05+8', '2024-01-02T03:04:05.1234567890Z', 'x2024-01-02T03:04']) expect(convertDateTimes(value)).toBe(value);
   });
 });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import englishMessages from 'ra-language-english';
 import { translate } from '../../i18n';
 import { AVAILABLE_LOCALES, applyDocumentLanguage, catalogueTranslator, createI18nProvider, htmlLangOf, messagesFor } from '../../src/providers/i18nProvider';
-import { createConsoleI18nProvider, mergeMessages } from '../../src/providers/consoleI18n';
+import { createConsoleI18nProvider, createScreenTexts, mergeMessages } from '../../src/providers/consoleI18n';
 import { raChinese } from '../../src/i18n/raChinese';
 
 const globals = globalThis as { document?: { documentElement: { lang: string } } };
@@ -116,5 +116,42 @@ describe('catalogueTranslator', () => {
     expect(catalogueTranslator('zh')('generic.tree.clear')).toBe('清空');
     expect(catalogueTranslator('en')('generic.tree.clear')).toBe('Clear');
     expect(catalogueTranslator('en')('no.such.key')).toBe('no.such.key');
+  });
+});
+
+// Issue 8's home budget: the console starts with the shell's and the home's sections and gets the rest
+// (every screen's) when a screen first needs them (src/layout/ScreenTexts.tsx).
+describe('the console catalogue in two parts', () => {
+  it("translates the shell at once and a screen's keys once their part is loaded, in both languages", async () => {
+    const { messages: english } = await import('../../src/providers/messagesEn');
+    const { messages: chinese } = await import('../../src/providers/messagesZh');
+    const parts = { en: english, zh: chinese } as const;
+    for (const locale of ['en', 'zh'] as const) {
+      const messages = parts[locale];
+      fakeDocument();
+      const texts = createScreenTexts(messages, () => provider.changeLocale(locale));
+      const provider = createConsoleI18nProvider(locale, () => texts.current());
+      expect(provider.translate('menu.home')).toBe(translate(locale, 'menu.home'));
+      expect(provider.translate('ra.action.save')).toBe(locale === 'zh' ? raChinese.ra.action.save : englishMessages.ra.action.save);
+      // a screen's section is not there yet
+      expect(provider.translate('deployments.backToList')).toBe('deployments.backToList');
+      expect(texts.ready()).toBe(false);
+      const loading = texts.load();
+      expect(texts.load()).toBe(loading); // fetched once
+      await loading;
+      expect(texts.ready()).toBe(true);
+      expect(provider.translate('deployments.backToList')).toBe(translate(locale, 'deployments.backToList'));
+      expect(provider.translate('resources.user.fields.realname')).toBe(translate(locale, 'resources.user.fields.realname'));
+    }
+  });
+
+  it('tries again after a failed load (a Reload after a chunk error)', async () => {
+    const loadAll = vi.fn().mockRejectedValueOnce(new Error('Failed to fetch dynamically imported module')).mockResolvedValue(messagesFor('en'));
+    const apply = vi.fn(async () => undefined);
+    const texts = createScreenTexts({ core: messagesFor('en'), loadAll }, apply);
+    await expect(texts.load()).rejects.toThrow('Failed to fetch');
+    expect([texts.ready(), apply.mock.calls.length]).toEqual([false, 0]);
+    await texts.load();
+    expect([texts.ready(), apply.mock.calls.length, loadAll.mock.calls.length]).toEqual([true, 1, 2]);
   });
 });

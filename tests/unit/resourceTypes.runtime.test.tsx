@@ -10,13 +10,15 @@ import type { ConfiguredType } from '../../resources/configuredTypes';
 import App from '../../src/App';
 import type { ConsoleServices } from '../../src/layout/ConsoleServices';
 import { visibleMenu } from '../../src/permissions/menuVisibility';
-import { messages as englishMessages } from '../../src/providers/messagesEn';
+import { messages as consoleMessages } from '../../src/providers/messagesEn';
+import { messagesFor } from '../../src/providers/i18nProvider';
 import { createConfiguredTypesStore } from '../../src/resourceTypes/configuredTypesStore';
 import { runtimeResources, withConfiguredMessages } from '../../src/resourceTypes/runtime';
 import { callsTo, consoleHarness, holding, t } from './consoleHarness';
 
 vi.setConfig({ testTimeout: 60_000 });
 const WAIT = { timeout: 20_000 };
+const englishMessages = messagesFor('en');
 afterEach(() => {
   cleanup();
   window.history.replaceState(null, '', '/');
@@ -91,7 +93,7 @@ describe('configured types in the console', () => {
     const services: ConsoleServices = { session: h.session, http: h.http, download: h.download, locale: 'en', reload: h.reload };
     // an old address (before types moved under their menu parent's area) still opens the list
     window.history.replaceState(null, '', '/custom/barcode');
-    render(<App services={services} messages={englishMessages} />);
+    render(<App services={services} messages={consoleMessages} />);
 
     expect(await screen.findByText('12345', {}, WAIT)).toBeTruthy();
     expect(screen.getByText('PET bottle')).toBeTruthy();
