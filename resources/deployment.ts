@@ -2,9 +2,10 @@ import { defineResource } from './types';
 
 /**
  * A deployment's lifecycle (docs/deployments.md "Deployment statuses"): awaitingApproval → running →
- * completed; running ⇄ paused; cancelled from any unfinished status.
+ * completed; running ⇄ paused; cancelled from any unfinished status; awaitingApproval → expired when
+ * nobody approved it before its expiry time.
  */
-export const DEPLOYMENT_STATUSES = ['awaitingApproval', 'running', 'paused', 'completed', 'cancelled'] as const;
+export const DEPLOYMENT_STATUSES = ['awaitingApproval', 'running', 'paused', 'completed', 'cancelled', 'expired'] as const;
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 /** Statuses a deployment can still move from (the job reads these; its targets count as in flight). */
 export const ACTIVE_DEPLOYMENT_STATUSES = ['awaitingApproval', 'running', 'paused'] as const satisfies readonly DeploymentStatus[];
@@ -21,6 +22,47 @@ export const GATE_RULES = ['rejectRate', 'sessions'] as const;
 export type GateRule = (typeof GATE_RULES)[number];
 /** The gate's verdict at its last check. */
 export const GATE_VERDICTS = ['pass', 'fail', 'notEnoughData'] as const;
+
+/** A deployment's business gate as requested and stored (`deployment.gate`). */
+export interface GateConfig {
+  windowMinutes: number;
+  /** Percentage points the updated machines' reject rate may exceed the others'. */
+  maxRejectRateIncrease: number;
+  /** Percent fewer sessions per machine-hour the updated machines may have. */
+  maxSessionsDrop: number;
+}
+
+/** One side of the business gate over its window. */
+export interface GateSide {
+  machines: number;
+  sessions: number;
+  items: number;
+  rejected: number;
+  /** Rejected items per 100 items; null without items. */
+  rejectRate: number | null;
+  sessionsPerMachineHour: number | null;
+}
+
+/** The gate's figures and verdict at a check (`deployment_rollout.gate_result`, answered as `gateResult`). */
+export interface GateResult {
+  verdict: (typeof GATE_VERDICTS)[number];
+  /** The rule that failed (verdict `fail`). */
+  rule: GateRule | null;
+  windowFrom: string;
+  windowTo: string;
+  updated: GateSide;
+  others: GateSide;
+  /** updated − others, percentage points. */
+  rejectRateIncrease: number | null;
+  /** How many percent fewer sessions per machine-hour the updated machines had. */
+  sessionsDrop: number | null;
+}
+
+/** Why a rollout paused (`deployment.pause_reason`, answered as `pauseReason`). */
+export type PauseReason =
+  | { kind: 'operator'; time: string; by: string }
+  | { kind: 'errorThreshold'; time: string; failed: number; started: number; rate: number; threshold: number }
+  | ({ kind: 'gate'; time: string; limit: number } & Omit<GateResult, 'verdict'>);
 
 /** Defaults and limits of a deployment request (docs/deployments.md "Deployments"). */
 export const DEPLOYMENT_DEFAULTS = {

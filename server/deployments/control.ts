@@ -132,6 +132,8 @@ export const controlDeployment = async (
       }
       case 'approve': {
         if (row.createdBy === caller.principal.userId) throw new AppError('8201');
+        // Past its expiry time it is expired, whether or not the job has marked it yet.
+        if (row.expiresTime.getTime() <= Date.now()) throw new AppError('8202', { resData: { status: 'expired' } });
         await set({ status: 'running', currentWave: 1, approvedBy: caller.principal.userId, approvedTime: sql`now()` });
         await restartGateWindow(tx, id);
         await audit(tx, caller, row, control, { status: 'running', currentWave: 1, approvedBy: caller.principal.userId });

@@ -219,7 +219,8 @@ export const DEADLINE_REASONS = { noAnswer: 'noAnswer', overdue: 'overdue', expi
 /**
  * Deadlines (run by the rollout job): `issued` without an answer within the deployment's
  * answerWithinHours -> noFeedback (noAnswer); `inProcess` not finished within it -> taskOverdue (overdue);
- * never sent (toBeIssued) when the deployment expired -> noFeedback (expired). Counted from when the
+ * never sent (toBeIssued) when the deployment expired -> noFeedback (expired); a deployment that expired
+ * awaiting approval is server/deployments/expiry.ts's (voided: it never started). Counted from when the
  * delivery was (last) issued. Conditional updates: safe on several instances. Answers how many moved.
  */
 export const applyDeliveryDeadlines = async (db: Db, now: Date): Promise<number> => {
@@ -240,7 +241,7 @@ export const applyDeliveryDeadlines = async (db: Db, now: Date): Promise<number>
     where d.id = t.deployment_id and d.status in (${active})
       and (
         (t.status in ('issued', 'inProcess') and t.issued_time <= ${at}::timestamptz - d.answer_within_hours * interval '1 hour')
-        or (t.status = 'toBeIssued' and d.expires_time <= ${at}::timestamptz)
+        or (t.status = 'toBeIssued' and d.expires_time <= ${at}::timestamptz and d.status <> 'awaitingApproval')
       )
     returning t.id`);
   return rowsOf<{ id: unknown }>(moved).length;

@@ -5,40 +5,11 @@
 // window's whole hours and from the consumer sessions for the part hour at its start, as the home
 // dashboard's "high reject rate" reads them.
 import { sql } from 'drizzle-orm';
-import { DEPLOYMENT_LIMITS, type GateRule, GATE_VERDICTS } from '../../resources/deployment';
+import { DEPLOYMENT_LIMITS, type GateConfig, type GateResult, type GateSide } from '../../resources/deployment';
 import { rowsOf, type Db } from '../db/client';
 
-export interface GateConfig {
-  windowMinutes: number;
-  /** Percentage points the updated machines' reject rate may exceed the others'. */
-  maxRejectRateIncrease: number;
-  /** Percent fewer sessions per machine-hour the updated machines may have. */
-  maxSessionsDrop: number;
-}
-
-export interface GateSide {
-  machines: number;
-  sessions: number;
-  items: number;
-  rejected: number;
-  /** Rejected items per 100 items; null without items. */
-  rejectRate: number | null;
-  sessionsPerMachineHour: number | null;
-}
-
-export interface GateResult {
-  verdict: (typeof GATE_VERDICTS)[number];
-  /** The rule that failed (verdict `fail`). */
-  rule: GateRule | null;
-  windowFrom: string;
-  windowTo: string;
-  updated: GateSide;
-  others: GateSide;
-  /** updated − others, percentage points. */
-  rejectRateIncrease: number | null;
-  /** How many percent fewer sessions per machine-hour the updated machines had. */
-  sessionsDrop: number | null;
-}
+// The gate's figures are one type for the server and the console (resources/deployment.ts).
+export type { GateConfig, GateResult, GateSide };
 
 const HOUR = 3_600_000;
 const round = (value: number) => Math.round(value * 100) / 100;

@@ -3,9 +3,11 @@
 // same moment skips it), it marks the deployment completed when every target finished, pauses it when
 // the failed targets of the started waves exceed the error threshold or the business gate fails, and
 // starts the next wave when the current one reached the success threshold (and the gate, if any,
-// passed). Every change is also a conditional update on the state it was decided from.
+// passed). Every change is also a conditional update on the state it was decided from. Before that it
+// expires the deployments still awaiting approval at their expiry time (./expiry.ts).
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { PauseReason } from '../../resources/deployment';
 import { DELIVERY_STATUSES, FAILED_DELIVERY_STATUSES, FINISHED_DELIVERY_STATUSES, type DeliveryStatus } from '../../resources/deploymentPackage';
 import { rowsOf, type Db } from '../db/client';
 import { deployment } from '../db/schema/deployments';
@@ -81,11 +83,8 @@ export const progressOf = (rows: readonly ProgressRow[], waveCount: number): Pro
   };
 };
 
-/** `pauseReason` as stored and answered. */
-export type PauseReason =
-  | { kind: 'operator'; time: string; by: string }
-  | { kind: 'errorThreshold'; time: string; failed: number; started: number; rate: number; threshold: number }
-  | ({ kind: 'gate'; time: string } & Pick<GateResult, 'rule' | 'updated' | 'others' | 'rejectRateIncrease' | 'sessionsDrop' | 'windowFrom' | 'windowTo'> & { limit: number });
+/** `pauseReason` as stored and answered (one type with the console's, resources/deployment.ts). */
+export type { PauseReason };
 
 export type CheckOutcome = 'skipped' | 'unchanged' | 'completed' | 'paused' | 'waveStarted';
 
@@ -179,6 +178,8 @@ export const onlineDeliverable = async (db: Db, deploymentId: number): Promise<n
 };
 
 export interface RolloutHooks {
+  /** Ends the deployments nobody approved before their expiry time (server/deployments/expiry.ts). */
+  expireUnapproved?: (now: Date) => Promise<unknown>;
   /** Turns silence into noFeedback / taskOverdue (A1's deadlines, server/deployments/delivery.ts). */
   applyDeadlines?: (now: Date) => Promise<unknown>;
   /** Sends a deployment's deliverable targets to the machines online (after a wave started). */
@@ -188,6 +189,7 @@ export interface RolloutHooks {
 
 /** One run of the job over every running or paused deployment; a failing deployment does not stop the others. */
 export const runRollout = async (db: Db, now: Date, hooks: RolloutHooks = {}) => {
+  await hooks.expireUnapproved?.(now);
   await hooks.applyDeadlines?.(now);
   const moving = await db
     .select({ id: deployment.id })

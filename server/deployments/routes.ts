@@ -16,6 +16,7 @@ import { controlDeployment, type Control } from './control';
 import { createDeployment, previewDeployment } from './create';
 import { readDeployment, readTargets } from './detail';
 import { applyDeliveryDeadlines } from './delivery';
+import { expireUnapproved } from './expiry';
 import { DEPLOYMENTS_JOB, onlineDeliverable, ROLLOUT_EVERY_MS, runRollout } from './rollout';
 import { detailSchema, previewSchema, targetPageSchema } from './schemas';
 
@@ -110,7 +111,13 @@ export const registerDeploymentRoutes = (app: TypedApp, services: Services) => {
   services.jobs.add({
     name: DEPLOYMENTS_JOB,
     everyMs: ROLLOUT_EVERY_MS,
-    run: (now) => runRollout(db, now, { applyDeadlines: (at) => applyDeliveryDeadlines(db, at), deliver: (id) => deliver(id, app.log), log: app.log }),
+    run: (now) =>
+      runRollout(db, now, {
+        expireUnapproved: (at) => expireUnapproved(db, at),
+        applyDeadlines: (at) => applyDeliveryDeadlines(db, at),
+        deliver: (id) => deliver(id, app.log),
+        log: app.log,
+      }),
   });
 
   app.post(

@@ -1,7 +1,7 @@
 // What machines run (docs/deployments.md "Versions"): Service › Software upgrade (software versions per
 // model, machines behind the newest uploaded software package of their model, machines whose last software
-// delivery failed), Service › AI (AI packages per model and the machines running each) and a machine's
-// version history. Everything is the caller's license account's.
+// delivery failed) and a machine's version history, each change linked to the deployment that installed
+// it. Everything is the caller's license account's. Service › AI is ./aiModels.ts.
 import { and, count, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { FAILED_DELIVERY_STATUSES } from '../../resources/deploymentPackage';
@@ -9,7 +9,7 @@ import { findMenuByKey } from '../../resources/menu';
 import { callerOf } from '../auth/guard';
 import type { Caller } from '../auth/principal';
 import { rowsOf, type Db } from '../db/client';
-import { deploymentPackage, rvmVersionHistory } from '../db/schema/deployments';
+import { deploymentPackage, deploymentTarget, rvmVersionHistory } from '../db/schema/deployments';
 import { rvm } from '../db/schema/fleet';
 import { findMachine, fleetRoute, iso, PAGE_PROPERTIES, pageOf, PERMISSIONS, withPaging } from '../fleet/access';
 import { ok } from '../lib/envelope';
@@ -17,11 +17,10 @@ import { AppError } from '../lib/errors';
 import { NullableStringEnum, RowId, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 
-/** The menu entries of the two screens (their own permissions, as service › performance's). */
+/** The menu entry of the screen (its own permission, as service › performance's; AI's: ./aiModels.ts). */
 export const SOFTWARE_UPGRADE_PERMISSION = findMenuByKey('softwareUpgrade')!.identifier;
-export const AI_PERMISSION = findMenuByKey('ai')!.identifier;
 
-const accountOf = (caller: Caller) => {
+export const accountOf = (caller: Caller) => {
   if (caller.principal.licenseAccountId === null) throw new AppError('2003');
   return caller.principal.licenseAccountId;
 };
@@ -42,7 +41,7 @@ interface PackageRow {
 }
 
 /** Uploaded packages of a resource type, newest first. */
-const uploadedPackages = (db: Db, account: number, resourceType: string): Promise<PackageRow[]> =>
+export const uploadedPackages = (db: Db, account: number, resourceType: string): Promise<PackageRow[]> =>
   db
     .select({
       id: deploymentPackage.id,
@@ -76,7 +75,7 @@ const lastDelivery = (resourceType: string) => sql`
     order by t.id desc limit 1
   ) last on true`;
 
-const packageSummary = (item: PackageRow | undefined) => (item ? { id: item.id, name: item.name, version: item.version, createTime: iso(item.createTime) } : null);
+export const packageSummary = (item: PackageRow | undefined) => (item ? { id: item.id, name: item.name, version: item.version, createTime: iso(item.createTime) } : null);
 
 const softwareOverview = async (db: Db, account: number) => {
   const [versions, failed, packages] = await Promise.all([
@@ -161,33 +160,8 @@ const softwareMachines = async (
   return { list, total, newestPackage: packageSummary(newest) };
 };
 
-/** Per model: its uploaded AI packages with the machines whose last applied AI package each is. */
-const aiOverview = async (db: Db, account: number) => {
-  const [machines, running, packages] = await Promise.all([
-    db.select({ model: rvm.termType, machines: count() }).from(rvm).where(eq(rvm.licenseAccountId, account)).groupBy(rvm.termType),
-    db.execute(sql`
-      select r.term_type as model, current.package_id, count(*)::int as machines from rvm r
-      join lateral (
-        select d.package_id from deployment_target t join deployment d on d.id = t.deployment_id join deployment_package p on p.id = d.package_id
-        where t.rvm_id = r.id and p.resource_type = 'ai' and t.status = 'applied'
-        order by t.finished_time desc, t.id desc limit 1
-      ) current on true
-      where r.license_account_id = ${account} group by r.term_type, current.package_id`),
-    uploadedPackages(db, account, 'ai'),
-  ]);
-  const runningBy = new Map(rowsOf<{ model: string; package_id: number; machines: number }>(running).map((row) => [`${row.model}/${row.package_id}`, Number(row.machines)]));
-  const models = new Set([...machines.map((row) => row.model), ...packages.flatMap((item) => modelsOf(item.adaptedModels))]);
-  return [...models].sort().map((model) => ({
-    model,
-    machines: machines.find((row) => row.model === model)?.machines ?? 0,
-    packages: packages
-      .filter((item) => modelsOf(item.adaptedModels).includes(model))
-      .map((item) => ({ ...packageSummary(item)!, machines: runningBy.get(`${model}/${item.id}`) ?? 0 })),
-  }));
-};
-
-const nullableText = { type: ['string', 'null'] } as const;
-const packageAnswer = {
+export const nullableText = { type: ['string', 'null'] } as const;
+export const packageAnswer = {
   type: ['object', 'null'],
   properties: { id: { type: 'integer' }, name: { type: 'string' }, version: { type: 'string' }, createTime: { type: 'string' } },
 } as const;
@@ -241,28 +215,6 @@ export const registerVersionRoutes = (app: TypedApp, { db }: Services) => {
   );
 
   app.get(
-    '/ai-models',
-    fleetRoute(
-      'deployments',
-      'AI model packages per machine model, with the machines whose last applied AI package each is',
-      [AI_PERMISSION],
-      {},
-      {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            model: { type: 'string' },
-            machines: { type: 'integer' },
-            packages: { type: 'array', items: { type: 'object', properties: { ...packageAnswer.properties, machines: { type: 'integer' } } } },
-          },
-        },
-      },
-    ),
-    async (request) => ok(request, await aiOverview(db, accountOf(callerOf(request)))),
-  );
-
-  app.get(
     '/rvm/:id/versions',
     fleetRoute(
       'rvmpage',
@@ -279,21 +231,24 @@ export const registerVersionRoutes = (app: TypedApp, { db }: Services) => {
       const where = eq(rvmVersionHistory.rvmId, machine.id);
       const [rows, [{ total }]] = await Promise.all([
         db
-          .select()
+          .select({ row: rvmVersionHistory, deploymentId: deploymentTarget.deploymentId })
           .from(rvmVersionHistory)
+          .leftJoin(deploymentTarget, eq(deploymentTarget.id, rvmVersionHistory.deploymentTargetId))
           .where(where)
           .orderBy(desc(rvmVersionHistory.changedTime), desc(rvmVersionHistory.id))
           .limit(query.pageSize)
           .offset((query.pageNum - 1) * query.pageSize),
         db.select({ total: count() }).from(rvmVersionHistory).where(where),
       ]);
-      const list = rows.map((row) => ({
+      const list = rows.map(({ row, deploymentId }) => ({
         id: row.id,
         resourceType: row.resourceType,
         version: row.version,
         previousVersion: row.previousVersion,
         source: row.source,
         deployId: row.deploymentTargetId,
+        // the deployment that installed it (its page links from the history); null from a hello
+        deploymentId,
         changedTime: iso(row.changedTime),
       }));
       return ok(request, { ...pageOf(list, Number(total), query), softwareVersion: machine.softwareVersion });

@@ -1,23 +1,37 @@
 // Service › AI, /service/ai (docs/deployments.md "Versions"): per machine model, its AI model packages
-// (newest first) with how many of its machines run each (the last AI package they applied), and how
-// many run none yet; the machines of a model are one link away on the machine list.
+// (newest first) with how many of its machines run each (the last AI package they applied) and how many
+// run none yet; each count lists those machines (each linking to its machine page and to the deployment
+// that installed its package), and "Deploy" opens the new-deployment form with that package and model.
+import { useState } from 'react';
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
-import { Box, LinearProgress, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, IconButton, LinearProgress, Link, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { machineListUrl } from '../dashboard/machineList';
-import { LoadState } from '../installation/common/LoadState';
 import { TitledCard } from '../layout/TitledCard';
+import { visuallyHidden } from '../layout/visuallyHidden';
 import type { ScreenProps } from '../pages/screens';
-import { ScreenHeading } from '../pages/ScreenHeading';
-import { useLiveQuery } from './useLiveQuery';
+import { useHasPermission } from '../permissions/Permission';
+import { ModelCardsPage } from './ModelCardsPage';
+import { newDeploymentPath } from './paths';
+import { DEPLOYMENT_PERMISSIONS } from './types';
+import { AiMachines } from './VersionMachines';
 import { VERSIONS_API, type ModelAi } from './versionTypes';
 
 const HEAD_SX = { fontWeight: 600, whiteSpace: 'nowrap' } as const;
 
+/** Which machines the card lists: those running a package (its id), running none, or no list. */
+type Listed = number | 'none' | null;
+
 const ModelCard = ({ model }: { model: ModelAi }) => {
   const translate = useTranslate();
+  const can = useHasPermission();
+  const [listed, setListed] = useState<Listed>(null);
   const running = model.packages.reduce((sum, pkg) => sum + pkg.machines, 0);
+  const none = Math.max(0, model.machines - running);
   const share = (machines: number) => (model.machines > 0 ? Math.round((machines / model.machines) * 100) : 0);
+  const toggle = (next: Exclude<Listed, null>) => setListed(listed === next ? null : next);
+  const listedPackage = typeof listed === 'number' ? model.packages.find((pkg) => pkg.id === listed) : undefined;
   return (
     <TitledCard title={translate('deployments.upgrade.modelTitle', { model: model.model, smart_count: model.machines })} testId={`ai-model-${model.model}`}>
       {model.packages.length === 0 ? (
@@ -25,42 +39,95 @@ const ModelCard = ({ model }: { model: ModelAi }) => {
           {translate('deployments.ai.noPackages')}
         </Typography>
       ) : (
-        <Table size="small" aria-label={translate('deployments.ai.packagesTable', { model: model.model })} sx={{ mb: 1, '& .MuiTableCell-sizeSmall': { px: 1.25 } }}>
-          <TableHead>
-            <TableRow>
-              <TableCell sx={HEAD_SX}>{translate('deployments.ai.package')}</TableCell>
-              <TableCell sx={HEAD_SX}>{translate('deployments.ai.version')}</TableCell>
-              <TableCell sx={HEAD_SX}>{translate('deployments.ai.uploaded')}</TableCell>
-              <TableCell sx={HEAD_SX} align="right">
-                {translate('deployments.ai.running')}
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {model.packages.map((pkg) => (
-              <TableRow key={pkg.id} data-package={pkg.name} data-machines={pkg.machines}>
-                <TableCell>{pkg.name}</TableCell>
-                <TableCell>{pkg.version}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{pkg.createTime ?? ''}</TableCell>
-                <TableCell align="right" sx={{ minWidth: 150 }}>
-                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, justifyContent: 'flex-end' }}>
-                    <LinearProgress
-                      variant="determinate"
-                      value={share(pkg.machines)}
-                      sx={{ width: 64, height: 6, borderRadius: 1 }}
-                      aria-label={translate('deployments.ai.runningShare', { name: pkg.name, count: pkg.machines, total: model.machines })}
-                    />
-                    <span>{pkg.machines}</span>
+        <Box sx={{ overflowX: 'auto', mb: 1 }}>
+          <Table size="small" aria-label={translate('deployments.ai.packagesTable', { model: model.model })} sx={{ '& .MuiTableCell-sizeSmall': { px: 1.25 } }}>
+            <TableHead>
+              <TableRow>
+                <TableCell sx={HEAD_SX}>{translate('deployments.ai.package')}</TableCell>
+                <TableCell sx={HEAD_SX}>{translate('deployments.ai.version')}</TableCell>
+                <TableCell sx={HEAD_SX}>{translate('deployments.ai.uploaded')}</TableCell>
+                <TableCell sx={HEAD_SX} align="right">
+                  {translate('deployments.ai.running')}
+                </TableCell>
+                <TableCell>
+                  <Box component="span" sx={visuallyHidden}>
+                    {translate('deployments.ai.deployColumn')}
                   </Box>
                 </TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {model.packages.map((pkg) => (
+                <TableRow key={pkg.id} data-package={pkg.name} data-machines={pkg.machines}>
+                  <TableCell>{pkg.name}</TableCell>
+                  <TableCell>{pkg.version}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{pkg.createTime ?? ''}</TableCell>
+                  <TableCell align="right" sx={{ minWidth: 150 }}>
+                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, justifyContent: 'flex-end' }}>
+                      <LinearProgress
+                        variant="determinate"
+                        value={share(pkg.machines)}
+                        sx={{ width: 64, height: 6, borderRadius: 1 }}
+                        aria-label={translate('deployments.ai.runningShare', { name: pkg.name, count: pkg.machines, total: model.machines })}
+                      />
+                      <Button
+                        size="small"
+                        variant={listed === pkg.id ? 'contained' : 'text'}
+                        disabled={pkg.machines === 0}
+                        aria-pressed={listed === pkg.id}
+                        aria-label={translate('deployments.ai.listRunning', { name: pkg.name, smart_count: pkg.machines })}
+                        onClick={() => toggle(pkg.id)}
+                        sx={{ minWidth: 40 }}
+                        data-testid="ai-running-count"
+                      >
+                        {pkg.machines}
+                      </Button>
+                    </Box>
+                  </TableCell>
+                  <TableCell align="right">
+                    {can([DEPLOYMENT_PERMISSIONS.add]) ? (
+                      <Tooltip title={translate('deployments.ai.deploy', { name: pkg.name, model: model.model })}>
+                        <IconButton
+                          size="small"
+                          component={RouterLink}
+                          to={newDeploymentPath({ packageId: pkg.id, models: [model.model] })}
+                          aria-label={translate('deployments.ai.deploy', { name: pkg.name, model: model.model })}
+                        >
+                          <RocketLaunchIcon fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
       )}
-      <Typography variant="body2" color="text.secondary" data-testid="ai-none" data-count={Math.max(0, model.machines - running)}>
-        {translate('deployments.ai.none', { smart_count: Math.max(0, model.machines - running) })}
-      </Typography>
+      <Button
+        size="small"
+        variant={listed === 'none' ? 'contained' : 'outlined'}
+        disabled={none === 0}
+        aria-pressed={listed === 'none'}
+        onClick={() => toggle('none')}
+        sx={{ textTransform: 'none', mb: 1 }}
+        data-testid="ai-none"
+        data-count={none}
+      >
+        {translate('deployments.ai.none', { smart_count: none })}
+      </Button>
+      {listed !== null ? (
+        <AiMachines
+          key={String(listed)}
+          model={model.model}
+          packageId={listed === 'none' ? null : listed}
+          caption={
+            listedPackage
+              ? translate('deployments.ai.runningTable', { model: model.model, name: listedPackage.name })
+              : translate('deployments.ai.noneTable', { model: model.model })
+          }
+        />
+      ) : null}
       <Box sx={{ mt: 1 }}>
         <Link component={RouterLink} to={machineListUrl({ termType: model.model })} variant="body2">
           {translate('deployments.upgrade.allOfModel', { model: model.model })}
@@ -70,32 +137,8 @@ const ModelCard = ({ model }: { model: ModelAi }) => {
   );
 };
 
-const AiPage = ({ node }: ScreenProps) => {
-  const translate = useTranslate();
-  const loaded = useLiveQuery(['aiModels'], (http, signal) => http.get<ModelAi[]>(VERSIONS_API.ai, undefined, { signal, silent: true }));
-  const models = loaded.data ?? [];
-  return (
-    <Box data-testid="ai-page">
-      <ScreenHeading node={node} />
-      <LoadState
-        isPending={loaded.isPending}
-        error={loaded.error}
-        onRetry={loaded.reload}
-        hasData={models.length > 0}
-        empty={
-          <Typography color="text.secondary" sx={{ p: 2 }} data-testid="empty">
-            {translate('deployments.ai.empty')}
-          </Typography>
-        }
-      >
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' }, gap: 2, alignItems: 'start' }}>
-          {models.map((model) => (
-            <ModelCard key={model.model} model={model} />
-          ))}
-        </Box>
-      </LoadState>
-    </Box>
-  );
-};
+const AiPage = ({ node }: ScreenProps) => (
+  <ModelCardsPage<ModelAi> node={node} api={VERSIONS_API.ai} empty="deployments.ai.empty" testId="ai-page" card={(model) => <ModelCard model={model} />} />
+);
 
 export default AiPage;

@@ -110,6 +110,11 @@ const DeploymentView = ({ deployment, reload }: { deployment: DeploymentDetail; 
           {translate('deployments.detail.awaitingApproval')}
         </Alert>
       ) : null}
+      {deployment.status === 'expired' ? (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="approval-expired">
+          {translate('deployments.detail.approvalExpired', { time: deployment.expiresTime })}
+        </Alert>
+      ) : null}
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) minmax(0, 1fr)' }, gap: 2, mb: 2, alignItems: 'start' }}>
         <TitledCard title={translate('deployments.detail.countsTitle')} testId="counts-card">
           <StatusTiles counts={deployment.counts} selected={status} onSelect={setStatus} />

@@ -6,12 +6,12 @@ import { useTranslate } from 'ra-core';
 import { Alert, Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { DEPLOYMENT_LIMITS } from '../../resources/deployment';
 import { figure } from './pauseReason';
-import type { BusinessGate, GateResult } from './types';
+import type { GateConfig, GateResult } from './types';
 
 const HEAD_SX = { fontWeight: 600, whiteSpace: 'nowrap' } as const;
 
 export interface GatePanelProps {
-  gate: BusinessGate | null;
+  gate: GateConfig | null;
   result: GateResult | null;
   checkedTime: string | null;
   /** The rule that paused the deployment, shown in red. */

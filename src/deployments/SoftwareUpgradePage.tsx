@@ -9,13 +9,11 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Chip, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { machineListUrl } from '../dashboard/machineList';
-import { LoadState } from '../installation/common/LoadState';
 import { TitledCard } from '../layout/TitledCard';
 import type { ScreenProps } from '../pages/screens';
-import { ScreenHeading } from '../pages/ScreenHeading';
 import { useHasPermission } from '../permissions/Permission';
 import { newDeploymentPath } from './paths';
-import { useLiveQuery } from './useLiveQuery';
+import { ModelCardsPage } from './ModelCardsPage';
 import { VersionMachines } from './VersionMachines';
 import { DEPLOYMENT_PERMISSIONS } from './types';
 import { VERSIONS_API, type ModelVersions } from './versionTypes';
@@ -154,32 +152,14 @@ const ModelCard = ({ model }: { model: ModelVersions }) => {
   );
 };
 
-const SoftwareUpgradePage = ({ node }: ScreenProps) => {
-  const translate = useTranslate();
-  const loaded = useLiveQuery(['softwareVersions'], (http, signal) => http.get<ModelVersions[]>(VERSIONS_API.software, undefined, { signal, silent: true }));
-  const models = loaded.data ?? [];
-  return (
-    <Box data-testid="software-upgrade">
-      <ScreenHeading node={node} />
-      <LoadState
-        isPending={loaded.isPending}
-        error={loaded.error}
-        onRetry={loaded.reload}
-        hasData={models.length > 0}
-        empty={
-          <Typography color="text.secondary" sx={{ p: 2 }} data-testid="empty">
-            {translate('deployments.upgrade.empty')}
-          </Typography>
-        }
-      >
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: 'repeat(2, minmax(0, 1fr))' }, gap: 2, alignItems: 'start' }}>
-          {models.map((model) => (
-            <ModelCard key={model.model} model={model} />
-          ))}
-        </Box>
-      </LoadState>
-    </Box>
-  );
-};
+const SoftwareUpgradePage = ({ node }: ScreenProps) => (
+  <ModelCardsPage<ModelVersions>
+    node={node}
+    api={VERSIONS_API.software}
+    empty="deployments.upgrade.empty"
+    testId="software-upgrade"
+    card={(model) => <ModelCard model={model} />}
+  />
+);
 
 export default SoftwareUpgradePage;

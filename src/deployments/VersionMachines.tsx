@@ -1,37 +1,32 @@
-// A model's machines behind the newest software package, or whose last software delivery failed
-// (GET /software-versions/machines), paged: each with its version and its last delivery's status and
-// reason, linking to its machine page and to that deployment.
-import { useState } from 'react';
+// A model's machines listed from the version screens, paged by RVM number, each linking to its machine
+// page and to the deployment concerned: on Software upgrade the machines behind the newest software
+// package or whose last software delivery failed (GET /software-versions/machines, with that delivery's
+// status and reason), on AI the machines running one AI package or none yet (GET /ai-models/machines).
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Link } from '@mui/material';
-import { PagedTable, type Column } from '../installation/common/PagedTable';
+import type { Column } from '../installation/common/PagedTable';
+import { deploymentColumn, QueryPagedTable } from '../installation/common/QueryPagedTable';
 import { machinePagePath } from '../installation/machine/tabs';
-import { deploymentPath } from './paths';
 import { TargetStatusChip } from './StatusParts';
-import { useLiveQuery } from './useLiveQuery';
-import { VERSIONS_API, type MachineKind, type VersionMachine } from './versionTypes';
+import { VERSIONS_API, type AiMachine, type MachineKind, type VersionMachine } from './versionTypes';
+
+const machineColumn = <T extends { id: number; termNo: string }>(): Column<T> => ({
+  key: 'termNo',
+  label: 'deployments.machines.machine',
+  render: (row) => (
+    <Link component={RouterLink} to={machinePagePath(row.id)}>
+      {row.termNo}
+    </Link>
+  ),
+  nowrap: true,
+});
 
 export const VersionMachines = ({ model, kind }: { model: string; kind: MachineKind }) => {
   const translate = useTranslate();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const query = { model, kind, pageNum: page, pageSize };
-  const loaded = useLiveQuery(['versionMachines', query], (http, signal) =>
-    http.get<{ list: VersionMachine[]; total: number }>(VERSIONS_API.softwareMachines, query, { signal, silent: true }),
-  );
   const reason = (text: string | null | undefined) => (text ? translate(`deployments.reasons.${text}`, { _: text }) : '');
   const columns: Column<VersionMachine>[] = [
-    {
-      key: 'termNo',
-      label: 'deployments.machines.machine',
-      render: (row) => (
-        <Link component={RouterLink} to={machinePagePath(row.id)}>
-          {row.termNo}
-        </Link>
-      ),
-      nowrap: true,
-    },
+    machineColumn(),
     { key: 'version', label: 'deployments.upgrade.version', render: (row) => row.softwareVersion ?? translate('deployments.upgrade.unknownVersion'), nowrap: true },
     {
       key: 'lastDelivery',
@@ -45,39 +40,46 @@ export const VersionMachines = ({ model, kind }: { model: string; kind: MachineK
           '–'
         ),
     },
-    {
-      key: 'deployment',
-      label: 'deployments.upgrade.deployment',
-      render: (row) =>
-        row.lastDelivery?.deploymentId ? (
-          <Link component={RouterLink} to={deploymentPath(row.lastDelivery.deploymentId)}>
-            #{row.lastDelivery.deploymentId}
-          </Link>
-        ) : (
-          '–'
-        ),
-      nowrap: true,
-    },
+    deploymentColumn((row) => row.lastDelivery?.deploymentId),
   ];
   return (
-    <PagedTable
+    <QueryPagedTable
       columns={columns}
-      rows={loaded.data?.list}
-      total={loaded.data?.total ?? 0}
-      page={page}
-      pageSize={pageSize}
-      onPage={setPage}
-      onPageSize={(size) => {
-        setPageSize(size);
-        setPage(1);
-      }}
+      load={(http, paging, signal) => http.get<{ list: VersionMachine[]; total: number }>(VERSIONS_API.softwareMachines, { model, kind, ...paging }, { signal, silent: true })}
+      loadKey={`${model}|${kind}`}
       rowKey={(row) => row.id}
-      isPending={loaded.isPending}
-      error={loaded.error}
-      onRetry={loaded.reload}
       empty="deployments.machines.empty"
       caption={translate(kind === 'failed' ? 'deployments.upgrade.failedTable' : 'deployments.upgrade.behindTable', { model })}
       testId={`${kind}-machines`}
+    />
+  );
+};
+
+/** The machines of `model` whose last applied AI package is `packageId` (null: running none yet). */
+export const AiMachines = ({ model, packageId, caption }: { model: string; packageId: number | null; caption: string }) => {
+  const translate = useTranslate();
+  const columns: Column<AiMachine>[] = [
+    machineColumn(),
+    {
+      key: 'package',
+      label: 'deployments.ai.package',
+      render: (row) => (row.aiPackage ? `${row.aiPackage.name ?? ''} · ${row.aiPackage.version ?? ''}` : translate('deployments.ai.noneShort')),
+      nowrap: true,
+    },
+    { key: 'appliedTime', label: 'deployments.ai.appliedTime', render: (row) => row.aiPackage?.appliedTime ?? '–', nowrap: true },
+    deploymentColumn((row) => row.aiPackage?.deploymentId),
+  ];
+  return (
+    <QueryPagedTable
+      columns={columns}
+      load={(http, paging, signal) =>
+        http.get<{ list: AiMachine[]; total: number }>(VERSIONS_API.aiMachines, { model, ...(packageId === null ? {} : { packageId }), ...paging }, { signal, silent: true })
+      }
+      loadKey={`${model}|${packageId ?? 'none'}`}
+      rowKey={(row) => row.id}
+      empty="deployments.machines.empty"
+      caption={caption}
+      testId="ai-machines"
     />
   );
 };

@@ -3,7 +3,7 @@
 // API's body; the server's issues come back onto the inputs that hold their fields.
 import { DEPLOYMENT_DEFAULTS, DEPLOYMENT_LIMITS } from '../../resources/deployment';
 import { buildTree, checkState, type TreeNode } from '../generic/tree';
-import type { BusinessGate, DeploymentTargets } from './types';
+import type { GateConfig, DeploymentTargets } from './types';
 
 export type WaveMode = 'percentages' | 'sizes';
 
@@ -21,12 +21,12 @@ export interface DeploymentFormValues {
   successThreshold: number;
   errorThreshold: number;
   gateEnabled: boolean;
-  gate: BusinessGate;
+  gate: GateConfig;
   requiresApproval: boolean;
 }
 
 /** What the gate asks for when it is switched on (the operator changes it). */
-export const GATE_DEFAULTS: BusinessGate = { windowMinutes: 60, maxRejectRateIncrease: 5, maxSessionsDrop: 20 };
+export const GATE_DEFAULTS: GateConfig = { windowMinutes: 60, maxRejectRateIncrease: 5, maxSessionsDrop: 20 };
 
 /** Wave presets offered as buttons: cumulative percentages. */
 export const WAVE_PRESETS: readonly (readonly number[])[] = [DEPLOYMENT_DEFAULTS.waves, [10, 50, 100], [100]];

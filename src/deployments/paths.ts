@@ -4,7 +4,8 @@ export const DEPLOYMENTS_ROUTE = `${SETUP_ROUTE}/deployments`;
 export const SOFTWARE_UPGRADE_ROUTE = '/service/softwareUpgrade';
 export const AI_ROUTE = '/service/ai';
 
-export const deploymentPath = (id: number | string) => `${DEPLOYMENTS_ROUTE}/${encodeURIComponent(String(id))}`;
+// one path for every link to a deployment's page (the machine page's version history links there too)
+export { deploymentPath } from '../installation/common/QueryPagedTable';
 
 /** The new-deployment form, optionally with a package and models chosen (Software upgrade's "Start upgrade"). */
 export const newDeploymentPath = (preset: { packageId?: number; models?: readonly string[] } = {}) => {

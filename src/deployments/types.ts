@@ -1,6 +1,15 @@
 // The deployment API as the console reads it (docs/deployments.md): paths, answers and the status
 // words of deployments and of each machine's delivery, with their chip colours.
-import { deployment, EXCLUSION_REASONS, type DeploymentStatus, type ExclusionReason } from '../../resources/deployment';
+import {
+  deployment,
+  EXCLUSION_REASONS,
+  type DeploymentStatus,
+  type ExclusionReason,
+  type GateConfig,
+  type GateResult,
+  type GateSide,
+  type PauseReason,
+} from '../../resources/deployment';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../resources/deploymentPackage';
 import type { StatusColor } from '../generic/statusColors';
 
@@ -12,7 +21,7 @@ export type TargetStatus = DeliveryStatus;
 export { EXCLUSION_REASONS };
 
 /** A deployment that changes no more: its page stops reading it again. */
-export const isDeploymentFinished = (status: string | undefined) => status === 'completed' || status === 'cancelled';
+export const isDeploymentFinished = (status: string | undefined) => status === 'completed' || status === 'cancelled' || status === 'expired';
 
 const TARGET_COLORS: Readonly<Record<TargetStatus, StatusColor>> = {
   toBeIssued: 'default',
@@ -31,6 +40,7 @@ const DEPLOYMENT_COLORS: Readonly<Record<DeploymentStatus, StatusColor>> = {
   paused: 'warning',
   completed: 'success',
   cancelled: 'default',
+  expired: 'default',
 };
 
 export const targetStatusColor = (status: string): StatusColor => TARGET_COLORS[status as TargetStatus] ?? 'default';
@@ -45,44 +55,8 @@ export interface DeploymentTargets {
   savedFilterId?: number;
 }
 
-export interface BusinessGate {
-  windowMinutes: number;
-  /** Percentage points. */
-  maxRejectRateIncrease: number;
-  /** Percent fewer sessions per machine-hour. */
-  maxSessionsDrop: number;
-}
-
-/** One side of the business gate over its window. */
-export interface GateSide {
-  machines: number;
-  sessions: number;
-  items: number;
-  rejected: number;
-  /** Rejected items per 100 items; null without items. */
-  rejectRate: number | null;
-  sessionsPerMachineHour: number | null;
-}
-
-/** The gate's last check (server/deployments/gate.ts). */
-export interface GateResult {
-  verdict: 'pass' | 'fail' | 'notEnoughData';
-  rule: 'rejectRate' | 'sessions' | null;
-  windowFrom: string;
-  windowTo: string;
-  updated: GateSide;
-  others: GateSide;
-  /** updated − others, percentage points. */
-  rejectRateIncrease: number | null;
-  /** Percent fewer sessions per machine-hour on the updated side. */
-  sessionsDrop: number | null;
-}
-
-/** Why a rollout paused (times already local, as the http client shows them). */
-export type PauseReason =
-  | { kind: 'operator'; time: string; by: string }
-  | { kind: 'errorThreshold'; time: string; failed: number; started: number; rate: number; threshold: number }
-  | ({ kind: 'gate'; time: string; limit: number } & Omit<GateResult, 'verdict'>);
+// The gate's settings and figures and the pause reason are the server's own types (resources/deployment.ts).
+export type { GateConfig, GateResult, GateSide, PauseReason };
 
 export interface DeploymentPackageRef {
   id: number;
@@ -119,7 +93,7 @@ export interface DeploymentDetail {
   waves: WaveProgress[];
   successThreshold: number;
   errorThreshold: number;
-  gate: BusinessGate | null;
+  gate: GateConfig | null;
   gateSince: string | null;
   gateResult: GateResult | null;
   gateCheckedTime: string | null;

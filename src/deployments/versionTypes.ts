@@ -1,9 +1,11 @@
 // What the version screens read (server/deployments/versions.ts, docs/deployments.md "Versions"): the
-// software versions per model with the machines behind or failed, and the AI packages per model.
+// software versions per model with the machines behind or failed, and the AI packages per model with
+// the machines running each.
 export const VERSIONS_API = {
   software: '/software-versions',
   softwareMachines: '/software-versions/machines',
   ai: '/ai-models',
+  aiMachines: '/ai-models/machines',
 } as const;
 
 export interface PackageRef {
@@ -43,4 +45,13 @@ export interface ModelAi {
   model: string;
   machines: number;
   packages: Array<PackageRef & { machines: number }>;
+}
+
+/** A row of `GET /ai-models/machines`: the machine and its last applied AI package (null: none yet). */
+export interface AiMachine {
+  id: number;
+  termNo: string;
+  serialNumber: string;
+  online: boolean;
+  aiPackage: { id: number; name: string | null; version: string | null; deployId: number; deploymentId: number | null; appliedTime: string | null } | null;
 }

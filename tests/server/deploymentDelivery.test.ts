@@ -288,6 +288,8 @@ describeBackends(
         ['ai', 'm7', 'deployment'],
         ['software', '3.1', 'hello'],
       ]);
+      // each change names the deployment that installed it (a hello's: none)
+      expect(versions.body.resData.list.map((row: { deploymentId: number | null }) => row.deploymentId)).toEqual([aiRun.id, null]);
 
       const overview = await server.call('GET', '/software-versions', { token: fleet.token });
       const v9 = overview.body.resData.find((row: { model: string }) => row.model === 'V9');
@@ -307,6 +309,10 @@ describeBackends(
 
       const models = await server.call('GET', '/ai-models', { token: fleet.token });
       expect(models.body.resData.find((row: { model: string }) => row.model === 'V9')).toMatchObject({ machines: 2, packages: [{ id: ai.id, version: 'm7', machines: 1 }] });
+      const aiMachines = async (query: string) => (await server.call('GET', `/ai-models/machines?model=V9${query}`, { token: fleet.token })).body.resData;
+      const runningM7 = await aiMachines(`&packageId=${ai.id}`);
+      expect(runningM7).toMatchObject({ total: 1, list: [{ id: current.id, aiPackage: { id: ai.id, version: 'm7', deployId: aiDelivery, deploymentId: aiRun.id } }] });
+      expect((await aiMachines('')).list.map((row: { id: number; aiPackage: unknown }) => [row.id, row.aiPackage])).toEqual([[behind.id, null]]);
 
       // each screen's own permission; another account's machine is not found
       const outsider = await userWith('noupg', ['deploymentPackage:page']);
@@ -315,6 +321,7 @@ describeBackends(
       const upgrader = await userWith('upgrade', ['service:softwareUpgrade']);
       expect((await server.call('GET', '/software-versions', { token: upgrader })).body.resCode).toBe('00000');
       expect((await server.call('GET', '/ai-models', { token: upgrader })).body.resCode).toBe('4003');
+      expect((await server.call('GET', '/ai-models/machines?model=V9', { token: upgrader })).body.resCode).toBe('4003');
       expect((await server.call('GET', `/rvm/${current.id}/versions`, { token: upgrader })).body.resCode).toBe('00000');
       const elsewhere = await accountNamed(server as never, 'Other versions');
       const [otherFleet] = await server.db.insert(fleetTable).values({ licenseAccountId: elsewhere, name: 'Elsewhere', level: 1 }).returning({ id: fleetTable.id });

@@ -1,11 +1,11 @@
 // The machine's version history on its Overview tab (docs/deployments.md "Versions"): every change of
-// a version it runs, newest first: when, of which resource type, the version and the one before, and
-// where it came from (its hello, or an applied package).
-import { useState } from 'react';
+// a version it runs, newest first: when, of which resource type, the version and the one before, where
+// it came from (its hello, or an applied package) and the deployment that installed it, linked.
 import { useTranslate } from 'ra-core';
 import { TitledCard } from '../../layout/TitledCard';
-import { PagedTable, type Column } from '../common/PagedTable';
-import { useMachineData } from './MachineContext';
+import type { Column } from '../common/PagedTable';
+import { deploymentColumn, QueryPagedTable } from '../common/QueryPagedTable';
+import { useMachine } from './MachineContext';
 
 /** One change (GET /rvm/{id}/versions). */
 export interface VersionChangeRow {
@@ -18,16 +18,13 @@ export interface VersionChangeRow {
   source: string;
   /** The delivery that applied it (source `deployment`). */
   deployId: number | null;
+  /** The deployment of that delivery. */
+  deploymentId: number | null;
 }
 
 export const VersionHistory = () => {
   const translate = useTranslate();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(10);
-  const loaded = useMachineData(
-    (http, id, signal) => http.get<{ list: VersionChangeRow[]; total: number }>(`/rvm/${id}/versions`, { pageNum: page, pageSize }, { signal, silent: true }),
-    `versions|${page}|${pageSize}`,
-  );
+  const { machineId } = useMachine();
   const columns: Column<VersionChangeRow>[] = [
     { key: 'changedTime', label: 'deployments.versionHistory.time', render: (row) => row.changedTime, nowrap: true },
     {
@@ -43,24 +40,15 @@ export const VersionHistory = () => {
       label: 'deployments.versionHistory.source',
       render: (row) => translate(`deployments.versionHistory.sources.${row.source}`, { _: row.source }),
     },
+    deploymentColumn((row) => row.deploymentId),
   ];
   return (
     <TitledCard title={translate('deployments.versionHistory.title')} testId="version-history">
-      <PagedTable
+      <QueryPagedTable
         columns={columns}
-        rows={loaded.data?.list}
-        total={loaded.data?.total ?? 0}
-        page={page}
-        pageSize={pageSize}
-        onPage={setPage}
-        onPageSize={(size) => {
-          setPageSize(size);
-          setPage(1);
-        }}
+        load={(http, paging, signal) => http.get<{ list: VersionChangeRow[]; total: number }>(`/rvm/${machineId}/versions`, { ...paging }, { signal, silent: true })}
+        loadKey={`versions|${machineId}`}
         rowKey={(row) => row.id}
-        isPending={loaded.isPending}
-        error={loaded.error}
-        onRetry={loaded.reload}
         empty="deployments.versionHistory.empty"
         caption={translate('deployments.versionHistory.title')}
         testId="version-history-table"
