@@ -163,9 +163,12 @@ export const registerHookupRoutes = (app: TypedApp, db: Db, authenticateMachine:
       schema: {
         tags: ['gateway'],
         summary: 'A machine asks its vendorConnect app (HTTP Basic: serial number and gateway secret); 9000 when the app fails',
+        description:
+          'Called during a consumer session (the simulator: `loyaltyAccount` with `{ account }` for a loyalty payout, else `tracingCodes` with `{ codes }`). ' +
+          'Every call the app was asked is recorded (notification list, channel vendorConnect). 9000: `resData.appId` and `status` when the app failed, `resData.reason` when no app is bound.',
         body: StrictObject({
-          requestType: Type.String({ minLength: 1, maxLength: 64 }),
-          sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          requestType: Type.String({ minLength: 1, maxLength: 64, description: 'What the machine asks, e.g. loyaltyAccount or tracingCodes' }),
+          sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "The machine's id of the session in progress" })),
           payload: Type.Optional(AnyObject()),
         }),
         response: { 200: envelopeSchema({ type: 'object', properties: { appId: { type: 'integer' }, status: { type: 'integer' }, body: {} } }), ...failureResponses(false) },

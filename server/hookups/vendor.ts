@@ -47,6 +47,9 @@ const appFor = async (db: Db, rvmId: number): Promise<VendorApp | undefined> => 
   return rowsOf<VendorApp>(result)[0];
 };
 
+/** Whether the machine has an enabled vendorConnect app now (the simulator asks before a session's call). */
+export const hasVendorApp = async (db: Db, rvmId: number): Promise<boolean> => (await appFor(db, rvmId)) !== undefined;
+
 const readAnswer = async (response: Response): Promise<string> => {
   const bytes = new Uint8Array(await response.arrayBuffer());
   return new TextDecoder().decode(bytes.subarray(0, MAX_ANSWER_BYTES));

@@ -6,6 +6,7 @@ import type { DeployFaults } from './deploy';
 import { DEPLOY_FAULT_SETTINGS, deploySimulationFromEnv, parseRate } from './deploySettings';
 import { startFleet, type FleetStats } from './fleet';
 import { httpSource } from './httpSource';
+import { httpVendorTransport, VendorConnectClient } from './vendorConnect';
 
 const USAGE = `npm run simulate -- --machines N --password <pw> [options]
   --machines N         how many of the console's active machines to simulate (default 10)
@@ -104,6 +105,8 @@ const fleet = startFleet({
   maxMessagesPerSecond: rate,
   deployFaults,
   badPackages,
+  // machines with a vendorConnect app ask it during sessions (the server says which: 9000 without an app)
+  vendorConnect: new VendorConnectClient({ transport: httpVendorTransport(values.url), log: (line) => values.verbose && console.log(line) }),
   log: (line) => {
     if (values.verbose || line.includes('provisioning failed')) console.log(line);
   },

@@ -5,6 +5,7 @@ import type { DeployFaults } from './deploy';
 import type { MachineCredentials } from './link';
 import { VirtualMachine, type VirtualMachineOptions } from './machine';
 import { PublishGate } from './rate';
+import type { VendorConnectClient } from './vendorConnect';
 import type { MachineProfile } from './world';
 
 /** A machine to simulate: its console record (id and account when known). */
@@ -30,6 +31,8 @@ export interface FleetOptions {
   /** Provisioning calls running at once (default 4). */
   provisionConcurrency?: number;
   autopilot?: boolean;
+  /** Vendor connect during sessions, shared by the fleet's machines (default: none). */
+  vendorConnect?: VendorConnectClient;
   log?: (line: string) => void;
 }
 
@@ -101,8 +104,8 @@ export class Fleet {
   }
 
   private machineOptions(profile: SimulatedMachine, credentials: MachineCredentials): VirtualMachineOptions {
-    const { seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages } = this.options;
-    return { profile, credentials, seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, runTag: this.runTag, epoch: this.epoch, gate: this.gate.take };
+    const { seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, vendorConnect } = this.options;
+    return { profile, credentials, seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, vendorConnect, runTag: this.runTag, epoch: this.epoch, gate: this.gate.take };
   }
 
   stats(): FleetStats {

@@ -1,12 +1,22 @@
 // `npm start -- --simulate` / SIMULATE=N: the first N active machines of the database come alive as
 // virtual machines inside the server process, with fresh secrets issued directly (no HTTP sign-in)
-// and connecting to this server's own gateway over real MQTT.
-import { asc, eq, inArray } from 'drizzle-orm';
+// and connecting to this server's own gateway over real MQTT. Each one serves consumers at the rate its
+// own history shows (the demo seed's popularity of that machine), so the dashboard's "average per day"
+// and the live fleet agree; a machine without history draws one as the seed does.
+import { and, asc, eq, gte, inArray, lt, min, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/client';
 import { donationInstitute, rvm, rvmBin } from '../db/schema/fleet';
+import { rvmDailyUsage } from '../db/schema/fleetActivity';
 import { issueCredential } from '../gateway/credentials';
 import type { DeployFaults } from './deploy';
 import { Fleet, startFleet, type SimulatedMachine } from './fleet';
+import type { VendorConnectClient } from './vendorConnect';
+import { inProcessVendorConnect } from './vendorConnectInProcess';
+import { DAY, sessionsPerDayForAverage } from './world';
+
+/** Complete days of history a machine's consumer rate is read from (four whole weeks). */
+export const HISTORY_DAYS = 28;
 
 export interface InProcessOptions {
   machines: number;
@@ -21,6 +31,8 @@ export interface InProcessOptions {
 
 export interface InProcessSimulation {
   fleet: Fleet;
+  /** The machines' vendor-connect calls (docs/api-hookups.md "Simulator"). */
+  vendorConnect: VendorConnectClient;
   stop(): Promise<void>;
 }
 
@@ -35,6 +47,8 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
   const institutes = accounts.length
     ? await db.select({ id: donationInstitute.id, licenseAccountId: donationInstitute.licenseAccountId }).from(donationInstitute).where(inArray(donationInstitute.licenseAccountId, accounts))
     : [];
+
+  const popularity = await sessionsPerDayFromHistory(db, ids);
 
   const machines: SimulatedMachine[] = rows.map((row) => ({
     id: row.id,
@@ -51,9 +65,12 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
     softwareVersion: row.softwareVersion,
     bins: bins.filter((bin) => bin.rvmId === row.id),
     donationInstituteIds: institutes.filter((institute) => institute.licenseAccountId === row.licenseAccountId).map((institute) => institute.id),
+    ...(popularity.has(row.id) ? { sessionsPerDay: popularity.get(row.id) } : {}),
   }));
 
+  const vendorConnect = inProcessVendorConnect(app, new Map(rows.map((row) => [row.serialNumber, row.id])), (line) => app.log.debug({ simulator: true }, line));
   const fleet = startFleet({
+    vendorConnect,
     machines,
     seed: options.seed ?? 'demo',
     speed: options.speed,
@@ -68,5 +85,28 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
     }),
     log: (line) => app.log.debug({ simulator: true }, line),
   });
-  return { fleet, stop: () => fleet.stop() };
+  return { fleet, vendorConnect, stop: () => fleet.stop() };
+};
+
+const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+/**
+ * Each machine's curve scale from its sessions of the last complete days (UTC days, as the roll-up
+ * stores them): the sessions divided by the days since its first day with sessions in that window.
+ */
+const sessionsPerDayFromHistory = async (db: Db, ids: readonly number[]): Promise<Map<number, number>> => {
+  if (!ids.length) return new Map();
+  const today = utcDay(Date.now());
+  const rows = await db
+    .select({ rvmId: rvmDailyUsage.rvmId, sessions: sql<string>`sum(${rvmDailyUsage.sessions})`, first: min(rvmDailyUsage.day) })
+    .from(rvmDailyUsage)
+    .where(and(inArray(rvmDailyUsage.rvmId, [...ids]), gte(rvmDailyUsage.day, utcDay(Date.now() - HISTORY_DAYS * DAY)), lt(rvmDailyUsage.day, today)))
+    .groupBy(rvmDailyUsage.rvmId);
+  const rates = new Map<number, number>();
+  for (const row of rows) {
+    if (!row.first) continue;
+    const days = Math.max(1, Math.round((Date.parse(today) - Date.parse(row.first)) / DAY));
+    rates.set(row.rvmId, sessionsPerDayForAverage(Number(row.sessions) / days));
+  }
+  return rates;
 };

@@ -12,6 +12,7 @@ import { SimClock } from './clock';
 import { CommandRunner, type CommandTarget } from './commands';
 import { BAD_PACKAGE_EFFECT, DeployRunner, InstalledPackages, NO_DEPLOY_FAULTS, type DeployFaults, type DeployTarget } from './deploy';
 import { MachineLink, type MachineCredentials, type Message } from './link';
+import type { VendorConnectClient } from './vendorConnect';
 import {
   DAY, HOUR, MINUTE, binAlarmCode, drawFault, drawMinorAlarm, drawSession, drawSessionsPerDay, fillOf, generatedFile,
   heightOf, initialBins, isSleepTime, logExcerpt, modelFor, sessionsPerHour, thresholdsOf,
@@ -42,6 +43,8 @@ export interface VirtualMachineOptions {
   runTag?: string;
   /** The fleet's publish budget (default: no limit). */
   gate?: (kind: string) => Promise<boolean>;
+  /** Vendor connect during sessions (vendorConnect.ts; default: none). */
+  vendorConnect?: VendorConnectClient;
   log?: (line: string) => void;
 }
 
@@ -74,7 +77,8 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
   private readonly clock: SimClock;
   private readonly runTag: string;
   private readonly random: Record<'profile' | 'sessions' | 'schedule' | 'faults' | 'service' | 'commands' | 'deploy', Random>;
-  private readonly sessionsPerDay: number;
+  /** The scale of its usage curve: sessions on an average weekday (its history's, or drawn). */
+  readonly sessionsPerDay: number;
   private readonly alarms = new Map<string, AlarmDefinition>();
   private readonly commands: CommandRunner;
   private readonly deploys: DeployRunner;
@@ -304,6 +308,7 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
     const number = ++this.sessionNo;
     const lowConfidence = this.installed.degraded ? BAD_PACKAGE_EFFECT.lowConfidenceShare : 0;
     const draft = drawSession(this.random.sessions, this.model, this.bins, this.limits, this.options.profile, number, lowConfidence);
+    await this.options.vendorConnect?.duringSession(this.options.credentials, `${this.runTag}-s${number}`, draft);
     const end = Date.now();
     const start = Math.min(end, Math.max(end - (draft.seconds * 1000) / this.speed, this.lastSessionEnd + 1));
     this.lastSessionEnd = end;

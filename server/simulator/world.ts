@@ -88,6 +88,14 @@ export const initialBins = (profile: MachineProfile, model: MachineModel, random
 /** Median sessions per day of a machine, drawn as the demo seed draws its machines' popularity. */
 export const drawSessionsPerDay = (random: Random) => Math.min(60, random.logNormal(4.2, 0.6));
 
+const WEEKDAY_MEAN = WEEKDAY_USAGE.reduce((sum, weight) => sum + weight, 0) / WEEKDAY_USAGE.length;
+
+/**
+ * The curve's scale (`sessionsPerDay`) of a machine whose history shows `average` sessions a day over
+ * whole weeks: the weekday factors average above 1, so the scale is a little below the average.
+ */
+export const sessionsPerDayForAverage = (average: number) => Math.max(0, average) / WEEKDAY_MEAN;
+
 /** Expected consumer sessions per hour at `time` (real time, the fleet's local clock). */
 export const sessionsPerHour = (sessionsPerDay: number, time: number) => {
   const local = new Date(time + LOCAL_OFFSET_MS);

@@ -89,7 +89,7 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
     case 'password':
       return <PasswordInput {...common} autoComplete="new-password" />;
     case 'optionList':
-      return <OptionListInput {...common} choices={enumChoices(declaration, source)} />;
+      return <OptionListInput {...common} defaultValue={defaultValue} choices={enumChoices(declaration, source)} />;
     case 'upload':
       return <FileUploadInput source={source} label={label} field={field} resource={declaration.name} validate={common.validate} required={required} />;
     default:

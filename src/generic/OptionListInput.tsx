@@ -16,6 +16,8 @@ export interface OptionListInputProps {
   choices: Choice[];
   validate?: Validator;
   fullWidth?: boolean;
+  /** The declared initial text of a new record (e.g. a new subscription starts with all its API's events). */
+  defaultValue?: unknown;
 }
 
 /** "a, b" ⇄ ['a', 'b']. */
@@ -23,12 +25,14 @@ export const splitOptionList = (value: unknown): string[] =>
   typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : Array.isArray(value) ? value.map(String) : [];
 export const joinOptionList = (values: unknown): string => (Array.isArray(values) ? values.join(', ') : '');
 
-export const OptionListInput = ({ choices, ...props }: OptionListInputProps) => {
+export const OptionListInput = ({ choices, defaultValue, ...props }: OptionListInputProps) => {
   const translate = useTranslate();
   const labelled = choices.map((choice) => ({ id: String(choice.id), name: `${choice.id} ${translate(choice.name, { _: '' })}`.trim() }));
   return (
     <AutocompleteArrayInput
       {...props}
+      // the form holds the stored text (format and parse convert), whatever the input's array typing says
+      defaultValue={defaultValue as string[] | undefined}
       choices={labelled}
       translateChoice={false}
       format={splitOptionList}

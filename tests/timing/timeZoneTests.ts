@@ -15,6 +15,7 @@ export const TIME_ZONE_TESTS: readonly string[] = [
   'generic.fixture.test.tsx',
   'generic.helpers.test.ts',
   'genericScreens.test.tsx',
+  'hookupSubscriptionForm.test.tsx',
   'http.test.ts',
   'httpRules.test.ts',
   'installation.helpers.test.ts',

@@ -111,7 +111,14 @@ export const consumerSessionItem = pgTable(
     /** Reference of a generated picture, `<itemType>/<variant>` (served by GET /picture/<ref>.svg). */
     picture: varchar('picture', { length: 32 }),
   },
-  (t) => [primaryKey({ columns: [t.sessionId, t.seq] })],
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.seq] }),
+    // The tracing-code list (view hookup_tc_transaction, docs/api-hookups.md "Tracing-code lists"): the few items
+    // refused for their tracing code, per account and session (the session gives the time and machine filters).
+    index('consumer_session_item_tc_idx')
+      .on(t.licenseAccountId, t.sessionId)
+      .where(sql`${t.rejectReason} in (101, 102, 103)`),
+  ],
 );
 
 /** A technician's visit (emptying bins, cleaning, repair). */

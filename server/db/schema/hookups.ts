@@ -129,5 +129,9 @@ export const hookupMessage = pgTable(
     index('hookup_message_pending_idx')
       .on(t.appId, t.rvmId, t.eventTime, t.id)
       .where(sql`${t.status} = 'notSent'`),
+    // Retention (server/hookups/retention.ts): settled messages by status and age.
+    index('hookup_message_settled_idx')
+      .on(t.status, t.lastSendTime)
+      .where(sql`${t.status} <> 'notSent'`),
   ],
 );
