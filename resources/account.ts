@@ -1,5 +1,9 @@
 import { defineResource } from './types';
 
+/** Currencies a license account may pay refunds in (ISO 4217); labels in `resources.account.enums.currency`. */
+export const ACCOUNT_CURRENCIES = ['HKD', 'CNY', 'MOP', 'TWD', 'SGD', 'USD', 'EUR', 'GBP'] as const;
+export const DEFAULT_ACCOUNT_CURRENCY = 'HKD';
+
 /** License accounts: the organisations that run machines (docs/product-rules.md#users-and-license-accounts). */
 export const account = defineResource({
   name: 'account',
@@ -15,6 +19,8 @@ export const account = defineResource({
     licenseAccountName: { type: 'text', required: true, minLength: 1, maxLength: 64, unique: true, sortable: true },
     businessUnit: { type: 'text', maxLength: 64, sortable: true },
     contact: { type: 'text', maxLength: 64 },
+    // The ISO 4217 code refund values are shown in (the demo fleet's are Hong Kong dollars).
+    currency: { type: 'enum', options: ACCOUNT_CURRENCIES, defaultValue: DEFAULT_ACCOUNT_CURRENCY },
     userCount: { type: 'number', readOnly: true, sortable: true },
     machineCount: { type: 'number', readOnly: true, sortable: true },
     fleetCount: { type: 'number', readOnly: true, sortable: true },

@@ -7,6 +7,8 @@ import { TOKEN_NAME } from '../lib/envelope';
 export interface LoginAnswer {
   accountName: string | null;
   licenseAccountId: number | null;
+  /** ISO 4217 code of the current license account's refund values (null without an account). */
+  currency: string | null;
   userId: number;
   realName: string;
   userName: string;
@@ -35,6 +37,7 @@ export const buildLoginAnswer = async (db: Db, config: ServerConfig, principal: 
   return {
     accountName: principal.licenseAccountName,
     licenseAccountId: principal.licenseAccountId,
+    currency: principal.licenseAccountCurrency,
     userId: principal.userId,
     realName: principal.realName,
     userName: principal.userName,
@@ -55,6 +58,7 @@ export const loginAnswerSchema = (withToken: boolean) => ({
   properties: {
     accountName: { type: ['string', 'null'] },
     licenseAccountId: { type: ['integer', 'null'] },
+    currency: { type: ['string', 'null'], description: "ISO 4217 code of the current license account's refund values" },
     userId: { type: 'integer' },
     realName: { type: 'string' },
     userName: { type: 'string' },

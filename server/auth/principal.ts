@@ -20,6 +20,8 @@ export interface Principal {
   /** The caller's current (default) license account; null when they belong to none. */
   licenseAccountId: number | null;
   licenseAccountName: string | null;
+  /** ISO 4217 code of the current license account's refund values; null without an account. */
+  licenseAccountCurrency: string | null;
   tokenId: number;
   /** The client's UTC offset at sign-in, when it sent one. */
   utcOffsetMinutes: number | null;
@@ -32,7 +34,7 @@ export interface PermissionItem {
 
 export const currentLicenseAccount = async (db: Db, userId: number) => {
   const [row] = await db
-    .select({ id: licenseAccount.id, name: licenseAccount.licenseAccountName })
+    .select({ id: licenseAccount.id, name: licenseAccount.licenseAccountName, currency: licenseAccount.currency })
     .from(licenseAccountUserRelation)
     .innerJoin(licenseAccount, eq(licenseAccount.id, licenseAccountUserRelation.licenseAccountId))
     .where(eq(licenseAccountUserRelation.userId, userId))
@@ -56,6 +58,7 @@ export const loadPrincipal = async (db: Db, token: TokenRow): Promise<Principal>
     passwordChangedAt: user.passwordChangedAt,
     licenseAccountId: account?.id ?? null,
     licenseAccountName: account?.name ?? null,
+    licenseAccountCurrency: account?.currency ?? null,
     tokenId: token.id,
     utcOffsetMinutes: token.utcOffsetMinutes,
   };
@@ -135,6 +138,7 @@ interface CallerRow {
   password_changed_ms: number;
   account_id: number | null;
   account_name: string | null;
+  account_currency: string | null;
   permissions: PermissionItem[] | string | null;
 }
 
@@ -148,7 +152,7 @@ const readCallerRow = async (db: Db, hash: string): Promise<CallerEntry | undefi
         (extract(epoch from t.created_at) * 1000)::float8 as created_ms, (extract(epoch from t.last_seen_at) * 1000)::float8 as last_seen_ms,
         u.id as user_id, u.enabled, u.name as user_name, u.realname, u.super_admin, u.must_change_password,
         (extract(epoch from u.password_changed_at) * 1000)::float8 as password_changed_ms,
-        account.id as account_id, account.name as account_name,
+        account.id as account_id, account.name as account_name, account.currency as account_currency,
         case when u.super_admin or account.id is null then null else (
           select coalesce(json_agg(json_build_object('id', p.id, 'identifier', p.identifier) order by p.id), '[]'::json)
           from (select distinct sp.id, sp.identifier from sys_user_role ur
@@ -161,7 +165,7 @@ const readCallerRow = async (db: Db, hash: string): Promise<CallerEntry | undefi
       left join sys_user u on u.id = t.user_id
       left join lateral (
         -- The default one, else the oldest link (as currentLicenseAccount).
-        select a.id, a.license_account_name as name from license_account_user_relation lr
+        select a.id, a.license_account_name as name, a.currency from license_account_user_relation lr
         join license_account a on a.id = lr.license_account_id
         where lr.user_id = u.id order by lr.is_default desc, lr.license_account_id asc limit 1
       ) account on true
@@ -197,6 +201,7 @@ const admitCaller = async (db: Db, config: ServerConfig, row: CallerEntry): Prom
       passwordChangedAt: new Date(row.password_changed_ms),
       licenseAccountId: row.account_id,
       licenseAccountName: row.account_name,
+      licenseAccountCurrency: row.account_currency,
       tokenId: row.token_id,
       utcOffsetMinutes: row.utc_offset_minutes,
     },

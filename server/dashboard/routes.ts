@@ -3,6 +3,7 @@
 import { Ajv } from 'ajv';
 import { and, eq } from 'drizzle-orm';
 import { Type } from 'typebox';
+import { DEFAULT_ACCOUNT_CURRENCY } from '../../resources/account';
 import { CARD_KEYS } from '../../resources/dashboard';
 import { HOME_MENU_ID, findMenuById } from '../../resources/menu';
 import type { Caller } from '../auth/principal';
@@ -29,11 +30,8 @@ export const DASHBOARD_PERMISSION = findMenuById(HOME_MENU_ID)!.children.find((n
  */
 export const DASHBOARD_PERMISSIONS = [DASHBOARD_PERMISSION, 'machine:page'] as const;
 
-/**
- * License accounts have no currency field yet: refund values are in this currency (the demo fleet's
- * refunds are Hong Kong dollars, resources of server/seed/vocabulary.ts).
- */
-export const DEFAULT_CURRENCY = 'HKD';
+/** Refund values of a caller without a license account are in this currency (the accounts' default). */
+export const DEFAULT_CURRENCY = DEFAULT_ACCOUNT_CURRENCY;
 
 const MACHINE_RESOURCE = 'machine';
 
@@ -54,7 +52,7 @@ const answerSchema = {
   properties: {
     now: { type: 'string', description: 'The instant every window ends at (ISO)' },
     utcOffsetMinutes: { type: 'integer', description: 'Local days and months are cut at this UTC offset' },
-    currency: { type: 'string', description: `ISO 4217 code of refund values (${DEFAULT_CURRENCY} until license accounts have a currency)` },
+    currency: { type: 'string', description: "ISO 4217 code of refund values: the license account's currency" },
     machineCount: { type: 'integer', description: 'Machines in the scope (the saved filter, else the whole account)' },
     savedFilter: { type: ['object', 'null'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
     cards: {
@@ -138,7 +136,7 @@ export const registerDashboardRoutes = (app: TypedApp, { db, models }: Services)
       // No license account: nothing is the caller's (the scope condition is false).
       const account = caller.principal.licenseAccountId ?? -1;
       const answer = await computeDashboard({
-        db, model, caller, account, base, periods, currency: DEFAULT_CURRENCY,
+        db, model, caller, account, base, periods, currency: caller.principal.licenseAccountCurrency ?? DEFAULT_CURRENCY,
         usage: (tx, machines) => usageOf(tx, account, periods, machines, base),
       });
       return ok(request, { ...answer, savedFilter: chosen });

@@ -15,6 +15,8 @@ export interface UserInfo extends PermissionHolder {
 export interface LoginAnswer {
   accountName: string;
   licenseAccountId?: number | null;
+  /** ISO 4217 code of the current license account's refund values. */
+  currency?: string | null;
   userId: number;
   realName: string;
   userName?: string;
@@ -34,6 +36,7 @@ export const SESSION_KEYS = {
   tokenValue: 'tokenValue',
   version: 'version',
   accountName: 'accountName',
+  currency: 'currency',
   userInfo: 'userInfo',
   termType: 'termType',
   sysUserId: 'sysUserId',
@@ -47,7 +50,7 @@ export const SESSION_KEYS = {
 
 /** Removed on logout / forced logout. `lang` and the remembered `username` outlive the session. */
 const SESSION_DATA_KEYS = [
-  'tokenName', 'tokenValue', 'version', 'accountName', 'userInfo', 'termType', 'sysUserId', 'realName',
+  'tokenName', 'tokenValue', 'version', 'accountName', 'currency', 'userInfo', 'termType', 'sysUserId', 'realName',
   'password', 'roleId', 'forcedPasswordChange',
 ] as const;
 
@@ -113,6 +116,7 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
   /** Fields shared by the login answer and `GET /login/current`. */
   const storeProfile = (answer: LoginAnswer) => {
     set('accountName', answer.accountName);
+    set('currency', answer.currency ?? null);
     set('userInfo', JSON.stringify(answer.userInfo));
     set('termType', JSON.stringify(answer.termType ?? []));
     set('sysUserId', answer.userId);
@@ -141,6 +145,8 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
     getRealName: () => get('realName') ?? '',
     getSysUserId: () => get('sysUserId'),
     getAccountName: () => get('accountName') ?? '',
+    /** The current license account's currency (ISO 4217), null before the server said it (money then shows as a plain number). */
+    getCurrency: () => get('currency'),
     setAccountName: (name: string) => set('accountName', name),
     getRememberedUsername: () => get('username') ?? '',
     getForcedPasswordChange: (): ForcedPasswordChange | null => {

@@ -47,7 +47,7 @@ const MachineHits = ({ hits }: { hits: readonly MachineHit[] }) => {
 
 const SessionHits = ({ hits }: { hits: readonly ConsumerSessionHit[] }) => {
   const translate = useTranslate();
-  const { locale } = useConsoleServices();
+  const { locale, session } = useConsoleServices();
   return (
     <List dense aria-label={translate('fleet.search.hitTypes.consumerSession')}>
       {hits.map((hit) => (
@@ -63,7 +63,7 @@ const SessionHits = ({ hits }: { hits: readonly ConsumerSessionHit[] }) => {
               hit.termNo,
               hit.startTime,
               translate(`fleet.payoutMethods.${hit.payoutMethod}`, { _: hit.payoutMethod }),
-              formatMoney(hit.totalRefund, locale),
+              formatMoney(hit.totalRefund, locale, session.getCurrency()),
             ].join(' · ')}
           />
         </ListItemButton>

@@ -173,6 +173,8 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
         const shown = await sessions.locator('tbody tr').allInnerTexts();
         return shown.length > 0 && shown.every((text) => text.includes(target.session.voucherCode));
       }).toBe(true);
+      // refunds in the license account's currency (the demo account pays Hong Kong dollars), not a bare number
+      expect(await sessions.locator('tbody tr', { hasText: target.session.voucherCode }).innerText()).toContain('HK$');
       await sessions.locator('tbody tr', { hasText: target.session.voucherCode }).click();
       await page.waitForURL(`**/installation/rvmpage/${target.machine.id}/ConsumerSessions/${target.session.id}`);
       await page.getByTestId('session-voucher').getByText(target.session.voucherCode).waitFor();

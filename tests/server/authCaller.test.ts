@@ -84,11 +84,11 @@ describe('the forced password change', () => {
     };
     const principal: Principal = {
       userId: 7, userName: 'u', realName: 'U', superAdmin: false, mustChangePassword: false, passwordChangedAt: new Date(NOW),
-      licenseAccountId: 3, licenseAccountName: 'Default', tokenId: 5, utcOffsetMinutes: null,
+      licenseAccountId: 3, licenseAccountName: 'Default', licenseAccountCurrency: 'HKD', tokenId: 5, utcOffsetMinutes: null,
     };
     const db = (roleIds: number[]) => ({ execute: async () => ({ rows: [{ permissions: [{ id: 210201, identifier: 'user:page' }], role_ids: roleIds }] }) }) as unknown as Db;
     const member = await buildLoginAnswer(db([4]), DEFAULT_CONFIG, principal, 'T'.repeat(43));
-    const stranger = await buildLoginAnswer(db([]), DEFAULT_CONFIG, { ...principal, licenseAccountId: null, licenseAccountName: null });
+    const stranger = await buildLoginAnswer(db([]), DEFAULT_CONFIG, { ...principal, licenseAccountId: null, licenseAccountName: null, licenseAccountCurrency: null });
     expect(misfits(loginAnswerSchema(true), member, 'answer')).toEqual([]);
     expect(misfits(loginAnswerSchema(false), stranger, 'answer')).toEqual([]);
     // the two flags of the forced password change are explained in the API document
@@ -186,6 +186,7 @@ describe('the caller\'s permission checks', () => {
     passwordChangedAt: new Date(NOW),
     licenseAccountId: null,
     licenseAccountName: null,
+    licenseAccountCurrency: null,
     tokenId: 1,
     utcOffsetMinutes: null,
     ...fields,
@@ -244,7 +245,7 @@ describe('rows as node-postgres answers them (json already parsed; Stryker runs 
     const row = {
       token_id: 5, token_user_id: 7, utc_offset_minutes: 480, revoked: false, revoke_reason: null, created_ms: NOW - HOUR, last_seen_ms: NOW - 1000,
       user_id: 7, enabled: true, user_name: 'u', realname: 'U', super_admin: false, must_change_password: false, password_changed_ms: NOW - HOUR,
-      account_id: 3, account_name: 'Default',
+      account_id: 3, account_name: 'Default', account_currency: 'HKD',
     };
     const token = 'A'.repeat(43);
     for (const stored of [permissions, JSON.stringify(permissions)]) {
@@ -252,7 +253,7 @@ describe('rows as node-postgres answers them (json already parsed; Stryker runs 
       expect(caller.permissions).toEqual(permissions);
       expect(caller.principal).toEqual({
         userId: 7, userName: 'u', realName: 'U', superAdmin: false, mustChangePassword: false, passwordChangedAt: new Date(NOW - HOUR),
-        licenseAccountId: 3, licenseAccountName: 'Default', tokenId: 5, utcOffsetMinutes: 480,
+        licenseAccountId: 3, licenseAccountName: 'Default', licenseAccountCurrency: 'HKD', tokenId: 5, utcOffsetMinutes: 480,
       });
     }
   });
@@ -261,7 +262,7 @@ describe('rows as node-postgres answers them (json already parsed; Stryker runs 
     vi.spyOn(Date, 'now').mockReturnValue(NOW);
     const principal: Principal = {
       userId: 7, userName: 'u', realName: 'U', superAdmin: false, mustChangePassword: true, passwordChangedAt: new Date(NOW - 91 * 86_400_000),
-      licenseAccountId: 3, licenseAccountName: 'Default', tokenId: 5, utcOffsetMinutes: null,
+      licenseAccountId: 3, licenseAccountName: 'Default', licenseAccountCurrency: 'HKD', tokenId: 5, utcOffsetMinutes: null,
     };
     const config = { ...DEFAULT_CONFIG, version: '9.8.7' };
     for (const [stored, roles] of [[permissions, [4, 9]], [JSON.stringify(permissions), JSON.stringify([4, 9])]] as const) {
@@ -270,6 +271,7 @@ describe('rows as node-postgres answers them (json already parsed; Stryker runs 
       expect(await buildLoginAnswer(db, config, principal)).toEqual({
         accountName: 'Default',
         licenseAccountId: 3,
+        currency: 'HKD',
         userId: 7,
         realName: 'U',
         userName: 'u',
@@ -300,7 +302,7 @@ describe('a caller kept in memory (loadCaller with a CallerCache; a fake databas
   const rowAt = (now: number, fields: Record<string, unknown> = {}) => ({
     token_id: 5, token_user_id: 7, utc_offset_minutes: null, revoked: false, revoke_reason: null, created_ms: now - HOUR, last_seen_ms: now - 1000,
     user_id: 7, enabled: true, user_name: 'u', realname: 'U', super_admin: false, must_change_password: false, password_changed_ms: now - HOUR,
-    account_id: 3, account_name: 'Default', permissions: JSON.stringify([{ id: 210201, identifier: 'user:page' }]),
+    account_id: 3, account_name: 'Default', account_currency: 'HKD', permissions: JSON.stringify([{ id: 210201, identifier: 'user:page' }]),
     ...fields,
   });
   /** Answers `next()` to the caller query; counts the reads and the token touches (db.update). */

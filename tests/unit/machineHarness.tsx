@@ -10,8 +10,12 @@ export const MACHINE = { id: 5, termNo: 'HK0005', serialNumber: 'SN-0005', termT
 
 export const pageOf = <T,>(list: T[], total = list.length, extra: object = {}) => ({ list, total, pageNum: 1, pageSize: 20, ...extra });
 
-export const renderMachinePage = (path: string, { user = ADMIN, handlers = {} }: { user?: UserInfo; handlers?: Record<string, unknown> } = {}) => {
-  const h = consoleHarness({ user, handlers: { 'GET /rvm/5': MACHINE, ...handlers } });
+/** The machine page signed in to an account paying refunds in Hong Kong dollars (the demo fleet's), unless `currency` says otherwise. */
+export const renderMachinePage = (
+  path: string,
+  { user = ADMIN, handlers = {}, currency = 'HKD' }: { user?: UserInfo; handlers?: Record<string, unknown>; currency?: string } = {},
+) => {
+  const h = consoleHarness({ user, currency, handlers: { 'GET /rvm/5': MACHINE, ...handlers } });
   h.renderIn(
     <Routes>
       <Route path="/installation/rvmpage/*" element={<MachinePageScreen node={findMenuByKey('rvmpage')!} />} />

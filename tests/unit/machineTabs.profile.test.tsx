@@ -52,7 +52,7 @@ describe('Overview tab', () => {
     expect(within(status).getByText(`10% · ${t('installation.overview.binStates.ok')}`)).toBeTruthy();
 
     const today = screen.getByRole('heading', { name: t('fleet.overview.today') }).parentElement!;
-    expect(within(today).getByText('14.00')).toBeTruthy();
+    expect(within(today).getByText('HK$14.00')).toBeTruthy();
     expect(within(today).getByText('7.1%')).toBeTruthy();
     expect(within(today).getByText('140')).toBeTruthy();
 

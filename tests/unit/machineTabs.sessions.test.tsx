@@ -37,7 +37,7 @@ describe('ConsumerSessions tab', () => {
     expect(headerTexts(table)).toEqual(
       [t('installation.sessions.period'), ...['payoutMethod', 'totalRefund', 'itemCount', 'acceptedCount', 'rejectedCount', 'userId', 'voucherCode'].map((key) => t(`fleet.consumerSession.${key}`))],
     );
-    expect(rowTexts(table)).toEqual([['2025-03-01 10:00:00 – 10:02:00', t('fleet.payoutMethods.octopus'), '1.50', '3', '2', '1', 'U-1', 'V-HK-0001']]);
+    expect(rowTexts(table)).toEqual([['2025-03-01 10:00:00 – 10:02:00', t('fleet.payoutMethods.octopus'), 'HK$1.50', '3', '2', '1', 'U-1', 'V-HK-0001']]);
     expect(lastBody(h)).toMatchObject({ id: 5, payoutMethod: null, voucherCode: null, userId: null, pageNum: 1 });
 
     await user.click(within(table).getByText('V-HK-0001'));
@@ -79,16 +79,16 @@ describe('consumer session details', () => {
     expect(fact(t('fleet.consumerSession.termNo'))).toBe('HK0005 (SN-0005)');
     expect(fact(t('installation.sessions.period'))).toBe('2025-03-01 10:00:00 – 2025-03-01 10:02:00');
     expect(fact(t('fleet.consumerSession.payoutMethod'))).toBe(t('fleet.payoutMethods.octopus'));
-    expect(fact(t('fleet.consumerSession.totalRefund'))).toBe('1.50');
+    expect(fact(t('fleet.consumerSession.totalRefund'))).toBe('HK$1.50');
     expect(fact(t('fleet.consumerSession.voucherCode'))).toBe('V-HK-0001');
     expect(fact(t('fleet.consumerSession.donationInstitute'))).toBe('Green Fund');
     expect(callsTo(h.calls, 'GET', '/rvmpage/consumerSessionDetails')[0].query).toEqual({ id: '77' });
 
     const items = screen.getByRole('table', { name: t('fleet.consumerSession.itemCount') });
     expect(rowTexts(items)).toEqual([
-      ['1', '', t('fleet.itemTypes.plasticBottle'), '4891028164456', 'PET', '1.00', t('fleet.item.accepted')],
-      ['2', '–', t('fleet.itemTypes.can'), '4890008100309', 'ALU', '0.50', t('fleet.item.accepted')],
-      ['3', '–', t('fleet.itemTypes.glass'), '', '', '0.00', t('fleet.rejectReasons.1')],
+      ['1', '', t('fleet.itemTypes.plasticBottle'), '4891028164456', 'PET', 'HK$1.00', t('fleet.item.accepted')],
+      ['2', '–', t('fleet.itemTypes.can'), '4890008100309', 'ALU', 'HK$0.50', t('fleet.item.accepted')],
+      ['3', '–', t('fleet.itemTypes.glass'), '', '', 'HK$0.00', t('fleet.rejectReasons.1')],
     ]);
     const picture = within(items).getByRole('img', { name: t('installation.sessions.pictureAlt', { seq: 1, type: t('fleet.itemTypes.plasticBottle') }) });
     expect(picture.getAttribute('src')).toBe('/files/a.jpg');

@@ -86,10 +86,12 @@ describe('storing a sign-in', () => {
   it('stores the token, profile and language, and remembers the user only when asked', async () => {
     await loadPasswordCipher();
     const { session, storage, cookies } = setUp();
-    await session.storeLogin(answer({ version: '1.2.3' }), { username: 'ada', password: 'Passw0rd!', rememberPassword: true });
+    await session.storeLogin(answer({ version: '1.2.3', currency: 'HKD' }), { username: 'ada', password: 'Passw0rd!', rememberPassword: true });
     expect(session.getToken()).toEqual({ name: 'rvm-token', value: 'abc' });
+    expect(session.getCurrency()).toBe('HKD');
     expect(Object.fromEntries(storage.items)).toMatchObject({
       accountName: 'Kowloon',
+      currency: 'HKD',
       sysUserId: '7',
       realName: 'Ada',
       roleId: '3',
@@ -117,6 +119,8 @@ describe('storing a sign-in', () => {
     expect(storage.items.get('termType')).toBe('[]');
     expect(storage.items.has('roleId')).toBe(false);
     expect(storage.items.get('version')).toBe('1.2.3');
+    // an account without a currency said (another server version): plain numbers, not the last user's currency
+    expect(session.getCurrency()).toBeNull();
     expect(session.getStoredPassword()).toBe('Other1!');
     expect(session.getRememberedPassword()).toBeNull();
   });
@@ -137,7 +141,7 @@ describe('storing a sign-in', () => {
   it('clears the session but keeps the language, the remembered user and their cookie', async () => {
     await loadPasswordCipher();
     const { session, storage, cookies } = setUp();
-    await session.storeLogin(answer(), { username: 'ada', password: 'p', rememberPassword: true });
+    await session.storeLogin(answer({ currency: 'MOP' }), { username: 'ada', password: 'p', rememberPassword: true });
     session.clear();
     expect(session.isSignedIn()).toBe(false);
     expect([...storage.items.keys()].sort()).toEqual(['lang', 'username']);

@@ -87,8 +87,10 @@ export const mailOutbox = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     sentAt: at('sent_at'),
     error: text('error'),
+    /** The account whose notification this mail is (the Mails sent screen shows an account its own); null: no account's (a reset link). */
+    licenseAccountId: integer('license_account_id'),
   },
-  (t) => [index('mail_outbox_created_idx').on(t.createdAt)],
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt), index('mail_outbox_account_created_idx').on(t.licenseAccountId, t.createdAt)],
 );
 
 /** Saved list filters: personal, public (per license account) or built-in (seeded, read-only). */

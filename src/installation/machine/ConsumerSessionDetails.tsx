@@ -45,7 +45,7 @@ const ItemPicture = ({ item }: { item: ConsumerSessionItem }) => {
 
 export const ConsumerSessionDetails = ({ machineId, sessionId }: { machineId: number; sessionId: string }) => {
   const translate = useTranslate();
-  const { locale } = useConsoleServices();
+  const { locale, session } = useConsoleServices();
   const validId = /^\d{1,12}$/.test(sessionId);
   const { data, error, isPending, reload } = useApiData(
     validId ? (http, signal) => http.get<Details>('/rvmpage/consumerSessionDetails', { id: Number(sessionId) }, { signal, silent: true }) : null,
@@ -76,7 +76,7 @@ export const ConsumerSessionDetails = ({ machineId, sessionId }: { machineId: nu
     { key: 'itemType', label: 'fleet.item.itemType', render: (item) => translate(`fleet.itemTypes.${item.itemType}`, { _: item.itemType }) },
     { key: 'barcode', label: 'fleet.item.barcode', render: (item) => item.barcode, nowrap: true },
     { key: 'category', label: 'fleet.item.category', render: (item) => item.category },
-    { key: 'refund', label: 'fleet.item.refund', render: (item) => formatMoney(item.refund, locale), align: 'right' },
+    { key: 'refund', label: 'fleet.item.refund', render: (item) => formatMoney(item.refund, locale, session.getCurrency()), align: 'right' },
     {
       key: 'rejectReason',
       label: 'fleet.item.rejectReason',
@@ -110,7 +110,7 @@ export const ConsumerSessionDetails = ({ machineId, sessionId }: { machineId: nu
                   <Fact label={translate('fleet.consumerSession.payoutMethod')}>
                     {translate(`fleet.payoutMethods.${data.session.payoutMethod}`, { _: data.session.payoutMethod })}
                   </Fact>
-                  <Fact label={translate('fleet.consumerSession.totalRefund')}>{formatMoney(data.session.totalRefund, locale)}</Fact>
+                  <Fact label={translate('fleet.consumerSession.totalRefund')}>{formatMoney(data.session.totalRefund, locale, session.getCurrency())}</Fact>
                   <Fact label={translate('fleet.consumerSession.userId')}>{data.session.userId}</Fact>
                   <Fact label={translate('fleet.consumerSession.voucherCode')} testId="session-voucher">
                     {data.session.voucherCode}

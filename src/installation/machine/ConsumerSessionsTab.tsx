@@ -27,7 +27,7 @@ const NO_FILTERS: SessionFilters = { payoutMethod: null, voucherCode: null, user
 export const ConsumerSessionsTab = () => {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const { locale } = useConsoleServices();
+  const { locale, session } = useConsoleServices();
   const { machineId } = useMachine();
   const paging = usePagedRange(DEFAULT_RANGE_DAYS);
   const [filters, setFilters] = useState<SessionFilters>(NO_FILTERS);
@@ -46,7 +46,7 @@ export const ConsumerSessionsTab = () => {
   const columns: Column<ConsumerSessionRow>[] = [
     { key: 'period', label: 'installation.sessions.period', render: (row) => formatPeriod(row.startTime, row.endTime), nowrap: true },
     { key: 'payoutMethod', label: 'fleet.consumerSession.payoutMethod', render: (row) => translate(`fleet.payoutMethods.${row.payoutMethod}`, { _: row.payoutMethod }) },
-    { key: 'totalRefund', label: 'fleet.consumerSession.totalRefund', render: (row) => formatMoney(row.totalRefund, locale), align: 'right' },
+    { key: 'totalRefund', label: 'fleet.consumerSession.totalRefund', render: (row) => formatMoney(row.totalRefund, locale, session.getCurrency()), align: 'right' },
     { key: 'itemCount', label: 'fleet.consumerSession.itemCount', render: (row) => row.itemCount, align: 'right' },
     { key: 'acceptedCount', label: 'fleet.consumerSession.acceptedCount', render: (row) => row.acceptedCount, align: 'right' },
     { key: 'rejectedCount', label: 'fleet.consumerSession.rejectedCount', render: (row) => row.rejectedCount, align: 'right' },

@@ -61,7 +61,7 @@ export const EventList = ({ events, empty }: { events: readonly MachineEvent[]; 
 
 export const OverviewTab = () => {
   const translate = useTranslate();
-  const { locale } = useConsoleServices();
+  const { locale, session } = useConsoleServices();
   const dayStart = startOfToday();
   const { data, error, isPending, reload } = useMachineData(
     (http, id, signal) => http.get<MachineOverview>('/rvmpage/overview', { id, dayStart }, { signal }),
@@ -130,7 +130,7 @@ export const OverviewTab = () => {
               <Figure label={translate('fleet.overview.items')} value={data.today.items} />
               <Figure label={translate('fleet.overview.accepted')} value={data.today.accepted} />
               <Figure label={translate('fleet.overview.rejected')} value={data.today.rejected} />
-              <Figure label={translate('fleet.overview.refund')} value={formatMoney(data.today.refund, locale)} />
+              <Figure label={translate('fleet.overview.refund')} value={formatMoney(data.today.refund, locale, session.getCurrency())} />
               <Figure label={translate('fleet.overview.rejectRate')} value={formatRatio(data.today.rejectRate, locale)} />
             </Box>
           </TitledCard>

@@ -1,0 +1,1 @@
+ALTER TABLE "license_account" ADD COLUMN "currency" varchar(3) DEFAULT 'HKD' NOT NULL;
