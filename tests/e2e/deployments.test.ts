@@ -130,7 +130,9 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
       MQTT_PORT: String(mqttPort),
       MQTT_HOST: '127.0.0.1',
       SIMULATE: String(SIMULATED),
-      SIMULATE_SPEED: '2',
+      // Machines' clocks 20 times real time: a software install (20-90 simulated seconds) takes 1-4.5 s, so the three
+      // waves wait mostly on the rollout job's 10 s ticks (at 2 they waited up to 45 s per wave: 122 s of the file's 476 s on a busy machine)
+      SIMULATE_SPEED: '20',
       SIMULATE_DEPLOY_BROKEN: '0',
       SIMULATE_DEPLOY_CHECKSUM: '0',
       SIMULATE_DEPLOY_APPLY_FAILURE: '0',
@@ -291,6 +293,7 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
     const history = page.getByTestId('version-history-table').locator('tbody tr').first();
     await history.getByText('9.0.0', { exact: true }).waitFor();
     await expect(history.textContent()).resolves.toContain(en.deployments.versionHistory.sources.deployment);
+    await history.getByRole('link', { name: `#${deploymentId}` }).waitFor();
     await checkScreen(page, 'machine-version-history-en');
 
     await page.goto(`${server.url}/service/ai`);
@@ -366,6 +369,9 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
     await slowly(async () => (await deploymentOf(ai.id)).status).toBe('completed');
     await page.goto(`${server.url}/service/ai`);
     await eventually(() => page.getByTestId(`ai-model-${machine.termType}`).locator('tr[data-package="vision 2"]').getAttribute('data-machines')).toBe('1');
+    // which machine runs it, linked to the deployment that installed it
+    await page.getByTestId(`ai-model-${machine.termType}`).locator('tr[data-package="vision 2"]').getByTestId('ai-running-count').click();
+    await page.getByTestId('ai-machines').getByRole('link', { name: `#${ai.id}` }).waitFor();
 
     // The other screens in Chinese.
     for (const [path, name, ready] of [
