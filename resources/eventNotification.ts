@@ -1,4 +1,5 @@
 import { ALARM_CODES } from './event';
+import { NOTIFICATION_RESULTS } from './mailOutbox';
 import { defineResource } from './types';
 
 const list = (item: string) => `^\\s*${item}(\\s*,\\s*${item})*\\s*$`;
@@ -48,10 +49,15 @@ export const eventNotification = defineResource({
     notifyOnClear: { type: 'boolean', sortable: true, defaultValue: true },
     enabled: { type: 'boolean', sortable: true, defaultValue: true },
     createTime: { type: 'datetime', readOnly: true, sortable: true },
+    // The latest mailing, by the job or "send now" (docs/reports.md "Trying a notification").
+    lastSent: { type: 'datetime', readOnly: true, sortable: true },
+    lastResult: { type: 'enum', options: NOTIFICATION_RESULTS, readOnly: true, display: 'status' },
+    lastError: { type: 'text', readOnly: true },
   },
   list: {
-    // createTime is on the record's page: eight columns do not fit 1280 px
-    columns: ['name', 'alarmCodes', 'fleets', 'recipients', 'reminderHours', 'notifyOnClear', 'enabled'],
+    // reminderHours, notifyOnClear, lastError and createTime are on the record's page: more columns (with the
+    // send now button's) do not fit 1280 px
+    columns: ['name', 'alarmCodes', 'fleets', 'recipients', 'enabled', 'lastSent', 'lastResult'],
     defaultSort: { field: 'createTime', order: 'DESC' },
     filters: [
       { name: 'nameLike', field: 'name', operator: 'like', alwaysOn: true },
@@ -74,4 +80,6 @@ export const eventNotification = defineResource({
     'eventNotification:edit': 60303,
     'eventNotification:delete': 60304,
   },
+  // the generic views plus "send now" on each row and on the record's page (needs `edit`), src/resources/NotificationLists.tsx
+  customViews: { list: 'eventNotificationList', show: 'eventNotificationShow', edit: 'eventNotificationEdit' },
 });

@@ -11,11 +11,12 @@ import { event } from './event';
 import { eventNotification } from './eventNotification';
 import { reportNotification } from './reportNotification';
 import { auditLog } from './auditLog';
+import { mailOutbox } from './mailOutbox';
 import { deploymentPackage } from './deploymentPackage';
 import { deployment } from './deployment';
 import { HOOKUP_RESOURCES } from './hookups';
 
-export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification, reportNotification, auditLog, deploymentPackage, deployment, ...HOOKUP_RESOURCES];
+export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification, reportNotification, auditLog, mailOutbox, deploymentPackage, deployment, ...HOOKUP_RESOURCES];
 
 export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) =>
   registry.find((declaration) => declaration.name === name);

@@ -106,7 +106,7 @@ const TOP: Spec[] = [
   { id: 12, key: 'apis', route: '/apis/apisManager', icon: 'apis', type: 'directory', children: screens('apis', APIS_CHILDREN) },
   {
     id: 21, key: 'systemSettings', route: '/systemSettings/systemSettingIndex', icon: 'systemSettings', type: 'directory',
-    children: screens('systemSettings', [['account', 2101], ['user', 2102], ['role', 2103], ['permission', 2104], ['resourceTypes', 2105], ['auditLog', 2106]]),
+    children: screens('systemSettings', [['account', 2101], ['user', 2102], ['role', 2103], ['permission', 2104], ['resourceTypes', 2105], ['auditLog', 2106], ['mailOutbox', 2107]]),
   },
 ];
 

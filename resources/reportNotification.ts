@@ -1,3 +1,4 @@
+import { NOTIFICATION_RESULTS } from './mailOutbox';
 import { REPORT_FORMATS, REPORT_KINDS } from './reports';
 import { defineResource } from './types';
 
@@ -40,15 +41,19 @@ export const reportNotification = defineResource({
     language: { type: 'enum', options: REPORT_LANGUAGES, required: true, sortable: true, defaultValue: 'en' },
     enabled: { type: 'boolean', sortable: true, defaultValue: true },
     // Computed by the server from the runs (readOnly: never accepted, shown in list and show views).
-    lastStatus: { type: 'enum', options: REPORT_RUN_STATUSES, readOnly: true, display: 'status' },
-    lastProduced: { type: 'datetime', readOnly: true, sortable: true },
+    lastStatus: { type: 'enum', options: REPORT_RUN_STATUSES, readOnly: true, display: 'status', views: ['show'] },
+    lastProduced: { type: 'datetime', readOnly: true, sortable: true, views: ['show'] },
+    // The latest mailing, by the scheduler or "send now" (docs/reports.md "Trying a notification").
+    lastSent: { type: 'datetime', readOnly: true, sortable: true },
+    lastResult: { type: 'enum', options: NOTIFICATION_RESULTS, readOnly: true, display: 'status' },
+    lastError: { type: 'text', readOnly: true },
     nextDue: { type: 'datetime', readOnly: true },
     createTime: { type: 'datetime', readOnly: true, sortable: true },
   },
   list: {
-    // Fleets, format, language and enabled are on the record's page (the edit form): more
-    // columns do not fit 1280 px. A switched-off subscription shows no "next due".
-    columns: ['name', 'report', 'period', 'recipients', 'lastStatus', 'lastProduced', 'nextDue'],
+    // Fleets, format, language, enabled, the last run and the last produced are on the record's page: more
+    // columns (with the send now button's) do not fit 1280 px. A switched-off subscription shows no "next due".
+    columns: ['name', 'report', 'period', 'recipients', 'lastSent', 'lastResult', 'nextDue'],
     defaultSort: { field: 'createTime', order: 'DESC' },
     filters: [
       { name: 'nameLike', field: 'name', operator: 'like', alwaysOn: true },
@@ -72,4 +77,6 @@ export const reportNotification = defineResource({
     'reportNotification:edit': 30303,
     'reportNotification:delete': 30304,
   },
+  // the generic views plus "send now" on each row and on the record's page (needs `edit`), src/resources/NotificationLists.tsx
+  customViews: { list: 'reportNotificationList', show: 'reportNotificationShow', edit: 'reportNotificationEdit' },
 });

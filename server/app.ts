@@ -46,11 +46,13 @@ import { registerGatewayRoutes } from './gateway/routes';
 import { registerDeploymentRoutes } from './deployments/routes';
 import { registerPackageDownload } from './deployments/download';
 import { registerVersionRoutes } from './deployments/versions';
+import { registerAiRoutes } from './deployments/aiModels';
 import { createJobRunner } from './jobs/periodic';
 import { registerAuditRetentionJob } from './audit/retention';
 import { registerRequestContext } from './lib/requestContext';
 import { registerReportNotificationJob } from './reports/scheduler';
 import { registerReportRoutes } from './reports/routes';
+import { registerReportNotificationSendNow } from './reports/sendNow';
 import { registerConfiguredTypeRoutes, startConfiguredTypes } from './configuredTypes';
 import { registerFileRoutes } from './files/routes';
 import { HOOKUP_HOOKS, HOOKUP_VIEWS, registerHookups } from './hookups';
@@ -177,6 +179,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerDashboardRoutes(api, services);
         registerPerformanceRoutes(api, services);
         registerReportNotificationJob(api, services);
+        registerReportNotificationSendNow(api, services);
         registerReportRoutes(api, services);
         registerConfiguredTypeRoutes(api, services, configuredTypes);
         registerFileRoutes(api, services);
@@ -184,6 +187,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerDeploymentRoutes(api, services);
         registerPackageDownload(api, services, authenticateMachine);
         registerVersionRoutes(api, services);
+        registerAiRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

@@ -54,6 +54,11 @@ export const errors = {
   '4029': 'Too many requests, please try again later',
   '5002': 'Please unlink it first: it is still in use',
   '5003': 'Please remove its subordinates first',
+  // Trying a notification ("send now", docs/reports.md "Trying a notification"):
+  '9310': 'The notification has no recipients: add an e-mail address first',
+  '9311': 'No mail server is configured (SMTP_URL): mails are only written to the server log',
+  '9312': 'This notification is being sent right now: wait for it to finish',
+  '9313': 'The mail could not be sent: %{reason}',
   '9340': 'Only the last three months of performance data are available: choose a later start date',
   // Configured resource types (server/configuredTypes/):
   '9400': 'The name "%{name}" is already used by another resource type',

@@ -25,6 +25,19 @@ export const events = {
     detail: 'Detail',
     rule: 'Notification rule',
     link: 'Event history',
+    // "send now": a test of the rule, without an alarm
+    subjectTest: 'Test of the alarm notification rule "%{name}"',
+    introTest: 'This is a test sent with "Send now" in the RVM Console: no alarm was raised. The recipients of this rule get a mail like the alarm mails when one of these alarms is raised.',
+    alarms: 'Alarms',
+    fleets: 'Fleets',
+    allFleets: 'All fleets',
+    reminders: 'Reminders',
+    everyHours: 'every %{hours} hours while open',
+    never: 'none',
+    onClear: 'Mail when cleared',
+    yes: 'yes',
+    no: 'no',
+    rules: 'Event notifications',
   },
 } as const;
 
@@ -71,9 +84,12 @@ export const eventResources = {
       notifyOnClear: 'Mail when cleared',
       enabled: 'Enabled',
       createTime: 'Create time',
+      lastSent: 'Last sent',
+      lastResult: 'Last result',
+      lastError: 'Why the last mailing failed',
     },
     // the alarm-code picker's texts: the fleet catalogue's wording
-    enums: { alarmCodes: fleet.alarms },
+    enums: { alarmCodes: fleet.alarms, lastResult: { sent: 'Sent', failed: 'Failed' } },
     filters: {
       nameLike: 'Name',
       alarmCodesLike: 'Alarm code',

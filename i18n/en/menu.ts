@@ -68,4 +68,5 @@ export const menu = {
   permission: 'Permissions',
   resourceTypes: 'Resource types',
   auditLog: 'Audit log',
+  mailOutbox: 'Mails sent',
 } as const;

@@ -22,6 +22,15 @@ export const notifications = {
     footer: 'You receive this mail because your address is a recipient of this subscription in the RVM Console (Reports › Report notifications).',
     periods: { weekly: 'Weekly', monthly: 'Monthly' },
   },
+  // "Send now" on report and event notifications (src/resources/SendNowButton.tsx)
+  sendNow: {
+    action: 'Send now',
+    title: 'Send "%{name}" now?',
+    confirmReport: 'The report of the period just over is produced and mailed to every recipient now: %{recipients}.',
+    confirmEvent: 'A test mail saying what this rule mails about goes to every recipient now: %{recipients}.',
+    sending: 'Sending…',
+    sent: 'Sent to %{smart_count} recipient |||| Sent to %{smart_count} recipients',
+  },
 } as const;
 
 /** Labels of the subscription declaration (resources/reportNotification.ts). */
@@ -42,6 +51,9 @@ export const notificationResources = {
       lastProduced: 'Last produced',
       nextDue: 'Next due',
       createTime: 'Create time',
+      lastSent: 'Last sent',
+      lastResult: 'Last result',
+      lastError: 'Why the last mailing failed',
     },
     filters: {
       nameLike: 'Name',
@@ -56,6 +68,23 @@ export const notificationResources = {
       format: { xlsx: 'Excel (XLSX)', csv: 'CSV' },
       language: { en: 'English', zh: 'Chinese (中文)' },
       lastStatus: { due: 'Due', produced: 'Produced, mail pending', mailed: 'Mailed', skipped: 'Skipped', failed: 'Failed' },
+      lastResult: { sent: 'Sent', failed: 'Failed' },
     },
+  },
+  // System settings › Mails sent (resources/mailOutbox.ts)
+  mailOutbox: {
+    name: 'Mail sent |||| Mails sent',
+    fields: {
+      id: 'ID',
+      createdAt: 'Time',
+      recipient: 'Recipient',
+      subject: 'Subject',
+      status: 'Status',
+      sentAt: 'Accepted by the mail server',
+      error: 'Error',
+      body: 'Text (secrets redacted)',
+    },
+    filters: { createdFrom: 'From', createdTo: 'Until', recipientLike: 'Recipient', subjectLike: 'Subject', status: 'Status' },
+    enums: { status: { sent: 'Sent', failed: 'Failed', notSent: 'Not sent (no mail server)' } },
   },
 } as const;

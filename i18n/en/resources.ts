@@ -7,12 +7,19 @@ export const resources = {
       licenseAccountName: 'License account',
       businessUnit: 'Business unit',
       contact: 'Contact',
+      currency: 'Currency',
       userCount: 'Users',
       machineCount: 'Machine count',
       fleetCount: 'Fleet',
       createTime: 'Create date',
     },
     filters: { nameLike: 'License account', businessUnitLike: 'Business unit' },
+    enums: {
+      currency: {
+        HKD: 'HKD – Hong Kong dollar', CNY: 'CNY – Renminbi', MOP: 'MOP – Macanese pataca', TWD: 'TWD – New Taiwan dollar',
+        SGD: 'SGD – Singapore dollar', USD: 'USD – US dollar', EUR: 'EUR – Euro', GBP: 'GBP – Pound sterling',
+      },
+    },
   },
   user: {
     name: 'User |||| Users',
@@ -115,7 +122,7 @@ export const resources = {
     },
     filters: { status: 'Status', packageId: 'Package', createdBy: 'Creator', createdFrom: 'Created from', createdTo: 'Created until' },
     enums: {
-      status: { awaitingApproval: 'Awaiting approval', running: 'Running', paused: 'Paused', completed: 'Completed', cancelled: 'Cancelled' },
+      status: { awaitingApproval: 'Awaiting approval', running: 'Running', paused: 'Paused', completed: 'Completed', cancelled: 'Cancelled', expired: 'Expired' },
     },
     actions: { add: 'Create', control: 'Pause, resume, cancel, retry', approve: 'Approve' },
   },

@@ -24,6 +24,18 @@ export const events: Catalogue<typeof en> = {
     detail: '详情',
     rule: '通知规则',
     link: '事件历史',
+    subjectTest: '报警通知规则“%{name}”的测试邮件',
+    introTest: '这是在 RVM 控制台中用“立即发送”发出的测试邮件：并没有发生报警。当以下报警之一发生时，此规则的收件人会收到类似的报警邮件。',
+    alarms: '报警',
+    fleets: '机群',
+    allFleets: '全部机群',
+    reminders: '提醒',
+    everyHours: '未解除时每 %{hours} 小时一次',
+    never: '无',
+    onClear: '解除时发送邮件',
+    yes: '是',
+    no: '否',
+    rules: '事件通知',
   },
 };
 
@@ -68,9 +80,12 @@ export const eventResources: Catalogue<typeof enResources> = {
       notifyOnClear: '解除时发送邮件',
       enabled: '启用',
       createTime: '创建时间',
+      lastSent: '上次发送',
+      lastResult: '上次结果',
+      lastError: '上次发送失败的原因',
     },
     // the alarm-code picker's texts: the fleet catalogue's wording
-    enums: { alarmCodes: fleet.alarms },
+    enums: { alarmCodes: fleet.alarms, lastResult: { sent: '已发送', failed: '失败' } },
     filters: {
       nameLike: '名称',
       alarmCodesLike: '报警代码',

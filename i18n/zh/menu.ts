@@ -70,4 +70,5 @@ export const menu: Catalogue<typeof en> = {
   permission: '权限',
   resourceTypes: '资源类型',
   auditLog: '审计日志',
+  mailOutbox: '已发送邮件',
 };

@@ -21,6 +21,14 @@ export const notifications: Catalogue<typeof en> = {
     footer: '您收到此邮件，是因为您的地址是 RVM 控制台中此订阅的收件人（报表 › 报表通知）。',
     periods: { weekly: '每周', monthly: '每月' },
   },
+  sendNow: {
+    action: '立即发送',
+    title: '立即发送“%{name}”？',
+    confirmReport: '将立即生成上一周期的报表，并发送给所有收件人：%{recipients}。',
+    confirmEvent: '将立即向所有收件人发送一封测试邮件，说明此规则会就哪些报警发送邮件：%{recipients}。',
+    sending: '正在发送…',
+    sent: '已发送给 %{smart_count} 位收件人 |||| 已发送给 %{smart_count} 位收件人',
+  },
 };
 
 export const notificationResources: Catalogue<typeof enResources> = {
@@ -40,6 +48,9 @@ export const notificationResources: Catalogue<typeof enResources> = {
       lastProduced: '最近生成',
       nextDue: '下次生成',
       createTime: '创建时间',
+      lastSent: '上次发送',
+      lastResult: '上次结果',
+      lastError: '上次发送失败的原因',
     },
     filters: {
       nameLike: '名称',
@@ -54,6 +65,22 @@ export const notificationResources: Catalogue<typeof enResources> = {
       format: { xlsx: 'Excel（XLSX）', csv: 'CSV' },
       language: { en: '英文（English）', zh: '中文' },
       lastStatus: { due: '待生成', produced: '已生成，邮件待发', mailed: '已发送', skipped: '已跳过', failed: '失败' },
+      lastResult: { sent: '已发送', failed: '失败' },
     },
+  },
+  mailOutbox: {
+    name: '已发送邮件',
+    fields: {
+      id: 'ID',
+      createdAt: '时间',
+      recipient: '收件人',
+      subject: '主题',
+      status: '状态',
+      sentAt: '邮件服务器接收时间',
+      error: '错误',
+      body: '正文（机密内容已隐去）',
+    },
+    filters: { createdFrom: '开始', createdTo: '结束', recipientLike: '收件人', subjectLike: '主题', status: '状态' },
+    enums: { status: { sent: '已发送', failed: '失败', notSent: '未发送（无邮件服务器）' } },
   },
 };

@@ -9,12 +9,19 @@ export const resources: Catalogue<typeof en> = {
       licenseAccountName: '许可账户',
       businessUnit: '业务单元',
       contact: '联系人',
+      currency: '币种',
       userCount: '用户数',
       machineCount: '机器数量',
       fleetCount: '机群',
       createTime: '创建日期',
     },
     filters: { nameLike: '许可账户', businessUnitLike: '业务单元' },
+    enums: {
+      currency: {
+        HKD: 'HKD – 港元', CNY: 'CNY – 人民币', MOP: 'MOP – 澳门元', TWD: 'TWD – 新台币',
+        SGD: 'SGD – 新加坡元', USD: 'USD – 美元', EUR: 'EUR – 欧元', GBP: 'GBP – 英镑',
+      },
+    },
   },
   user: {
     name: '用户',
@@ -117,7 +124,7 @@ export const resources: Catalogue<typeof en> = {
     },
     filters: { status: '状态', packageId: '软件包', createdBy: '创建人', createdFrom: '创建时间起', createdTo: '创建时间止' },
     enums: {
-      status: { awaitingApproval: '待审批', running: '进行中', paused: '已暂停', completed: '已完成', cancelled: '已取消' },
+      status: { awaitingApproval: '待审批', running: '进行中', paused: '已暂停', completed: '已完成', cancelled: '已取消', expired: '已过期' },
     },
     actions: { add: '创建', control: '暂停、继续、取消、重试', approve: '审批' },
   },

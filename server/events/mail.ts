@@ -44,3 +44,32 @@ export const notificationMail = (facts: NotificationFacts, to: string, publicUrl
   ];
   return { to, subject: translate('en', `events.mail.${SUBJECTS[facts.kind]}`, values), text: lines.join('\n') };
 };
+
+export interface RuleFacts {
+  ruleName: string;
+  alarmCodes: readonly string[];
+  fleetNames: readonly string[];
+  reminderHours: number;
+  notifyOnClear: boolean;
+}
+
+/** The mail of "send now" (server/events/sendNow.ts): says it is a test and what the rule would mail about. */
+export const ruleTestMail = (facts: RuleFacts, to: string, publicUrl: string): Mail => {
+  const values = { name: facts.ruleName, hours: facts.reminderHours };
+  const both = (key: string) => `${translate('en', `events.mail.${key}`, values)} / ${translate('zh', `events.mail.${key}`, values)}`;
+  const line = (key: string, value: string) => `${both(key)}: ${value}`;
+  const alarms = facts.alarmCodes.map((code) => `  ${code} ${translate('en', `fleet.alarms.${code}`)} / ${translate('zh', `fleet.alarms.${code}`)}`);
+  const lines = [
+    translate('en', 'events.mail.introTest', values),
+    translate('zh', 'events.mail.introTest', values),
+    '',
+    line('rule', facts.ruleName),
+    `${both('alarms')}:`,
+    ...alarms,
+    line('fleets', facts.fleetNames.length ? facts.fleetNames.join(', ') : both('allFleets')),
+    line('reminders', facts.reminderHours > 0 ? both('everyHours') : both('never')),
+    line('onClear', facts.notifyOnClear ? both('yes') : both('no')),
+    line('rules', `${publicUrl}/service/eventNotifications`),
+  ];
+  return { to, subject: both('subjectTest'), text: lines.join('\n') };
+};

@@ -11,9 +11,10 @@
 // raised mail went out; at most BATCH notifications per kind and run.
 import type { FastifyBaseLogger } from 'fastify';
 import { silentLog } from '../lib/logger';
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf } from '../db/client';
-import { eventNotification } from '../db/schema/liveFleet';
+import { eventNotification, eventNotificationRule } from '../db/schema/liveFleet';
+import { lastMailing, type RecipientResult } from '../mail/lastMailing';
 import type { Services } from '../services';
 import { notificationMail, type NotificationFacts, type NotificationKind } from './mail';
 
@@ -80,7 +81,13 @@ const candidates = async (services: Services, kind: NotificationKind, now: Date)
   return rowsOf<Candidate>(result);
 };
 
-const recipientsOf = (list: string) => [...new Set(list.split(',').map((address) => address.trim()).filter(Boolean))];
+export const recipientsOf = (list: string) => [...new Set(list.split(',').map((address) => address.trim()).filter(Boolean))];
+
+/** The notification's first mail and, when any recipient's mail did not go out, each reason (`<address>: <error>`). */
+export const notificationOutcome = (results: readonly RecipientResult[]) => {
+  const failures = results.filter(({ result }) => !result.delivered).map(({ to, result }) => `${to}: ${result.error ?? 'not delivered'}`);
+  return { mailId: results[0]?.result.outboxId ?? null, mailError: failures.length ? failures.join('\n').slice(0, 2000) : null };
+};
 
 /** Claims one notification and, if this call claimed it, mails every recipient; true when sent. */
 const claimAndSend = (services: Services, kind: NotificationKind, row: Candidate, now: Date, log: FastifyBaseLogger) =>
@@ -103,7 +110,14 @@ const claimAndSend = (services: Services, kind: NotificationKind, row: Candidate
       clearedTime: row.clearedTime === null ? null : new Date(row.clearedTime),
       detail: row.detail,
     };
-    for (const to of recipientsOf(row.recipients)) await services.mailer.send(tx, notificationMail(facts, to, services.config.publicUrl), log);
+    const results: RecipientResult[] = [];
+    for (const to of recipientsOf(row.recipients)) {
+      results.push({ to, result: await services.mailer.deliver(tx, { ...notificationMail(facts, to, services.config.publicUrl), licenseAccountId: row.accountId }, log) });
+    }
+    // the rule's "last sent" and "last result" (also written by send now, server/events/sendNow.ts)
+    if (results.length) await tx.update(eventNotificationRule).set(lastMailing(now, results)).where(eq(eventNotificationRule.id, row.ruleId));
+    // the notification list (docs/api-hookups.md "Notification list") shows a failed mail as failed, with why
+    if (results.length) await tx.update(eventNotification).set(notificationOutcome(results)).where(eq(eventNotification.id, claimed[0].id));
     return true;
   });
 

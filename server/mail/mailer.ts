@@ -19,6 +19,8 @@ export interface Mail {
   secrets?: readonly string[];
   /** Files sent with the mail (not stored in mail_outbox: the caller keeps a reference, e.g. a generated report). */
   attachments?: readonly MailAttachment[];
+  /** The license account the mail is sent for (a notification's): its Mails sent screen lists it. None: no account's (a reset link). */
+  licenseAccountId?: number | null;
 }
 
 export interface MailAttachment {
@@ -40,6 +42,8 @@ const redact = (text: string, secrets: readonly string[] = []) =>
   secrets.filter((secret) => secret.length > 0).reduce((stored, secret) => stored.split(secret).join(REDACTED), text);
 
 export interface Mailer {
+  /** Mails leave the server (SMTP_URL is set); absent or false: they are kept in mail_outbox and the log only. */
+  readonly smtpConfigured?: boolean;
   send(db: Db, mail: Mail, log: FastifyBaseLogger): Promise<void>;
   /** `send`, answering whether the mail went out (callers that retry failed mails). */
   deliver(db: Db, mail: Mail, log: FastifyBaseLogger): Promise<MailResult>;
@@ -48,7 +52,7 @@ export interface Mailer {
 export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>): Mailer => {
   const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
   const deliver: Mailer['deliver'] = async (db, mail, log) => {
-    const [row] = await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets) }).returning({ id: mailOutbox.id });
+    const [row] = await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets), licenseAccountId: mail.licenseAccountId ?? null }).returning({ id: mailOutbox.id });
     if (!transport) {
       // Development only (no SMTP_URL): the server log is the one channel, so the full body goes there.
       const attachments = mail.attachments?.map((file) => file.filename);
@@ -73,6 +77,7 @@ export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>)
     }
   };
   return {
+    smtpConfigured: transport !== null,
     send: async (db, mail, log) => {
       await deliver(db, mail, log);
     },

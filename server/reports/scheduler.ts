@@ -16,9 +16,10 @@ import { and, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
 import { fleet } from '../db/schema/fleet';
 import { generatedReport } from '../db/schema/reports';
-import { reportNotificationFleet, reportNotificationMail, reportNotificationRun } from '../db/schema/reportNotifications';
+import { reportNotification, reportNotificationFleet, reportNotificationMail, reportNotificationRun } from '../db/schema/reportNotifications';
 import { translate } from '../../i18n';
 import { AppError } from '../lib/errors';
+import { lastMailing, type RecipientResult } from '../mail/lastMailing';
 import type { MailAttachment } from '../mail/mailer';
 import type { Services } from '../services';
 import { generateReport, type ReportFormat, type ReportKind } from './generate';
@@ -114,7 +115,7 @@ const recordFailure = async (tx: Db, run: ClaimedRun, now: Date, error: string) 
     .where(eq(reportNotificationRun.id, run.id));
 };
 
-const fleetIdsOf = async (tx: Db, subscriptionId: number) =>
+export const fleetIdsOf = async (tx: Db, subscriptionId: number) =>
   (await tx.select({ id: reportNotificationFleet.fleetId }).from(reportNotificationFleet).where(eq(reportNotificationFleet.subscriptionId, subscriptionId))).map(
     (row) => row.id,
   );
@@ -128,8 +129,12 @@ const storedFile = async (tx: Db, id: number): Promise<MailAttachment | undefine
   return row;
 };
 
+/** The names of these fleets, sorted (the mail lists them). */
+export const fleetNamesOf = async (tx: Db, fleetIds: readonly number[]) =>
+  fleetIds.length ? (await tx.select({ name: fleet.name }).from(fleet).where(inArray(fleet.id, [...fleetIds]))).map((row) => row.name).sort() : [];
+
 /** A failure as the operator reads it on the run: a catalogue code with its English text, else the error. */
-const describe = (error: unknown) => (error instanceof AppError ? `${error.code} ${translate('en', `errors.${error.code}`)}` : String(error));
+export const describeFailure = (error: unknown) => (error instanceof AppError ? `${error.code} ${translate('en', `errors.${error.code}`)}` : String(error));
 
 type RunOutcome = 'busy' | 'skipped' | 'mailed' | 'mailPending' | 'failed';
 
@@ -177,7 +182,7 @@ const processRun = async (services: Services, id: number, now: Date, log: Fastif
         run.status = 'produced';
       } catch (error) {
         log.warn({ err: error, runId: run.id, subscriptionId: run.subscriptionId }, 'report notification: producing the report failed');
-        await recordFailure(tx, run, now, describe(error));
+        await recordFailure(tx, run, now, describeFailure(error));
         return { outcome: 'failed', produced: false };
       }
     } else {
@@ -197,13 +202,13 @@ const processRun = async (services: Services, id: number, now: Date, log: Fastif
       ).map((row) => row.recipient),
     );
     const waiting = recipientsOf(run.recipients).filter((to) => !delivered.has(to));
-    const fleetNames = fleetIds.length
-      ? (await tx.select({ name: fleet.name }).from(fleet).where(inArray(fleet.id, fleetIds))).map((row) => row.name).sort()
-      : [];
+    const fleetNames = await fleetNamesOf(tx, fleetIds);
     const facts = { subscriptionName: run.name, report: run.report, period: run.period, language: run.language, window, zone, fleetNames, generatedReportId, file };
     const errors: string[] = [];
+    const results: RecipientResult[] = [];
     for (const to of waiting) {
-      const result = await services.mailer.deliver(tx, subscriptionMail(facts, to, services.config.publicUrl), log);
+      const result = await services.mailer.deliver(tx, { ...subscriptionMail(facts, to, services.config.publicUrl), licenseAccountId: run.accountId }, log);
+      results.push({ to, result });
       const values = { outboxId: result.outboxId, deliveredTime: result.delivered ? now : null, error: result.error ?? null };
       await tx
         .insert(reportNotificationMail)
@@ -211,6 +216,8 @@ const processRun = async (services: Services, id: number, now: Date, log: Fastif
         .onConflictDoUpdate({ target: [reportNotificationMail.runId, reportNotificationMail.recipient], set: { ...values, attempts: sql`${reportNotificationMail.attempts} + 1` } });
       if (!result.delivered) errors.push(`${to}: ${result.error ?? 'not delivered'}`);
     }
+    // the subscription's "last sent" and "last result" (also written by send now, server/reports/sendNow.ts)
+    if (results.length) await tx.update(reportNotification).set(lastMailing(now, results)).where(eq(reportNotification.id, run.subscriptionId));
     if (errors.length) {
       await recordFailure(tx, run, now, errors.join('; '));
       return { outcome: 'mailPending', produced };

@@ -1,6 +1,7 @@
 // Notification rules store their comma-separated lists in one spelling ("a, b": no duplicates, one
 // space after each comma), so lists read alike everywhere and wrap in narrow columns.
 import type { ResourceHooks, Values } from '../crud/hooks';
+import { neverSent } from './reportNotification';
 
 const LISTS = ['alarmCodes', 'recipients'] as const;
 
@@ -11,6 +12,6 @@ const normalize = (values: Values) => {
 };
 
 export const eventNotificationHooks: ResourceHooks = {
-  beforeCreate: async (_context, _input, values) => normalize(values),
+  beforeCreate: async (_context, _input, values) => (normalize(values), neverSent(values)),
   beforeUpdate: async (_context, _id, _input, values) => normalize(values),
 };

@@ -11,6 +11,7 @@ import { eventHooks } from './event';
 import { eventNotificationHooks } from './eventNotification';
 import { reportNotificationHooks } from './reportNotification';
 import { auditLogHooks } from './auditLog';
+import { mailOutboxHooks } from './mailOutbox';
 import { deploymentPackageHooks } from './deploymentPackage';
 import { deploymentHooks } from './deployment';
 
@@ -25,6 +26,7 @@ export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHo
   eventNotification: eventNotificationHooks,
   reportNotification: reportNotificationHooks,
   auditLog: auditLogHooks,
+  mailOutbox: mailOutboxHooks,
   deploymentPackage: deploymentPackageHooks,
   deployment: deploymentHooks,
 });

@@ -41,8 +41,13 @@ const normalize = (values: Values) => {
 /** Computed timestamps come from the drivers as text; the wire wants ISO (a Date becomes one). */
 const toDate = (value: string | Date) => new Date(value);
 
+/** A new notification was never sent (the engine stamps readOnly datetimes with the create time). */
+export const neverSent = (values: Values) => {
+  values.lastSent = null;
+};
+
 export const reportNotificationHooks: ResourceHooks = {
-  beforeCreate: async (_context, _input, values) => normalize(values),
+  beforeCreate: async (_context, _input, values) => (normalize(values), neverSent(values)),
   beforeUpdate: async (_context, _id, _input, values) => normalize(values),
   computed: (table: PgTable) => {
     const subscriptions = table as typeof reportNotification;

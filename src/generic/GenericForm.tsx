@@ -1,6 +1,6 @@
 // Create and edit views derived from a declaration: inputs of the view's fields, validation from
 // resources/validation.ts (the server's rules) as form-level validation, server issues as field errors.
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import {
   Create,
   DeleteButton,
@@ -61,7 +61,8 @@ const useSavedToast = (kind: 'created' | 'updated') => {
   };
 };
 
-export const GenericEdit = () => {
+/** `actions`: a screen's own buttons in the toolbar, after the generic ones (e.g. send now). */
+export const GenericEdit = ({ actions }: { actions?: ReactNode }) => {
   const { declaration } = useDeclaration();
   const access = useResourceAccess(declaration);
   const onSuccess = useSavedToast('updated');
@@ -74,6 +75,7 @@ export const GenericEdit = () => {
         <TopToolbar>
           <ListButton />
           {access.can('show') ? <ShowButton /> : null}
+          {actions}
         </TopToolbar>
       }
     >

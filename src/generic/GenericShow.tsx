@@ -1,4 +1,5 @@
 // The show view derived from a declaration: every field of the 'show' view, read-only.
+import type { ReactNode } from 'react';
 import { EditButton, ListButton, Show, SimpleShowLayout, TopToolbar } from 'react-admin';
 import { fieldsFor } from '../../resources/types';
 import { useResourceAccess } from './access';
@@ -6,7 +7,8 @@ import { useDeclaration } from './DeclarationContext';
 import { FieldDisplay } from './FieldDisplay';
 import { fieldLabel } from './registry';
 
-export const GenericShow = () => {
+/** `actions`: a screen's own buttons in the toolbar, after the generic ones (e.g. send now). */
+export const GenericShow = ({ actions }: { actions?: ReactNode }) => {
   const { declaration } = useDeclaration();
   const access = useResourceAccess(declaration);
   return (
@@ -15,6 +17,7 @@ export const GenericShow = () => {
         <TopToolbar>
           <ListButton />
           {access.can('edit') ? <EditButton /> : null}
+          {actions}
         </TopToolbar>
       }
     >

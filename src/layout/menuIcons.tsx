@@ -17,6 +17,7 @@ import UsersIcon from '@mui/icons-material/People';
 import RoleIcon from '@mui/icons-material/Badge';
 import PermissionIcon from '@mui/icons-material/VpnKey';
 import AuditLogIcon from '@mui/icons-material/History';
+import MailOutboxIcon from '@mui/icons-material/Outbox';
 import DotIcon from '@mui/icons-material/Circle';
 import type { MenuNode } from '../../resources/menu';
 
@@ -41,6 +42,7 @@ const BY_KEY: Record<string, SvgIconComponent> = {
   role: RoleIcon,
   permission: PermissionIcon,
   auditLog: AuditLogIcon,
+  mailOutbox: MailOutboxIcon,
 };
 
 export const MenuIcon = ({ node }: { node: MenuNode }) => {

@@ -2,11 +2,14 @@
 // They render inside the same DeclarationProvider as the generic views, so they can reuse them.
 import { lazy, type ComponentType } from 'react';
 import { UserList } from './UserList';
+import { NOTIFICATION_VIEWS } from './NotificationLists';
 import { FleetManagementRedirect, MachinePageRedirect } from '../installation/declarationViews';
 import { HookupAppList, HookupMessageList } from '../hookups/views';
 
 export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   userList: UserList,
+  // report and event notifications with their "send now" button (docs/reports.md "Trying a notification")
+  ...NOTIFICATION_VIEWS,
   fleetManagement: FleetManagementRedirect,
   machinePage: MachinePageRedirect,
   // lazy, like the generic views (issue 8): loaded when an entry is first opened

@@ -1,7 +1,8 @@
 // Reports › notifications as a user meets it: sign in through the real login page, create a weekly
 // subscription in the console (a wrong recipient is named in the form first), then the scheduler's clock
 // is advanced past the next Monday 00:00 and the list shows the report as produced and mailed; the
-// generated report and the outbox mail are read back from the database.
+// generated report and the outbox mail are read back from the database. "Send now" on a row mails the report
+// at once through a fake SMTP server and the row shows when it was sent.
 //
 // The server runs in this process (buildApp serving the console globalSetup.ts built, on a free port),
 // so the test can call its job runner with an advanced clock, which a child process would not allow.
@@ -17,7 +18,9 @@ import { translate } from '../../i18n';
 import { buildApp } from '../../server/app';
 import { mailOutbox } from '../../server/db/schema/auth';
 import { generatedReport } from '../../server/db/schema/reports';
+import { createMailer } from '../../server/mail/mailer';
 import { REPORT_NOTIFICATION_JOB } from '../../server/reports/scheduler';
+import { startFakeSmtp } from '../server/fakeSmtp';
 import { adminPastForcedChange, audit, blocking, describeViolations, type Violation } from './a11ySteps';
 import { CATALOGUES, RA, expectHeading, row, signIn, useLanguage, type Lang } from './consoleSteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, snap, type RunningServer } from './harness';
@@ -112,7 +115,7 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
 
     await page.goto(`${server.url}${ROUTE}`);
     await row(page, 'Harbour weekly').waitFor();
-    expect(await row(page, 'Harbour weekly').textContent()).not.toContain(enums('en').lastStatus.mailed);
+    expect(await row(page, 'Harbour weekly').textContent()).not.toContain(enums('en').lastResult.sent);
 
     // the scheduler's clock: Sunday 23:55 produces nothing, Monday 00:05 (Hong Kong) produces it
     const due = new Date(created.nextDue);
@@ -121,8 +124,9 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
     await app.services.jobs.runNow(REPORT_NOTIFICATION_JOB, new Date(due.getTime() + 5 * 60_000));
 
     await page.reload();
-    await row(page, 'Harbour weekly').filter({ hasText: enums('en').lastStatus.mailed }).waitFor();
-    // "Last produced" shows Monday 00:05 in the browser's (Hong Kong) time
+    await row(page, 'Harbour weekly').filter({ hasText: enums('en').lastResult.sent }).waitFor();
+    expect((await api<Subscription>(server, 'GET', `/reportNotification/${created.id}`, { token })).lastStatus).toBe('mailed');
+    // "Last sent" shows Monday 00:05 in the browser's (Hong Kong) time
     const producedAt = new Date(due.getTime() + 5 * 60_000);
     const local = new Date(producedAt.getTime() + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
     expect(await row(page, 'Harbour weekly').textContent()).toContain(local);
@@ -144,6 +148,37 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
     // WCAG 2.1 A/AA (axe): nothing serious or critical on the form (with its error) or the list (with a status chip)
     violations.push(...(await audit(page, 'list after a run')));
     expect(blocking(violations), describeViolations(violations)).toEqual([]);
+  });
+
+  it('send now: confirmed on the row, the report is mailed at once and the row shows when it was sent', async () => {
+    const smtp = await startFakeSmtp();
+    const original = app.services.mailer;
+    app.services.mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'RVM <rvm@example.com>' });
+    try {
+      const created = await api<Subscription>(server, 'POST', '/reportNotification', {
+        token,
+        body: { name: 'Pier weekly', report: 'volumes', period: 'weekly', recipients: 'pier@example.com', format: 'csv', language: 'en' },
+      });
+      const page = await signedIn();
+      await useLanguage(page, server, 'en', ROUTE);
+      await row(page, 'Pier weekly').waitFor();
+      const sendNow = CATALOGUES.en.notifications.sendNow;
+      await row(page, 'Pier weekly').getByRole('button', { name: sendNow.action }).click();
+      await page.getByRole('dialog').getByRole('button', { name: sendNow.action }).click();
+      await page.getByText(sendNow.sent.split('||||')[0].trim().replace('%{smart_count}', '1')).first().waitFor();
+      await row(page, 'Pier weekly').filter({ hasText: enums('en').lastResult.sent }).waitFor();
+      const sent = (await api<Subscription & { lastSent: string }>(server, 'GET', `/reportNotification/${created.id}`, { token })).lastSent;
+      const local = new Date(new Date(sent).getTime() + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+      await row(page, 'Pier weekly').filter({ hasText: local }).waitFor();
+      expect(smtp.received.filter((mail) => mail.to.includes('pier@example.com'))).toHaveLength(1);
+      // the record's page (a row click opens the form) offers it too
+      await row(page, 'Pier weekly').getByText('Pier weekly').click();
+      await page.locator('input[name="recipients"]').waitFor();
+      await page.getByRole('button', { name: sendNow.action }).waitFor();
+    } finally {
+      app.services.mailer = original;
+      await smtp.close();
+    }
   });
 
   it.skipIf(!SHOTS_DIR)('screenshots: the list and the create form at 1280 and 1440 px, English and Chinese', async () => {

@@ -36,7 +36,7 @@ const SAVED_FILTER_FIELDS = {
     anyOf: [
       {
         enum: [
-          'account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification', 'auditLog', 'deploymentPackage', 'deployment',
+          'account', 'user', 'role', 'permission', 'fleet', 'machine', 'event', 'eventNotification', 'reportNotification', 'auditLog', 'mailOutbox', 'deploymentPackage', 'deployment',
           // the APIs area (docs/api-hookups.md)
           'csApi', 'csApiTransaction', 'csThridApp', 'ciApi', 'ciApiTransaction', 'ciThridApp', 'statusApi', 'statusApiTransaction', 'statusThridApp',
           'tcRvmList', 'tcTransactionList', 'notificationList',

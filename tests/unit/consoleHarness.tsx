@@ -153,6 +153,8 @@ export interface ConsoleOptions {
   user?: UserInfo | null;
   realName?: string;
   accountName?: string;
+  /** The license account's currency in the LoginAnswer (none: refund values show as plain numbers). */
+  currency?: string;
   username?: string;
   /** The password of the stored session (the change-password dialog compares against it). */
   password?: string;
@@ -180,6 +182,7 @@ export const consoleHarness = (options: ConsoleOptions = {}) => {
   if (user) {
     const answer: LoginAnswer = {
       accountName,
+      ...(options.currency ? { currency: options.currency } : {}),
       userId: 7,
       realName,
       tokenInfo: { tokenName: 'rvm-token', tokenValue: 'token-1' },

@@ -76,6 +76,7 @@ describe('buildResources with a fixture registry', () => {
       'service/eventNotifications',
       'reports/notifications',
       'systemSettings/auditLog',
+      'systemSettings/mailOutbox',
       'service/setup',
       'service/setup/deployments',
       'apis/csApi',

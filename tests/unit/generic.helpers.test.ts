@@ -157,6 +157,7 @@ describe('registry, labels, permissions, formats', () => {
       'service/eventNotifications',
       'reports/notifications',
       'systemSettings/auditLog',
+      'systemSettings/mailOutbox',
       'service/setup',
       'service/setup/deployments',
       'apis/csApi',

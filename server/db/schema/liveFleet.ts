@@ -200,6 +200,10 @@ export const eventNotificationRule = pgTable(
     notifyOnClear: boolean('notify_on_clear').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),
     createTime: at('create_time').notNull().defaultNow(),
+    /** The rule's latest mailing (job or "send now", server/events/): when, `sent` | `failed`, and why it failed. */
+    lastSent: at('last_sent'),
+    lastResult: varchar('last_result', { length: 8 }),
+    lastError: text('last_error'),
   },
   (t) => [uniqueIndex('event_notification_rule_account_name_uq').on(t.licenseAccountId, t.name)],
 );
@@ -227,7 +231,10 @@ export const eventNotification = pgTable(
     kind: varchar('kind', { length: 16 }).notNull(),
     seq: smallint('seq').notNull().default(0),
     sentTime: at('sent_time').notNull().defaultNow(),
+    /** The mail_outbox row of the first recipient's mail (the notification list's reference). */
     mailId: bigint('mail_id', { mode: 'number' }),
+    /** Why a recipient's mail was not sent (`<address>: <error>`, one line each); null: every mail went out. */
+    mailError: text('mail_error'),
   },
   (t) => [
     uniqueIndex('event_notification_once_uq').on(t.ruleId, t.eventId, t.kind, t.seq),

@@ -28,6 +28,10 @@ export const reportNotification = pgTable(
     language: varchar('language', { length: 2 }).notNull().default('en'),
     enabled: boolean('enabled').notNull().default(true),
     createTime: at('create_time').notNull().defaultNow(),
+    /** The latest mailing (scheduler or "send now", server/reports/sendNow.ts): when, `sent` | `failed`, and why it failed. */
+    lastSent: at('last_sent'),
+    lastResult: varchar('last_result', { length: 8 }),
+    lastError: text('last_error'),
   },
   (t) => [
     uniqueIndex('report_notification_account_name_uq').on(t.licenseAccountId, t.name),

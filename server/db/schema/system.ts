@@ -12,6 +12,8 @@ export const licenseAccount = pgTable(
     licenseAccountName: varchar('license_account_name', { length: 64 }).notNull(),
     businessUnit: varchar('business_unit', { length: 64 }),
     contact: varchar('contact', { length: 64 }),
+    /** ISO 4217 code of the account's refund values (the demo fleet pays Hong Kong dollars). */
+    currency: varchar('currency', { length: 3 }).notNull().default('HKD'),
     createTime: createTime(),
   },
   (t) => [
