@@ -89,6 +89,19 @@ const validateReplay = ({ from, to }: ReplayValues) => {
   return errors;
 };
 
+const MINUTE_MS = 60_000;
+const startOfMinute = (time: Date) => new Date(Math.floor(time.getTime() / MINUTE_MS) * MINUTE_MS);
+
+/**
+ * The range sent: whole minutes, as the minute-precision pickers show it, "to" included to the end of its
+ * minute. So the default "to" (now) also takes a message stamped a few seconds ahead of this browser's
+ * clock (machines' clocks drift), and a "to" picked by hand means the minute it shows.
+ */
+export const replayRange = ({ from, to }: Required<ReplayValues>) => ({
+  from: startOfMinute(new Date(from)).toISOString(),
+  to: new Date(startOfMinute(new Date(to)).getTime() + MINUTE_MS - 1).toISOString(),
+});
+
 export const ReplayButton = () => {
   const resource = useResourceContext()!;
   const dataProvider = useDataProvider<RvmDataProvider>();
@@ -96,23 +109,29 @@ export const ReplayButton = () => {
   const refresh = useRefresh();
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
+  // The default range (the last day) is fixed when the dialog opens: a re-render must not move it.
+  const [defaults, setDefaults] = useState<ReplayValues>({});
   if (!useMayResend()) return null;
+  const close = () => setOpen(false);
   const submit = async ({ from, to }: ReplayValues) => {
-    const body = { from: new Date(from!).toISOString(), to: new Date(to!).toISOString() };
+    const body = replayRange({ from: from!, to: to! });
     const { count } = await dataProvider.call<{ count: number }>(resource, { method: 'POST', path: '/replay', body });
     notify('hookups.messages.replayed', { type: 'success', messageArgs: { smart_count: count } });
-    setOpen(false);
+    close();
     refresh();
   };
-  const dayAgo = new Date(Date.now() - 86_400_000);
   return (
     <>
-      <Button label="hookups.messages.replay" onClick={() => setOpen(true)} startIcon={<ReplayIcon />} />
-      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="xs" fullWidth>
+      <Button label="hookups.messages.replay" onClick={() => {
+          const now = Date.now();
+          setDefaults({ from: new Date(now - 24 * 60 * MINUTE_MS), to: new Date(now) });
+          setOpen(true);
+        }} startIcon={<ReplayIcon />} />
+      <Dialog open={open} onClose={close} maxWidth="xs" fullWidth>
         <Form
           onSubmit={(values: Record<string, unknown>) => submit(values as ReplayValues).catch(() => undefined)}
           validate={validateReplay}
-          record={{ from: dayAgo, to: new Date() }}
+          record={defaults}
         >
           <DialogTitle>{translate('hookups.messages.replayTitle')}</DialogTitle>
           <DialogContent>
@@ -122,7 +141,7 @@ export const ReplayButton = () => {
             </Stack>
           </DialogContent>
           <DialogActions>
-            <Button label="hookups.messages.cancel" onClick={() => setOpen(false)} />
+            <Button label="hookups.messages.cancel" onClick={close} />
             <SaveButton label="hookups.messages.replay" icon={<ReplayIcon />} alwaysEnable />
           </DialogActions>
         </Form>

@@ -149,11 +149,12 @@ describe.skipIf(!browserAvailable())('API hookups end to end', () => {
     expect(receiver.received).toHaveLength(4);
     expect(receiver.refused).toBe(0);
 
-    // the receiver goes away: two more sessions fail through the whole schedule (simulated clock)
+    // the receiver goes away: two more sessions (ended just now, so inside the replay dialog's default "last day")
+    // fail through the whole schedule (simulated clock)
     await receiver.stop();
     await ingest(
       app.services.db,
-      machines.map((machine) => sessionMessage(machine, new Date(now + 2_000))),
+      machines.map((machine) => sessionMessage(machine, new Date(now - 2_000))),
     );
     let clock = now + 6_000;
     for (const delay of RETRY_SCHEDULE_MS) {
