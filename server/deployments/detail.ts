@@ -16,8 +16,8 @@ import { progressOf, readProgressRows, waveCountOf } from './rollout';
 
 /** The account's deployment with everything its page shows; 2003 for another account's or none. */
 export const readDeployment = async (db: Db, account: number, id: number) => {
-  // The deployment and its targets' counts at once (two pooled connections on PostgreSQL).
-  const [[row], progressRows] = await Promise.all([
+  // The deployment, its targets' counts and those waiting for their machine, at once (pooled connections on PostgreSQL).
+  const [[row], progressRows, offlineWaiting] = await Promise.all([
     db
       .select({
         deployment,
@@ -31,6 +31,7 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
       .leftJoin(deploymentRollout, eq(deploymentRollout.deploymentId, deployment.id))
       .where(and(eq(deployment.id, id), eq(deployment.licenseAccountId, account))),
     readProgressRows(db, id),
+    countOfflineWaiting(db, account, id),
   ]);
   if (!row) throw new AppError('2003');
   const d = row.deployment;
@@ -51,6 +52,7 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
     failed: progress.failed,
     finished: progress.finished,
     waves: progress.waves.map((wave) => ({ ...wave, started: wave.wave <= d.currentWave })),
+    offlineWaiting,
     successThreshold: d.successThreshold,
     errorThreshold: d.errorThreshold,
     gate: d.gate,
@@ -68,6 +70,28 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
     createdTime: iso(d.createdTime),
     updatedTime: iso(d.updatedTime),
   };
+};
+
+/**
+ * Targets of the started waves still to be issued because their machine is offline (docs/deployments.md,
+ * "Statuses of one machine's delivery"): each gets the package when it connects, and a wave waits for them, so the page says so.
+ */
+const countOfflineWaiting = async (db: Db, account: number, id: number): Promise<number> => {
+  const [row] = await db
+    .select({ value: count() })
+    .from(deploymentTarget)
+    .innerJoin(deployment, eq(deployment.id, deploymentTarget.deploymentId))
+    .innerJoin(rvm, eq(rvm.id, deploymentTarget.rvmId))
+    .where(
+      and(
+        eq(deploymentTarget.deploymentId, id),
+        eq(deployment.licenseAccountId, account),
+        eq(deploymentTarget.status, 'toBeIssued'),
+        sql`${deploymentTarget.wave} <= ${deployment.currentWave}`,
+        eq(rvm.online, false),
+      ),
+    );
+  return row?.value ?? 0;
 };
 
 export interface TargetQuery {

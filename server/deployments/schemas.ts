@@ -39,6 +39,7 @@ export const detailSchema: JsonSchema = {
         properties: { wave: integer, size: integer, counts: statusCounts, applied: integer, failed: integer, finished: integer, started: { type: 'boolean' } },
       },
     },
+    offlineWaiting: { ...integer, description: 'Targets of the started waves still to be issued because their machine is offline' },
     successThreshold: integer,
     errorThreshold: integer,
     gate: anyObject('{ windowMinutes, maxRejectRateIncrease, maxSessionsDrop }, or null without a gate'),

@@ -17,6 +17,8 @@ const TYPING_PAUSE_MS = 400;
 export interface DeploymentMachinesProps {
   deploymentId: number;
   waveCount: number;
+  /** The wave under way: an offline machine of a started wave is waiting for itself, not for its wave. */
+  currentWave: number;
   /** The status chosen above (a count tile) or here. */
   status: string | null;
   onStatus: (status: string | null) => void;
@@ -24,7 +26,7 @@ export interface DeploymentMachinesProps {
   refreshMs: number | false;
 }
 
-export const DeploymentMachines = ({ deploymentId, waveCount, status, onStatus, refreshMs }: DeploymentMachinesProps) => {
+export const DeploymentMachines = ({ deploymentId, waveCount, currentWave, status, onStatus, refreshMs }: DeploymentMachinesProps) => {
   const translate = useTranslate();
   const paging = usePaging(20);
   const [wave, setWave] = useState<string | null>(null);
@@ -72,7 +74,11 @@ export const DeploymentMachines = ({ deploymentId, waveCount, status, onStatus, 
     { key: 'termType', label: 'deployments.machines.model', render: (row) => row.termType, nowrap: true },
     { key: 'wave', label: 'deployments.machines.wave', render: (row) => row.wave, align: 'right' },
     { key: 'status', label: 'deployments.machines.status', render: (row) => <TargetStatusChip status={row.status} />, nowrap: true },
-    { key: 'reason', label: 'deployments.machines.reason', render: (row) => reasonText(row.statusReason) },
+    {
+      key: 'reason',
+      label: 'deployments.machines.reason',
+      render: (row) => (row.status === 'toBeIssued' && row.online === false && row.wave <= currentWave ? translate('deployments.machines.offline') : reasonText(row.statusReason)),
+    },
     { key: 'attempts', label: 'deployments.machines.attempts', render: (row) => row.attempts, align: 'right' },
     { key: 'version', label: 'deployments.machines.version', render: (row) => row.reportedVersion ?? '', nowrap: true },
     { key: 'updatedTime', label: 'deployments.machines.updatedTime', render: (row) => row.updatedTime ?? '', nowrap: true },

@@ -105,6 +105,11 @@ const DeploymentView = ({ deployment, reload }: { deployment: DeploymentDetail; 
           {reason}
         </Alert>
       ) : null}
+      {deployment.status === 'running' && deployment.offlineWaiting > 0 ? (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="offline-waiting">
+          {translate('deployments.detail.offlineWaiting', { smart_count: deployment.offlineWaiting })}
+        </Alert>
+      ) : null}
       {deployment.status === 'awaitingApproval' ? (
         <Alert severity="info" sx={{ mb: 2 }}>
           {translate('deployments.detail.awaitingApproval')}
@@ -133,7 +138,7 @@ const DeploymentView = ({ deployment, reload }: { deployment: DeploymentDetail; 
         </TitledCard>
       </Box>
       <TitledCard title={translate('deployments.machines.title')}>
-        <DeploymentMachines deploymentId={deployment.id} waveCount={deployment.waveCount} status={status} onStatus={setStatus} refreshMs={finished ? false : LIVE_MS} />
+        <DeploymentMachines deploymentId={deployment.id} waveCount={deployment.waveCount} currentWave={deployment.currentWave} status={status} onStatus={setStatus} refreshMs={finished ? false : LIVE_MS} />
       </TitledCard>
     </Box>
   );

@@ -91,6 +91,8 @@ export interface DeploymentDetail {
   failed: number;
   finished: number;
   waves: WaveProgress[];
+  /** Targets of the started waves waiting for their machine to connect. */
+  offlineWaiting: number;
   successThreshold: number;
   errorThreshold: number;
   gate: GateConfig | null;

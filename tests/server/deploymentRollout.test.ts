@@ -219,6 +219,22 @@ describeFleet(
       }
     });
 
+    it("counts the started waves' targets waiting for their machine offline, and only those", async () => {
+      await context.server.db.update(rvm).set({ online: false }).where(inArray(rvm.id, fleet.h30));
+      try {
+        const created = await create({ packageId: fleet.software, targets: { models: ['H30'] }, waveSizes: [2] });
+        const detail = async () => (await call('GET', `/deployment/${created.id}`)).body.resData as { offlineWaiting: number; currentWave: number };
+        // wave 1 (two machines) started, both offline; the later wave's machines are not counted yet
+        expect(await detail()).toMatchObject({ currentWave: 1, offlineWaiting: 2 });
+        const firstWave = (await targetsOf(context.server, created.id)).filter((row) => row.wave === 1).map((row) => row.rvmId);
+        await context.server.db.update(rvm).set({ online: true }).where(inArray(rvm.id, firstWave.slice(0, 1)));
+        expect((await detail()).offlineWaiting).toBe(1);
+      } finally {
+        await context.server.db.update(rvm).set({ online: false }).where(inArray(rvm.id, fleet.h30));
+        await forgetDeployments(context.server, fleet.software);
+      }
+    });
+
     it('starts the next wave from what the machines report through the delivery path (claimed, received, applied)', async () => {
       const created = await create({ packageId: fleet.software, targets: { models: ['H30'] }, waveSizes: [2], successThreshold: 100 });
       const first = (await targetsOf(context.server, created.id)).filter((row) => row.wave === 1);
