@@ -49,8 +49,16 @@ export interface Mailer {
   deliver(db: Db, mail: Mail, log: FastifyBaseLogger): Promise<MailResult>;
 }
 
+/**
+ * A mail is sent while its job's transaction holds the claim (a mail is sent once across instances), and on
+ * PGlite that transaction holds the one connection: nodemailer's defaults (2 min to connect, 10 min of
+ * silence) would let one dead SMTP server stall every request. These bound it; the URL's own
+ * `?connectionTimeout=…&greetingTimeout=…&socketTimeout=…` win over them.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+
 export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>): Mailer => {
-  const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
+  const transport = config.smtpUrl ? nodemailer.createTransport({ ...SMTP_TIMEOUTS, url: config.smtpUrl }) : null;
   const deliver: Mailer['deliver'] = async (db, mail, log) => {
     const [row] = await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets), licenseAccountId: mail.licenseAccountId ?? null }).returning({ id: mailOutbox.id });
     if (!transport) {

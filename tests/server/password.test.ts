@@ -1,12 +1,13 @@
 // PUT /user/password, PUT /user/resetPassword and the forgot/reset flow (the link as mailed; mail_outbox
 // keeps the mail with the link redacted).
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { expect, it, vi } from 'vitest';
 import { answeredWorkSettled } from '../../server/auth/afterAnswer';
 import { mailOutbox, passwordReset, sysToken, sysUser } from '../../server/db/schema';
-import { createMailer, type Mail } from '../../server/mail/mailer';
+import { createMailer, SMTP_TIMEOUTS, type Mail } from '../../server/mail/mailer';
 import { describeBackends, minutesAgo, TEST_CONFIG } from './helpers';
 
 describeBackends('passwords', (server) => {
@@ -285,6 +286,27 @@ describeBackends('passwords', (server) => {
     expect(await server.db.select().from(passwordReset).where(eq(passwordReset.userId, id))).toEqual([]);
     expect((await server.db.select().from(mailOutbox)).length).toBe(outboxBefore);
     expect(lines).not.toContain('token=');
+  });
+
+  it('the mailer gives up on an SMTP server that never greets (bounded waits: a mail is sent inside its job transaction)', async () => {
+    // accepts the connection and says nothing
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const log = { info: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
+    try {
+      // the URL's own waits win over the defaults (SMTP_TIMEOUTS: nodemailer's own would wait 30 s here, 2 min to connect)
+      const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}?greetingTimeout=300`, mailFrom: 'a@b.c' });
+      const result = await mailer.deliver(server.db, { to: 'ops@example.com', subject: 'Silent', text: 'body' }, log);
+      expect(result).toMatchObject({ delivered: false });
+      expect(result.error).toMatch(/Greeting never received/);
+      expect(SMTP_TIMEOUTS.greetingTimeout).toBeLessThan(30_000);
+      expect(SMTP_TIMEOUTS.connectionTimeout).toBeLessThan(120_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('the mailer never logs a body when SMTP is configured, only without SMTP_URL (development)', async () => {
