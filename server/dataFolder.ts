@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:f
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MIGRATIONS_FOLDER } from './db/client';
+import { LOCK_FILE } from './dataFolderLock';
 
 const TEMPLATE_VERSION_FILE = '.pglite-version';
 
@@ -84,7 +85,8 @@ export const usableTemplate = (template: string, migrationsFolder = MIGRATIONS_F
  */
 export const prepareDataFolder = (dataDir: string, template = PGLITE_TEMPLATE_DIR, migrationsFolder = MIGRATIONS_FOLDER): boolean => {
   mkdirSync(dataDir, { recursive: true });
-  if (readdirSync(dataDir).length > 0 || !usableTemplate(template, migrationsFolder)) return false;
+  // the folder's lock file (server/dataFolderLock.ts) does not make it a database
+  if (readdirSync(dataDir).some((name) => name !== LOCK_FILE) || !usableTemplate(template, migrationsFolder)) return false;
   cpSync(template, dataDir, { recursive: true, filter: (source) => !source.endsWith(TEMPLATE_VERSION_FILE) });
   return true;
 };

@@ -3,13 +3,23 @@
 import { buildApp } from './app';
 import { settingsFromEnv } from './config';
 import { prepareDataFolder } from './dataFolder';
+import { DataFolderInUse, lockDataFolder } from './dataFolderLock';
 import { compactAfterBulkLoad } from './seed/storage';
 import { startInProcessSimulation } from './simulator/inProcess';
 
 // Where start-up time goes (logged with the "RVM Console on" line; bench/startup.ts reads it).
 const modulesLoadedAt = performance.now();
 const settings = settingsFromEnv();
-if (!settings.databaseUrl) prepareDataFolder(settings.dataDir);
+if (!settings.databaseUrl) {
+  try {
+    lockDataFolder(settings.dataDir); // released when the process exits
+  } catch (error) {
+    if (!(error instanceof DataFolderInUse)) throw error;
+    console.error(`[start] ${error.message}`);
+    process.exit(1);
+  }
+  prepareDataFolder(settings.dataDir);
+}
 
 const app = await buildApp({
   databaseUrl: settings.databaseUrl,

@@ -9,6 +9,7 @@ import { createPasswordHasher } from '../auth/passwords';
 import { settingsFromEnv } from '../config';
 import { openDatabase, type Db } from '../db/client';
 import { prepareDataFolder } from '../dataFolder';
+import { DataFolderInUse, lockDataFolder } from '../dataFolderLock';
 import { licenseAccount } from '../db/schema/system';
 import { seedDemoFleet, STARTER_FLEET, type SeedProgress } from './demoFleet';
 import { seed } from './seed';
@@ -53,7 +54,16 @@ const onProgress = (p: SeedProgress) => {
 };
 
 const settings = settingsFromEnv();
-if (!settings.databaseUrl) prepareDataFolder(settings.dataDir);
+if (!settings.databaseUrl) {
+  try {
+    lockDataFolder(settings.dataDir); // released when the process exits
+  } catch (error) {
+    if (!(error instanceof DataFolderInUse)) throw error;
+    console.error(`[seed] ${error.message}`);
+    process.exit(1);
+  }
+  prepareDataFolder(settings.dataDir);
+}
 const database = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.databaseUrl ? undefined : settings.dataDir });
 try {
   await database.migrateLocked((db) => seed(db, settings.config, createPasswordHasher(settings.config.passwordHashLogN), RESOURCES));

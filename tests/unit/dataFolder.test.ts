@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareDataFolder, usableTemplate } from '../../server/dataFolder';
+import { LOCK_FILE, lockDataFolder } from '../../server/dataFolderLock';
 
 const PGLITE_VERSION = (JSON.parse(readFileSync('node_modules/@electric-sql/pglite/package.json', 'utf8')) as { version: string }).version;
 const hash = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -75,6 +76,18 @@ describe('the PGlite template a new data folder starts from', () => {
     const other = join(root, 'other');
     expect(prepareDataFolder(other, template, migrations)).toBe(false);
     expect(readdirSync(other)).toEqual([]);
+  });
+
+  it('a new folder holding only its lock (the server locks it first) still starts from the template', () => {
+    marker({ pglite: PGLITE_VERSION, migrations: current });
+    const dataDir = join(root, 'locked');
+    const release = lockDataFolder(dataDir);
+    try {
+      expect(prepareDataFolder(dataDir, template, migrations)).toBe(true);
+      expect(readdirSync(dataDir).sort()).toEqual(['PG_VERSION', LOCK_FILE].sort());
+    } finally {
+      release();
+    }
   });
 
   it('a marker that is not an object with a version is no template, and no crash', () => {
