@@ -143,7 +143,7 @@ export const deployments = {
     awaitingApproval: 'Nothing is sent until another user with the approve permission approves this deployment.',
     approvalExpired: 'Nobody approved this deployment before it expired at %{time}: nothing was sent.',
     offlineWaiting:
-      '%{smart_count} machine of the started waves is offline: it receives the package when it connects, and its wave counts it until then. |||| %{smart_count} machines of the started waves are offline: each receives the package when it connects, and its wave counts them until then.',
+      '%{smart_count} machine of the started waves is not connected to the gateway: it receives the package when it connects, and its wave waits for it until then. |||| %{smart_count} machines of the started waves are not connected to the gateway: each receives the package when it connects, and its wave waits for them until then.',
     countsTitle: 'Machines per status',
     settingsTitle: 'Settings',
     wavesTitle: 'Waves',
@@ -222,7 +222,7 @@ export const deployments = {
     attempts: 'Attempts',
     version: 'Reported version',
     updatedTime: 'Last change',
-    offline: 'Offline: sent when the machine connects',
+    offline: 'Not connected: sent when the machine connects',
     machineFilter: 'RVM number',
     empty: 'No machine matches',
   },

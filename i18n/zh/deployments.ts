@@ -140,7 +140,7 @@ export const deployments: Catalogue<typeof en> = {
     awaitingApproval: '在另一位有审批权限的用户批准此部署之前，不会下发任何内容。',
     approvalExpired: '此部署在 %{time} 到期前无人审批：未下发任何内容。',
     offlineWaiting:
-      '已开始批次中有 %{smart_count} 台回收机离线：连接后即收到软件包，在此之前其批次仍计入这些回收机。 |||| 已开始批次中有 %{smart_count} 台回收机离线：连接后即收到软件包，在此之前其批次仍计入这些回收机。',
+      '已开始批次中有 %{smart_count} 台回收机未连接网关：连接后即收到资源包，在此之前其批次会等待它们。 |||| 已开始批次中有 %{smart_count} 台回收机未连接网关：连接后即收到资源包，在此之前其批次会等待它们。',
     countsTitle: '各状态回收机数',
     settingsTitle: '设置',
     wavesTitle: '批次',
@@ -218,7 +218,7 @@ export const deployments: Catalogue<typeof en> = {
     attempts: '尝试次数',
     version: '上报版本',
     updatedTime: '最近变化',
-    offline: '离线：回收机连接后下发',
+    offline: '未连接：回收机连接后下发',
     machineFilter: '回收机编号',
     empty: '没有符合条件的回收机',
   },

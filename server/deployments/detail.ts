@@ -73,7 +73,8 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
 };
 
 /**
- * Targets of the started waves still to be issued because their machine is offline (docs/deployments.md,
+ * Targets of the started waves still to be issued because their machine is offline or has never spoken to the
+ * gateway (the demo fleet's machines keep a seeded status without it) (docs/deployments.md,
  * "Statuses of one machine's delivery"): each gets the package when it connects, and a wave waits for them, so the page says so.
  */
 const countOfflineWaiting = async (db: Db, account: number, id: number): Promise<number> => {
@@ -88,7 +89,7 @@ const countOfflineWaiting = async (db: Db, account: number, id: number): Promise
         eq(deployment.licenseAccountId, account),
         eq(deploymentTarget.status, 'toBeIssued'),
         sql`${deploymentTarget.wave} <= ${deployment.currentWave}`,
-        eq(rvm.online, false),
+        sql`not (${rvm.online} and ${rvm.lastSeenTime} is not null)`,
       ),
     );
   return row?.value ?? 0;
@@ -152,6 +153,8 @@ export const readTargets = async (db: Db, account: number, id: number, query: Ta
         termType: rvm.termType,
         fleetId: rvm.fleetId,
         online: rvm.online,
+        // online as far as the gateway knows: a machine that never spoke to it (the demo fleet's) keeps its seeded status
+        reachable: sql<boolean>`${rvm.online} and ${rvm.lastSeenTime} is not null`,
         wave: page.wave,
         status: page.status,
         statusReason: page.statusReason,

@@ -87,6 +87,7 @@ export const targetPageSchema: JsonSchema = {
           termType: text,
           fleetId: integer,
           online: { type: 'boolean' },
+          reachable: { type: 'boolean', description: 'online and heard by the gateway: a delivery can go out now' },
           wave: integer,
           status: { type: 'string', enum: [...DELIVERY_STATUSES] },
           statusReason: nullableText,

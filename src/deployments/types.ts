@@ -116,6 +116,8 @@ export interface TargetRow {
   termNo: string;
   termType: string;
   online?: boolean;
+  /** Online and heard by the gateway: a delivery can go out now. */
+  reachable?: boolean;
   wave: number;
   status: TargetStatus;
   statusReason: string | null;
