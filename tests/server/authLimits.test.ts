@@ -464,9 +464,9 @@ describeBackends('server/auth against the database', (server) => {
     // Linked to two more accounts, the default unlinked: the oldest link (lowest id) is current.
     await server.db.delete(licenseAccountUserRelation).where(eq(licenseAccountUserRelation.userId, userId));
     await server.db.insert(licenseAccountUserRelation).values([{ userId, licenseAccountId: two }, { userId, licenseAccountId: one }]);
-    expect(await currentLicenseAccount(server.db, userId)).toEqual({ id: one, name: 'P-one' });
+    expect(await currentLicenseAccount(server.db, userId)).toEqual({ id: one, name: 'P-one', currency: 'HKD' });
     await server.db.update(licenseAccountUserRelation).set({ isDefault: true }).where(and(eq(licenseAccountUserRelation.userId, userId), eq(licenseAccountUserRelation.licenseAccountId, two)));
-    expect(await currentLicenseAccount(server.db, userId)).toEqual({ id: two, name: 'P-two' });
+    expect(await currentLicenseAccount(server.db, userId)).toEqual({ id: two, name: 'P-two', currency: 'HKD' });
 
     const token = await issueToken(server.db, DEFAULT_CONFIG, userId, 60);
     const caller = await loadCaller(server.db, DEFAULT_CONFIG, token);
