@@ -133,9 +133,8 @@ describe.skipIf(!browserAvailable())('API hookups end to end', () => {
     await page.goto(`${server.url}/apis/csApi/create`);
     await page.getByRole('combobox', { name: en.csApi.fields.appId }).click();
     await page.getByRole('option', { name: 'Harbour loyalty' }).click();
-    await page.getByRole('combobox', { name: en.csApi.fields.events }).click();
-    await page.getByRole('option', { name: /Consumer session completed/ }).click();
-    await page.keyboard.press('Escape');
+    // the family's one event is there from the start (the declared default)
+    await page.locator('.MuiChip-label', { hasText: 'Consumer session completed' }).waitFor();
     await page.getByRole('button', { name: RA.en.save }).click();
     await row(page, 'Harbour loyalty').waitFor();
 
