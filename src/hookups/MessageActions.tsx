@@ -21,6 +21,7 @@ import {
 import type { RvmDataProvider } from '../providers/dataProvider';
 import { useResourceAccess } from '../generic/access';
 import { useDeclaration } from '../generic/DeclarationContext';
+import { DAY_MS, replayRange } from './replayRange';
 
 const useResend = () => {
   const resource = useResourceContext()!;
@@ -89,19 +90,6 @@ const validateReplay = ({ from, to }: ReplayValues) => {
   return errors;
 };
 
-const MINUTE_MS = 60_000;
-const startOfMinute = (time: Date) => new Date(Math.floor(time.getTime() / MINUTE_MS) * MINUTE_MS);
-
-/**
- * The range sent: whole minutes, as the minute-precision pickers show it, "to" included to the end of its
- * minute. So the default "to" (now) also takes a message stamped a few seconds ahead of this browser's
- * clock (machines' clocks drift), and a "to" picked by hand means the minute it shows.
- */
-export const replayRange = ({ from, to }: Required<ReplayValues>) => ({
-  from: startOfMinute(new Date(from)).toISOString(),
-  to: new Date(startOfMinute(new Date(to)).getTime() + MINUTE_MS - 1).toISOString(),
-});
-
 export const ReplayButton = () => {
   const resource = useResourceContext()!;
   const dataProvider = useDataProvider<RvmDataProvider>();
@@ -124,7 +112,7 @@ export const ReplayButton = () => {
     <>
       <Button label="hookups.messages.replay" onClick={() => {
           const now = Date.now();
-          setDefaults({ from: new Date(now - 24 * 60 * MINUTE_MS), to: new Date(now) });
+          setDefaults({ from: new Date(now - DAY_MS), to: new Date(now) });
           setOpen(true);
         }} startIcon={<ReplayIcon />} />
       <Dialog open={open} onClose={close} maxWidth="xs" fullWidth>

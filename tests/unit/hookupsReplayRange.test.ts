@@ -2,7 +2,7 @@
 // "Resend and replay"): "to" reaches the end of its minute, so the default "now" also takes a message stamped
 // a few seconds ahead of the browser's clock.
 import { describe, expect, it } from 'vitest';
-import { replayRange } from '../../src/hookups/MessageActions';
+import { replayRange } from '../../src/hookups/replayRange';
 
 describe('replay range', () => {
   it('starts at the start of the "from" minute and ends at the last millisecond of the "to" minute', () => {
