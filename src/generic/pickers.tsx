@@ -130,7 +130,8 @@ const RaPicker = ({ dateOnly, label, fullWidth, alwaysOn: _alwaysOn, filter, ...
       helperText=" "
       width={fullWidth ? '100%' : 240}
       margin="dense"
-      size="medium"
+      // react-admin's own inputs are small (its theme): a medium picker stood taller than the selects beside it
+      size="small"
       variant="filled"
       testId={`input-${props.source}`}
     />
