@@ -72,6 +72,9 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
   };
 };
 
+/** Online as far as the gateway knows: a machine that never spoke to it (the demo fleet's) keeps its seeded status. */
+const reachable = sql<boolean>`(${rvm.online} and ${rvm.lastSeenTime} is not null)`;
+
 /**
  * Targets of the started waves still to be issued because their machine is offline or has never spoken to the
  * gateway (the demo fleet's machines keep a seeded status without it) (docs/deployments.md,
@@ -89,7 +92,7 @@ const countOfflineWaiting = async (db: Db, account: number, id: number): Promise
         eq(deployment.licenseAccountId, account),
         eq(deploymentTarget.status, 'toBeIssued'),
         sql`${deploymentTarget.wave} <= ${deployment.currentWave}`,
-        sql`not (${rvm.online} and ${rvm.lastSeenTime} is not null)`,
+        sql`not ${reachable}`,
       ),
     );
   return row?.value ?? 0;
@@ -153,8 +156,7 @@ export const readTargets = async (db: Db, account: number, id: number, query: Ta
         termType: rvm.termType,
         fleetId: rvm.fleetId,
         online: rvm.online,
-        // online as far as the gateway knows: a machine that never spoke to it (the demo fleet's) keeps its seeded status
-        reachable: sql<boolean>`${rvm.online} and ${rvm.lastSeenTime} is not null`,
+        reachable,
         wave: page.wave,
         status: page.status,
         statusReason: page.statusReason,
