@@ -9,16 +9,16 @@ import { RESOURCES } from '../resources';
 import { createAuthProvider } from './providers/authProvider';
 import { createConsoleI18nProvider, createScreenTexts, type ConsoleMessages } from './providers/consoleI18n';
 import { createDataProvider } from './providers/dataProvider';
-import { buildResources } from './generic';
+import { buildResources } from './app/resourceViews';
 import { ConsoleServicesProvider, type ConsoleServices } from './layout/ConsoleServices';
 import { BridgedNotification } from './layout/notifyBridge';
-import { ConsoleLayout } from './layout/ConsoleLayout';
+import { ConsoleLayout } from './app/ConsoleLayout';
 import { ScreenTextsProvider } from './layout/ScreenTexts';
 import { consoleTheme } from './layout/theme';
 import { RouteGuard } from './auth/RouteGuard';
 import { LoginPage } from './auth/LoginPage';
 import { NoPermissionPage, NotFoundPage } from './pages/StatusPage';
-import { screenRoutes } from './pages/screenRoutes';
+import { screenRoutes } from './app/screenRoutes';
 import { ChunkSuspense } from './pages/ChunkBoundary';
 
 // Signed-out pages reached while a session exists: loaded when opened (with the password cipher they

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { I18nContext } from 'ra-core';
 import { PublicApp, type PublicAppProps } from './auth/PublicApp';
 import { createPublicI18n } from './auth/publicI18n';
-import { afterSignInPath, guardRedirect, guardTarget, HOME_PATH, LOGIN_PATH, safeNextPath } from './auth/routeGuard';
+import { afterSignInPath, guardRedirect, guardTarget, HOME_PATH, LOGIN_PATH, safeNextPath } from './providers/routeGuard';
 import { bridgedNotify } from './layout/notifySink';
 import type { ConsoleServices } from './layout/ConsoleServices';
 import type { DownloadClient } from './providers/httpTypes';

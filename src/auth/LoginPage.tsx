@@ -5,7 +5,7 @@ import { useLogin } from 'ra-core';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { LoginParams } from '../providers/authProvider';
 import { LoginForm } from './LoginForm';
-import { safeNextPath } from './routeGuard';
+import { safeNextPath } from '../providers/routeGuard';
 
 export const LoginPage = () => {
   const login = useLogin();

@@ -5,7 +5,7 @@ import { ForgotPasswordPage } from './ForgotPasswordPage';
 import { ResetPasswordPage } from './ResetPasswordPage';
 import { LoginForm } from './LoginForm';
 import type { SignIn } from './PublicApp';
-import { LOGIN_PATH } from './routeGuard';
+import { LOGIN_PATH } from '../providers/routeGuard';
 
 const RoutedLogin = ({ signIn }: { signIn: SignIn }) => {
   const navigate = useNavigate();

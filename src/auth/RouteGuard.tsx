@@ -3,7 +3,7 @@
 // is kept in the login URL (`/login?next=…`) and opened after sign-in.
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { guardTarget } from './routeGuard';
+import { guardTarget } from '../providers/routeGuard';
 
 export const RouteGuard = ({ isSignedIn, children }: { isSignedIn: () => boolean; children: ReactNode }) => {
   const location = useLocation();

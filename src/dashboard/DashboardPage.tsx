@@ -9,9 +9,9 @@ import { Alert, Box, Button, Card, CardContent, IconButton, Tooltip, Typography 
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { ApiError } from '../providers/httpTypes';
-import type { ScreenProps } from '../pages/screens';
-import { useApiData } from '../installation/common/useApiData';
-import { LIVE_REFRESH_MS } from '../installation/common/liveRefresh';
+import type { ScreenProps } from '../pages/screenProps';
+import { useApiQuery } from '../kit/useApiQuery';
+import { LIVE_REFRESH_MS } from '../kit/liveRefresh';
 import { CARD_GRID_SX, CardSkeletons, USAGE_GRID_SX, ReportCard, StatCard, type CardFormat } from './DashboardCards';
 import { ChartSkeleton } from './ChartSkeleton';
 
@@ -149,10 +149,10 @@ export const DashboardPage = (_props: Partial<ScreenProps>) => {
   const { session, locale } = useConsoleServices();
   const [scope, setScope] = useScope();
   const offset = -new Date().getTimezoneOffset();
-  const { data, error, isPending, reload } = useApiData<DashboardAnswer>(
-    (http, signal) =>
-      http.get<DashboardAnswer>('/dashboard', { ...(scope === null ? {} : { savedFilterId: scope }), utcOffsetMinutes: offset - (offset % 15) }, { silent: true, signal }),
-    `${scope}`,
+  const utcOffsetMinutes = offset - (offset % 15);
+  const { data, error, isPending, reload } = useApiQuery<DashboardAnswer>(
+    ['dashboard', scope, utcOffsetMinutes],
+    (http, signal) => http.get<DashboardAnswer>('/dashboard', { ...(scope === null ? {} : { savedFilterId: scope }), utcOffsetMinutes }, { silent: true, signal }),
     { refreshEveryMs: LIVE_REFRESH_MS.dashboard },
   );
   const accountName = session.getAccountName();

@@ -7,7 +7,7 @@ import { Box, Chip } from '@mui/material';
 import type { ResourceDeclaration } from '../../resources/types';
 import { LABELS_META } from '../generic/FieldDisplay';
 import { formatDateTime } from '../generic/format';
-import { filterLabel, requireDeclaration, resourceNameOf, type Registry } from '../generic/registry';
+import { filterLabel, requireDeclaration, resourceNameOf, type Registry } from '../providers/registry';
 import { appliedFilterChips, searchWithout, type FilterChip } from './machineList';
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);

@@ -10,7 +10,7 @@ import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { machineListUrl } from '../dashboard/machineList';
 import { TitledCard } from '../layout/TitledCard';
 import { visuallyHidden } from '../layout/visuallyHidden';
-import type { ScreenProps } from '../pages/screens';
+import type { ScreenProps } from '../pages/screenProps';
 import { useHasPermission } from '../permissions/Permission';
 import { ModelCardsPage } from './ModelCardsPage';
 import { newDeploymentPath } from './paths';

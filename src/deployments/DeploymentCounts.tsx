@@ -4,7 +4,7 @@
 import { useTranslate } from 'ra-core';
 import { Box, ButtonBase, LinearProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { alpha } from '@mui/material/styles';
-import { StatusChip } from '../installation/common/StatusChip';
+import { StatusChip } from '../kit/StatusChip';
 import { countOf, TARGET_STATUSES, targetStatusColor, type StatusCounts, type TargetStatus, type WaveProgress } from './types';
 
 export const StatusTiles = ({ counts, selected, onSelect }: { counts: StatusCounts; selected: string | null; onSelect: (status: TargetStatus | null) => void }) => {

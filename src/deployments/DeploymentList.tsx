@@ -14,7 +14,7 @@ import { ExportButton } from '../generic/ExportButton';
 import { FieldDisplay } from '../generic/FieldDisplay';
 import { buildFilterInputs } from '../generic/filterInputs';
 import { KeyboardRowsBody, ROW_FOCUS_SX } from '../generic/KeyboardRows';
-import { fieldLabel } from '../generic/registry';
+import { fieldLabel } from '../providers/registry';
 import { SavedFiltersButton } from '../generic/SavedFiltersButton';
 import { useHasPermission } from '../permissions/Permission';
 import { pauseReasonText } from './pauseReason';

@@ -9,7 +9,7 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Alert, AlertTitle, Box, Button, Paper, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { TitledCard } from '../layout/TitledCard';
-import { LoadError, Loading } from '../installation/common/LoadState';
+import { LoadError, Loading } from '../kit/LoadState';
 import { ApiError } from '../providers/httpTypes';
 import { DeploymentControls } from './DeploymentControls';
 import { StatusTiles, WavesTable } from './DeploymentCounts';

@@ -4,8 +4,8 @@
 import { Fragment, type ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, Typography } from '@mui/material';
-import { LoadState } from '../installation/common/LoadState';
-import type { ScreenProps } from '../pages/screens';
+import { LoadState } from '../kit/LoadState';
+import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { useLiveQuery } from './useLiveQuery';
 

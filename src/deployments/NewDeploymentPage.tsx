@@ -10,7 +10,7 @@ import { Alert, Box, Button, Card, CardContent, CircularProgress, Stack, Typogra
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { ApiError } from '../providers/httpTypes';
-import { issuesOf } from '../generic/wire';
+import { issuesOf } from '../providers/wire';
 import { initialValues, requestBody, submissionErrors, targetsOf, validateForm, wavePlanOf, type DeploymentFormValues } from './deploymentForm';
 import { modelsOfPackage, PackagePicker, useUploadedPackages } from './PackagePicker';
 import { DEPLOYMENTS_ROUTE, deploymentPath, presetOf } from './paths';

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Alert, Box, Button, Chip, CircularProgress, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { machinePagePath } from '../installation/machine/tabs';
+import { machinePagePath } from '../pages/machinePaths';
 import { ApiError } from '../providers/httpTypes';
 import { hasTargets } from './deploymentForm';
 import { useLiveQuery } from './useLiveQuery';

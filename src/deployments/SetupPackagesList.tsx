@@ -1,5 +1,5 @@
 // Service › Setup › Packages: the package declaration's generic list under the Setup tabs (a
-// declaration's `customViews` list, loaded when first opened: src/resources/index.ts).
+// declaration's `customViews` list, loaded when first opened: src/app/customViews.ts).
 import { GenericList } from '../generic/GenericList';
 import { SetupTabs } from './SetupTabs';
 

@@ -10,7 +10,7 @@ import { Box, Button, Chip, Link, Stack, Table, TableBody, TableCell, TableHead,
 import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { machineListUrl } from '../dashboard/machineList';
 import { TitledCard } from '../layout/TitledCard';
-import type { ScreenProps } from '../pages/screens';
+import type { ScreenProps } from '../pages/screenProps';
 import { useHasPermission } from '../permissions/Permission';
 import { newDeploymentPath } from './paths';
 import { ModelCardsPage } from './ModelCardsPage';

@@ -10,7 +10,7 @@ import { fleet } from '../../resources/fleet';
 import { machine } from '../../resources/machine';
 import { LABELS_META } from '../generic/FieldDisplay';
 import { nameLikeQuery } from '../generic/FieldInput';
-import { resourceNameOf } from '../generic/registry';
+import { resourceNameOf } from '../providers/registry';
 import { TreeChecklistInput } from '../generic/TreeChecklistInput';
 import type { RvmDataProvider, SavedFilter } from '../providers/dataProvider';
 

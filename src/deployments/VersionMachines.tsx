@@ -5,9 +5,9 @@
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Link } from '@mui/material';
-import type { Column } from '../installation/common/PagedTable';
-import { deploymentColumn, QueryPagedTable } from '../installation/common/QueryPagedTable';
-import { machinePagePath } from '../installation/machine/tabs';
+import type { Column } from '../kit/PagedTable';
+import { deploymentColumn, QueryPagedTable } from '../kit/QueryPagedTable';
+import { machinePagePath } from '../pages/machinePaths';
 import { TargetStatusChip } from './StatusParts';
 import { VERSIONS_API, type AiMachine, type MachineKind, type VersionMachine } from './versionTypes';
 
@@ -46,7 +46,7 @@ export const VersionMachines = ({ model, kind }: { model: string; kind: MachineK
     <QueryPagedTable
       columns={columns}
       load={(http, paging, signal) => http.get<{ list: VersionMachine[]; total: number }>(VERSIONS_API.softwareMachines, { model, kind, ...paging }, { signal, silent: true })}
-      loadKey={`${model}|${kind}`}
+      loadKey={`softwareMachines|${model}|${kind}`}
       rowKey={(row) => row.id}
       empty="deployments.machines.empty"
       caption={translate(kind === 'failed' ? 'deployments.upgrade.failedTable' : 'deployments.upgrade.behindTable', { model })}
@@ -75,7 +75,7 @@ export const AiMachines = ({ model, packageId, caption }: { model: string; packa
       load={(http, paging, signal) =>
         http.get<{ list: AiMachine[]; total: number }>(VERSIONS_API.aiMachines, { model, ...(packageId === null ? {} : { packageId }), ...paging }, { signal, silent: true })
       }
-      loadKey={`${model}|${packageId ?? 'none'}`}
+      loadKey={`aiMachines|${model}|${packageId ?? 'none'}`}
       rowKey={(row) => row.id}
       empty="deployments.machines.empty"
       caption={caption}

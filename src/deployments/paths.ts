@@ -5,7 +5,7 @@ export const SOFTWARE_UPGRADE_ROUTE = '/service/softwareUpgrade';
 export const AI_ROUTE = '/service/ai';
 
 // one path for every link to a deployment's page (the machine page's version history links there too)
-export { deploymentPath } from '../installation/common/QueryPagedTable';
+export { deploymentPath } from '../kit/QueryPagedTable';
 
 /** The new-deployment form, optionally with a package and models chosen (Software upgrade's "Start upgrade"). */
 export const newDeploymentPath = (preset: { packageId?: number; models?: readonly string[] } = {}) => {

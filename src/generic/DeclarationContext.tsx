@@ -2,7 +2,7 @@
 // references resolve against, so a view needs no props beyond what buildResources hands it.
 import { createContext, useContext, type ReactNode } from 'react';
 import type { ResourceDeclaration } from '../../resources/types';
-import type { Registry } from './registry';
+import type { Registry } from '../providers/registry';
 
 interface DeclarationScope {
   declaration: ResourceDeclaration;

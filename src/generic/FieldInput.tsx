@@ -17,7 +17,7 @@ import type { FieldDeclaration, View } from '../../resources/types';
 import { useDeclaration } from './DeclarationContext';
 import { FieldDisplay, LABELS_META } from './FieldDisplay';
 import { inputKindFor } from './fieldKinds';
-import { enumChoices, fieldLabel, requireDeclaration, resourceNameOf } from './registry';
+import { enumChoices, fieldLabel, requireDeclaration, resourceNameOf } from '../providers/registry';
 import { LocalDateInput, LocalDateTimeInput } from './pickers';
 import { TreeChecklistInput } from './TreeChecklistInput';
 import { OptionListInput } from './OptionListInput';

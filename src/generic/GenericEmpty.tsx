@@ -4,7 +4,7 @@ import InboxIcon from '@mui/icons-material/Inbox';
 import { CreateButton, useTranslate } from 'react-admin';
 import { useResourceAccess } from './access';
 import { useDeclaration } from './DeclarationContext';
-import { resourceLabel } from './registry';
+import { resourceLabel } from '../providers/registry';
 
 export const GenericEmpty = () => {
   const translate = useTranslate();

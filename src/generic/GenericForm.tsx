@@ -22,7 +22,7 @@ import { useResourceAccess } from './access';
 import { useDeclaration } from './DeclarationContext';
 import { FieldInput } from './FieldInput';
 import { formValidator } from './formValidation';
-import { resourceLabel } from './registry';
+import { resourceLabel } from '../providers/registry';
 
 const GenericFormBody = ({ mode }: { mode: 'create' | 'edit' }) => {
   const { declaration } = useDeclaration();

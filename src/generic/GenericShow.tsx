@@ -5,7 +5,7 @@ import { fieldsFor } from '../../resources/types';
 import { useResourceAccess } from './access';
 import { useDeclaration } from './DeclarationContext';
 import { FieldDisplay } from './FieldDisplay';
-import { fieldLabel } from './registry';
+import { fieldLabel } from '../providers/registry';
 
 /** `actions`: a screen's own buttons in the toolbar, after the generic ones (e.g. send now). */
 export const GenericShow = ({ actions }: { actions?: ReactNode }) => {

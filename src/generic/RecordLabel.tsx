@@ -7,7 +7,7 @@ import { Chip, Stack } from '@mui/material';
 import { FunctionField, ReferenceField, useGetList, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import type { ResourceDeclaration } from '../../resources/types';
 import { recordLabel } from './recordLabels';
-import { resourceNameOf } from './registry';
+import { resourceNameOf } from '../providers/registry';
 import { buildTree, walkTree } from './tree';
 import { treeParentFieldOf } from './TreeChecklistInput';
 

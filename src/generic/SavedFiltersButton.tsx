@@ -26,7 +26,7 @@ import { Button, Confirm, useDataProvider, useListContext, useNotify, useResourc
 import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
 import type { FilterVisibility, RvmDataProvider, SavedFilter } from '../providers/dataProvider';
 import { visuallyHidden } from '../layout/visuallyHidden';
-import { isEmptyValue } from './wire';
+import { isEmptyValue } from '../providers/wire';
 
 /** Filters worth saving: the non-empty values of the current filter. */
 export const savableFilter = (filterValues: Record<string, unknown>) =>

@@ -9,7 +9,7 @@ import { Button, FieldTitle, InputHelperText, useGetList, useInput, useTranslate
 import type { ResourceDeclaration } from '../../resources/types';
 import { nativeIndeterminate } from '../layout/theme';
 import { recordLabel } from './recordLabels';
-import { enumLabel, resourceNameOf } from './registry';
+import { enumLabel, resourceNameOf } from '../providers/registry';
 import { buildTree, checkState, parentIds, selectAll, toggleNode, visibleRows, type TreeNode } from './tree';
 
 export const treeParentFieldOf = (declaration: ResourceDeclaration): string | undefined =>

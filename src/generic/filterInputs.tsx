@@ -20,7 +20,7 @@ import { LABELS_META } from './FieldDisplay';
 import { nameLikeQuery } from './FieldInput';
 import { LocalDateInput, LocalDateTimeInput } from './pickers';
 import { filterKindFor } from './fieldKinds';
-import { enumChoices, filterLabel, requireDeclaration, resourceNameOf, type Registry } from './registry';
+import { enumChoices, filterLabel, requireDeclaration, resourceNameOf, type Registry } from '../providers/registry';
 
 /** `display: 'valueLabel'` enums: each choice shows its value before its label, as the column does. */
 const ValueLabelChoice = () => {

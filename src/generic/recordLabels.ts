@@ -6,7 +6,7 @@
 import { walkMenu } from '../../resources/menu';
 import { RESOURCES } from '../../resources';
 import type { Action, ResourceDeclaration } from '../../resources/types';
-import { menuKeyOf } from '../resourceTypes/runtime';
+import { CUSTOM_MENU_PREFIX } from '../../resources/configuredTypes';
 
 export type LabelTranslate = (key: string, options?: Record<string, unknown>) => string;
 type AnyRecord = Record<string, unknown>;
@@ -22,9 +22,9 @@ export const permissionLabelKey = (
   const node = walkMenu().find((candidate) => candidate.identifier === identifier);
   if (node) return { key: `menu.${node.key}` };
   // configured resource types (issue 9): `custom:<name>` and `custom:<name>:<action>`, labelled from the
-  // type's own labels, which the console merges while the type is active (src/resourceTypes/runtime.ts)
+  // type's own labels, which the console merges while the type is active (src/resourceTypes/runtime.ts, menuKeyOf)
   const custom = CONFIGURED_IDENTIFIER.exec(identifier);
-  if (custom) return custom[2] ? { key: `generic.permissionActions.${custom[2]}`, resource: custom[1] } : { key: `menu.${menuKeyOf(custom[1])}` };
+  if (custom) return custom[2] ? { key: `generic.permissionActions.${custom[2]}`, resource: custom[1] } : { key: `menu.${CUSTOM_MENU_PREFIX}${custom[1]}` };
   for (const declaration of registry) {
     const action = ACTION_ORDER.find((candidate) => declaration.permissions[candidate] === identifier);
     if (action) return { key: `generic.permissionActions.${action}`, resource: declaration.name };

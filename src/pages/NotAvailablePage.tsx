@@ -2,7 +2,7 @@
 import { useTranslate } from 'ra-core';
 import { Alert, AlertTitle, Paper } from '@mui/material';
 import ConstructionIcon from '@mui/icons-material/Construction';
-import type { ScreenProps } from './screens';
+import type { ScreenProps } from './screenProps';
 import { ScreenHeading } from './ScreenHeading';
 
 export const NotAvailablePage = ({ node }: ScreenProps) => {

@@ -2,7 +2,7 @@
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Typography } from '@mui/material';
-import { HOME_PATH } from '../auth/routeGuard';
+import { HOME_PATH } from '../providers/routeGuard';
 
 const StatusPage = ({ section }: { section: 'notFound' | 'noPermission' }) => {
   const translate = useTranslate();

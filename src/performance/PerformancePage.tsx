@@ -4,9 +4,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslate } from 'ra-core';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Tooltip, Typography } from '@mui/material';
-import type { ScreenProps } from '../pages/screens';
+import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
-import { useApiData } from '../installation/common/useApiData';
+import { useApiQuery } from '../kit/useApiQuery';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { ApiError } from '../providers/httpTypes';
 import { formatCount } from '../dashboard/format';
@@ -47,9 +47,8 @@ const Figures = ({ filter, offset }: { filter: PerformanceFilter; offset: number
   const { locale } = useConsoleServices();
   const [sort, setSort] = useState<ErrorSort>('count');
   const body = { from: filter.from, to: filter.to, utcOffsetMinutes: offset, fleetId: filter.fleetId, rvmId: filter.rvmId };
-  const key = JSON.stringify(body);
-  const mcbe = useApiData<McbeAnswer>((http, signal) => http.post<McbeAnswer>('/performance/mcbe', body, { signal }), key);
-  const errors = useApiData<ErrorsAnswer>((http, signal) => http.post<ErrorsAnswer>('/performance/errors', { ...body, sort }, { signal }), `${key}/${sort}`);
+  const mcbe = useApiQuery<McbeAnswer>(['performance', 'mcbe', body], (http, signal) => http.post<McbeAnswer>('/performance/mcbe', body, { signal }));
+  const errors = useApiQuery<ErrorsAnswer>(['performance', 'errors', body, sort], (http, signal) => http.post<ErrorsAnswer>('/performance/errors', { ...body, sort }, { signal }));
   const failed = mcbe.error ?? errors.error;
   if (failed) {
     return (
@@ -82,7 +81,9 @@ const Figures = ({ filter, offset }: { filter: PerformanceFilter; offset: number
 export const PerformancePage = ({ node }: ScreenProps) => {
   const translate = useTranslate();
   const offset = browserOffset();
-  const options = useApiData<Options>((http, signal) => http.get<Options>('/performance/options', { utcOffsetMinutes: offset }, { signal, silent: true }), String(offset));
+  const options = useApiQuery<Options>(['performance', 'options', offset], (http, signal) =>
+    http.get<Options>('/performance/options', { utcOffsetMinutes: offset }, { signal, silent: true }),
+  );
   const [filter, setFilter] = useState<PerformanceFilter | null>(null);
   const refused = options.error instanceof ApiError && options.error.code === '4003';
   const current = filter ?? (options.data ? { ...presetRange(30, options.data.today, options.data.earliestDay), fleetId: null, rvmId: null } : null);

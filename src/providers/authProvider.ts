@@ -5,7 +5,7 @@ import type { AuthProvider } from 'ra-core';
 import { ApiError, type HttpClient } from './httpTypes';
 import { isForcedLogoutCode } from './http';
 import type { LoginAnswer, Session, UserInfo } from './session';
-import { HOME_PATH, LOGIN_PATH } from '../auth/routeGuard';
+import { HOME_PATH, LOGIN_PATH } from './routeGuard';
 
 export interface LoginParams {
   username: string;

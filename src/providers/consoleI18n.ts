@@ -8,7 +8,7 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
 import type { Locale } from '../../i18n';
 import { RESOURCES } from '../../resources';
-import { resourceNameOf } from '../generic/registry';
+import { resourceNameOf } from './registry';
 import { applyDocumentLanguage } from './documentLanguage';
 
 export const AVAILABLE_LOCALES: Array<{ locale: Locale; name: string }> = [
@@ -18,7 +18,7 @@ export const AVAILABLE_LOCALES: Array<{ locale: Locale; name: string }> = [
 
 /**
  * react-admin looks some labels up by resource name (`resources.<name>.name` in delete confirmations,
- * the empty page…), and a resource's name is its route (src/generic/registry.ts): alias each
+ * the empty page…), and a resource's name is its route (src/providers/registry.ts): alias each
  * declaration's labels under its route name too.
  */
 const routeAliases = (labels: Record<string, unknown>) =>

@@ -11,7 +11,7 @@ import { HttpError, type DataProvider, type Identifier } from 'react-admin';
 import { RESOURCES } from '../../resources';
 import type { PageResult, ResourceDeclaration } from '../../resources/types';
 import { fieldsFor } from '../../resources/types';
-import { requireDeclaration, type Registry } from '../generic/registry';
+import { requireDeclaration, type Registry } from './registry';
 import {
   MAX_LIST_IDS,
   MAX_PAGE_SIZE,
@@ -24,7 +24,7 @@ import {
   toWireId,
   toWireRecord,
   toWireSort,
-} from '../generic/wire';
+} from './wire';
 import { ApiError, type DownloadClient, type DownloadProgress, type HttpClient } from './httpTypes';
 
 export type ExportFormat = 'csv' | 'xlsx';

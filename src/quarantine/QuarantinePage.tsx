@@ -8,11 +8,11 @@ import { useNotify, useTranslate } from 'ra-core';
 import { Alert, Box, Button, Chip, CircularProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { MESSAGE_TYPES, QUARANTINE_REASONS } from '../../resources/fleetCatalogue';
-import { EnumSelect } from '../installation/common/EnumSelect';
-import { PagedTable, type Column } from '../installation/common/PagedTable';
-import { useApiData } from '../installation/common/useApiData';
+import { EnumSelect } from '../kit/EnumSelect';
+import { PagedTable, type Column } from '../kit/PagedTable';
+import { useApiQuery } from '../kit/useApiQuery';
 import { useConsoleServices } from '../layout/ConsoleServices';
-import type { ScreenProps } from '../pages/screens';
+import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { Permission } from '../permissions/Permission';
 
@@ -80,10 +80,7 @@ const QuarantineList = () => {
   const [causedBy, setCausedBy] = useState('');
   const [retrying, setRetrying] = useState(false);
   const body = { pageNum: page, pageSize, ...filters };
-  const { data, error, isPending, reload } = useApiData(
-    (client, signal) => client.post<QuarantineAnswer>('/quarantine/page', body, { signal }),
-    JSON.stringify(body),
-  );
+  const { data, error, isPending, reload } = useApiQuery(['quarantine', body], (client, signal) => client.post<QuarantineAnswer>('/quarantine/page', body, { signal }));
 
   const setFilter = (name: keyof Filters) => (value: string | null) => {
     setFilters((current) => ({ ...current, [name]: value }));

@@ -6,10 +6,10 @@ import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Chip, LinearProgress, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { COMMAND_STATUSES, PENDING_STATUSES } from '../../resources/commands';
-import { EnumSelect } from '../installation/common/EnumSelect';
-import { PagedTable, type Column } from '../installation/common/PagedTable';
-import { useApiData } from '../installation/common/useApiData';
-import { machinePagePath } from '../installation/machine/tabs';
+import { EnumSelect } from '../kit/EnumSelect';
+import { PagedTable, type Column } from '../kit/PagedTable';
+import { useApiQuery } from '../kit/useApiQuery';
+import { machinePagePath } from '../pages/machinePaths';
 import { mergeCommand, type BatchPage, type CommandRecord, type RefusedMachine } from './commandTypes';
 import { CommandResultCell, CommandStatusCell } from './CommandHistory';
 import { commandStatusColor } from './commandUi';
@@ -43,9 +43,9 @@ export const BatchSummary = ({ batchId, total, queued, refused, onCounts }: Batc
   const [pageSize, setPageSize] = useState(10);
   const [status, setStatus] = useState<string | null>(null);
   const query = { pageNum: page, pageSize, status: status ?? undefined };
-  const loaded = useApiData(
+  const loaded = useApiQuery(
+    ['commandBatch', batchId, query],
     batchId === null ? null : (http, signal) => http.get<BatchPage>(`/rvm/command/batch/${batchId}`, query, { signal }),
-    `${batchId}|${JSON.stringify(query)}`,
   );
   const [rows, setRows] = useState<CommandRecord[] | undefined>(undefined);
   useEffect(() => setRows(loaded.data?.list), [loaded.data]);

@@ -5,7 +5,7 @@ import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 're
 import { useTranslate } from 'ra-core';
 import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import type { RemoteCommand } from '../../resources/commands';
-import { issuesOf } from '../generic/wire';
+import { issuesOf } from '../providers/wire';
 import { ApiError } from '../providers/httpTypes';
 import { CommandParamsFields } from './CommandParamsFields';
 import { hasParams, paramsToSend, serverParamErrors, validateParams, type ParamValues } from './commandUi';

@@ -7,8 +7,8 @@ import { Box, Chip, IconButton, Link, Stack, Tooltip, Typography } from '@mui/ma
 import CancelIcon from '@mui/icons-material/CancelOutlined';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { COMMAND_STATUSES, REMOTE_COMMANDS } from '../../resources/commands';
-import { EnumSelect } from '../installation/common/EnumSelect';
-import { PagedTable, type Column } from '../installation/common/PagedTable';
+import { EnumSelect } from '../kit/EnumSelect';
+import { PagedTable, type Column } from '../kit/PagedTable';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { saveBlob } from '../providers/download';
 import type { CommandRecord } from './commandTypes';

@@ -8,7 +8,7 @@ import { COMMAND_PARAMS, commandDefinition, type RemoteCommand } from '../../res
 import type { ParamValues } from './commandUi';
 import { isValid } from 'date-fns';
 import { DateTimeField } from '../generic/pickers';
-import { fromLocalInput, toLocalInput } from '../installation/common/timeRange';
+import { fromLocalInput, toLocalInput } from '../kit/timeRange';
 import { useState } from 'react';
 
 export interface CommandParamsFieldsProps {

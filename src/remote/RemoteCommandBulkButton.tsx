@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button, useListContext } from 'react-admin';
 import SettingsRemoteIcon from '@mui/icons-material/SettingsRemote';
 import { machine } from '../../resources/machine';
-import { toWireFilters } from '../generic/wire';
+import { toWireFilters } from '../providers/wire';
 import { BulkCommandDialog } from './BulkCommandDialog';
 
 export const RemoteCommandBulkButton = () => {

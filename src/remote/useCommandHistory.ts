@@ -2,7 +2,7 @@
 // command stream. Updates replace their row in place; a new command (sent here, by a colleague or a
 // batch) appears at the top of page 1 when it matches the filters. A reconnect reloads the page.
 import { useCallback, useEffect, useState } from 'react';
-import { useApiData } from '../installation/common/useApiData';
+import { useApiQuery } from '../kit/useApiQuery';
 import { mergeCommand, type CommandPage, type CommandRecord } from './commandTypes';
 import { useCommandStream } from './useCommandStream';
 
@@ -16,7 +16,7 @@ export const useCommandHistory = (rvmId: number, defaultPageSize = 10) => {
   const [pageSize, setPageSizeState] = useState(defaultPageSize);
   const [filters, setFiltersState] = useState<HistoryFilters>({ status: null, command: null });
   const body = { rvmId, pageNum: page, pageSize, status: filters.status ?? undefined, command: filters.command ?? undefined };
-  const loaded = useApiData((http, signal) => http.post<CommandPage>('/rvm/command/page', body, { signal }), JSON.stringify(body));
+  const loaded = useApiQuery(['commandHistory', body], (http, signal) => http.post<CommandPage>('/rvm/command/page', body, { signal }));
   // Rows and total change together (a new command adds one to both), in one pure state update.
   const [shown, setShown] = useState<{ rows: CommandRecord[]; total: number } | undefined>(undefined);
 

@@ -5,8 +5,8 @@ import { useTranslate } from 'ra-core';
 import { Box, Button } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { formatBytes } from '../generic/format';
-import { PagedTable, type Column } from '../installation/common/PagedTable';
-import { useApiData } from '../installation/common/useApiData';
+import { PagedTable, type Column } from '../kit/PagedTable';
+import { useApiQuery } from '../kit/useApiQuery';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { saveBlob } from '../providers/download';
 import type { GeneratedReportRow } from './types';
@@ -17,9 +17,8 @@ export const GeneratedReports = ({ refreshKey }: { refreshKey: number }) => {
   const { download } = useConsoleServices();
   const paging = usePaging(10);
   const { page, pageSize } = paging;
-  const loaded = useApiData(
-    (http, signal) => http.post<{ list: GeneratedReportRow[]; total: number }>('/report/generated/page', { pageNum: page, pageSize }, { signal }),
-    `${page}/${pageSize}/${refreshKey}`,
+  const loaded = useApiQuery(['generatedReports', page, pageSize, refreshKey], (http, signal) =>
+    http.post<{ list: GeneratedReportRow[]; total: number }>('/report/generated/page', { pageNum: page, pageSize }, { signal }),
   );
   const fetchFile = async (row: GeneratedReportRow) => {
     try {

@@ -9,9 +9,9 @@ import DownloadIcon from '@mui/icons-material/Download';
 import SaveIcon from '@mui/icons-material/SaveAlt';
 import type { ReportFormat } from '../../resources/reports';
 import { ScreenHeading } from '../pages/ScreenHeading';
-import type { ScreenProps } from '../pages/screens';
-import { Loading } from '../installation/common/LoadState';
-import { useApiData } from '../installation/common/useApiData';
+import type { ScreenProps } from '../pages/screenProps';
+import { Loading } from '../kit/LoadState';
+import { useApiQuery } from '../kit/useApiQuery';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { saveBlob } from '../providers/download';
 import { ApiError } from '../providers/httpTypes';
@@ -59,9 +59,8 @@ export const ReportPage = ({ node }: ScreenProps) => {
   };
   const [generatedCount, setGeneratedCount] = useState(0);
   const selection = selectionOf(choice);
-  const loaded = useApiData(
-    (client, signal) => client.post<ReportAnswer>('/report/data', { ...selection, pageNum: page, pageSize }, { signal }),
-    JSON.stringify([selection, page, pageSize]),
+  const loaded = useApiQuery(['report', selection, page, pageSize], (client, signal) =>
+    client.post<ReportAnswer>('/report/data', { ...selection, pageNum: page, pageSize }, { signal }),
   );
   const answer = loaded.data?.report === choice.report ? loaded.data : undefined;
   const refused = loaded.error instanceof ApiError && loaded.error.code === '4003';

@@ -4,7 +4,7 @@ import { useTranslate } from 'ra-core';
 import { Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { REPORT_COLUMNS } from '../../resources/reports';
 import { formatCount, formatPercent } from '../dashboard/format';
-import { PagedTable, type Column } from '../installation/common/PagedTable';
+import { PagedTable, type Column } from '../kit/PagedTable';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { TitledCard } from '../layout/TitledCard';
 import { cellText, isNumeric } from './cells';

@@ -2,7 +2,7 @@
 // Routes below the menu route: '' the list, 'create' a new type, ':name' an existing one.
 import { Loading, usePermissions } from 'react-admin';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import type { ScreenProps } from '../pages/screens';
+import type { ScreenProps } from '../pages/screenProps';
 import type { UserInfo } from '../providers/session';
 import { TypeEditor } from './TypeEditor';
 import { TypesList } from './TypesList';

@@ -11,7 +11,7 @@ import {
 import SaveIcon from '@mui/icons-material/Save';
 import { RESOURCES } from '../../resources';
 import { HOME_MENU_ID, MENU } from '../../resources/menu';
-import { issuesOf } from '../generic/wire';
+import { issuesOf } from '../providers/wire';
 import { ApiError } from '../providers/httpTypes';
 import { menuChildKeys, type ConfiguredType } from './configuredType';
 import { emptyTypeForm, formOf, identifierFromLabel, issuePath, setError, typeOf, type TypeFormValues } from './editorModel';

@@ -12,7 +12,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
 import UploadIcon from '@mui/icons-material/Upload';
-import type { ScreenProps } from '../pages/screens';
+import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { saveBlob } from '../providers/download';
 import { configuredRoute, type ConfiguredType } from './configuredType';

@@ -14,7 +14,7 @@ import { MENU, walkMenu, type MenuNode } from '../../resources/menu';
 import { LEGACY_ROUTE_PREFIX, MENU_PARENTS, menuAreaOf } from '../../resources/configuredTypes';
 import { RESOURCES } from '../../resources';
 import type { ResourceDeclaration } from '../../resources/types';
-import { resourceNameOf } from '../generic/registry';
+import { resourceNameOf } from '../providers/registry';
 import { configuredRoute, configuredTexts, CUSTOM_MENU_PREFIX, declarationOfConfiguredType, type ConfiguredType } from './configuredType';
 
 export interface RuntimeResources {

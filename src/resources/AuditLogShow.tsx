@@ -8,7 +8,7 @@ import { fieldsFor } from '../../resources/types';
 import { useDeclaration } from '../generic/DeclarationContext';
 import { FieldDisplay } from '../generic/FieldDisplay';
 import { formatDateTime } from '../generic/format';
-import { enumLabel, fieldLabel, findDeclaration } from '../generic/registry';
+import { enumLabel, fieldLabel, findDeclaration } from '../providers/registry';
 
 type Json = Record<string, unknown>;
 type Change = { before?: unknown; after?: unknown; redacted?: true };

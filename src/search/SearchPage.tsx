@@ -7,11 +7,11 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-d
 import { Alert, Box, Button, Chip, InputAdornment, List, ListItemButton, ListItemText, Paper, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
 import { useConsoleServices } from '../layout/ConsoleServices';
-import { formatMoney } from '../installation/common/format';
-import { LoadState } from '../installation/common/LoadState';
-import { StatusChip } from '../installation/common/StatusChip';
-import { useApiData } from '../installation/common/useApiData';
-import type { ScreenProps } from '../pages/screens';
+import { formatMoney } from '../kit/format';
+import { LoadState } from '../kit/LoadState';
+import { StatusChip } from '../kit/StatusChip';
+import { useApiQuery } from '../kit/useApiQuery';
+import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { directVoucherHit, groupHits, hitPath, type ConsumerSessionHit, type MachineHit, type SearchAnswer } from './searchHits';
 
@@ -90,9 +90,9 @@ const SearchPage = ({ node }: ScreenProps) => {
   const [typed, setTyped] = useState(query);
   // Only a search typed on this page may jump to a session: coming back to ?q= must show the list.
   const typedQuery = useRef<string | null>(null);
-  const { data, error, isPending, reload } = useApiData(
+  const { data, error, isPending, reload } = useApiQuery(
+    ['search', query],
     query ? (http, signal) => http.get<SearchAnswer>('/search', { q: query }, { signal }) : null,
-    query,
   );
 
   useEffect(() => setTyped(query), [query]);

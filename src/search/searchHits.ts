@@ -1,5 +1,5 @@
 // The typed hits of GET /search?q= and where each opens (pure, unit-tested).
-import { consumerSessionPath, machinePagePath } from '../installation/machine/tabs';
+import { consumerSessionPath, machinePagePath } from '../pages/machinePaths';
 
 export interface MachineHit {
   type: 'machine';

@@ -5,7 +5,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, Request } from 'playwright-core';
 import { walkMenu, type MenuNode } from '../../resources/menu';
 import type { PermissionHolder } from '../../resources/permissions';
-import { permittedTabs, machinePagePath } from '../../src/installation/machine/tabs';
+import { permittedTabs } from '../../src/installation/machine/tabs';
+import { machinePagePath } from '../../src/pages/machinePaths';
 import { visibleMenu } from '../../src/permissions/menuVisibility';
 import { api, eventually, readStored, type RunningServer } from './harness';
 

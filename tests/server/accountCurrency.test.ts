@@ -1,6 +1,6 @@
 // The license account's currency: stored per account (default HKD, the demo fleet's), chosen from the
 // declared list, and told to the console in the LoginAnswer and the dashboard's answer, so refund values
-// show in it (src/installation/common/format.ts).
+// show in it (src/kit/format.ts).
 import { expect, it } from 'vitest';
 import { describeBackends } from './helpers';
 

@@ -3,7 +3,7 @@
 // an identity without a stored user (issue 13's mutation run).
 import { describe, expect, it, vi } from 'vitest';
 import { createAuthProvider } from '../../src/providers/authProvider';
-import { LOGIN_PATH } from '../../src/auth/routeGuard';
+import { LOGIN_PATH } from '../../src/providers/routeGuard';
 import type { HttpClient } from '../../src/providers/httpTypes';
 import type { Session } from '../../src/providers/session';
 

@@ -18,13 +18,13 @@ import { ForgotPasswordPage } from '../../src/auth/ForgotPasswordPage';
 import { LoginPage } from '../../src/auth/LoginPage';
 import { ResetPasswordPage } from '../../src/auth/ResetPasswordPage';
 import { RouteGuard } from '../../src/auth/RouteGuard';
-import { buildResources } from '../../src/generic';
-import { ConsoleLayout } from '../../src/layout/ConsoleLayout';
+import { buildResources } from '../../src/app/resourceViews';
+import { ConsoleLayout } from '../../src/app/ConsoleLayout';
 import { ConsoleServicesProvider, type ConsoleServices } from '../../src/layout/ConsoleServices';
 import { BridgedNotification, bridgedNotify } from '../../src/layout/notifyBridge';
 import { consoleTheme } from '../../src/layout/theme';
 import { NoPermissionPage, NotFoundPage } from '../../src/pages/StatusPage';
-import { screenRoutes } from '../../src/pages/screenRoutes';
+import { screenRoutes } from '../../src/app/screenRoutes';
 import { createAuthProvider } from '../../src/providers/authProvider';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { createHttpClient } from '../../src/providers/http';
@@ -97,7 +97,7 @@ export const currentLocation = (container: ParentNode = document) => container.q
 
 /**
  * Waits until the signed-in console shows its home route: the path and the header's greeting (the
- * home screen's own content is the dashboard's business, see src/pages/HomePage.tsx).
+ * home screen's own content is the dashboard's business, see src/app/HomePage.tsx).
  */
 export const homeReached = async (realName = 'Ada Admin', options = { timeout: 20_000 }) => {
   await waitFor(() => expect(currentLocation()).toBe('/index/index'), options);

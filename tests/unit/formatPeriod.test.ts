@@ -1,6 +1,6 @@
 // A session's period in one list column: the end's date only when it differs from the start's.
 import { describe, expect, it } from 'vitest';
-import { formatPeriod } from '../../src/installation/common/format';
+import { formatPeriod } from '../../src/kit/format';
 
 describe('formatPeriod', () => {
   it('drops the end date on the start day', () => {

@@ -3,10 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { ancestorIds, moveTargets, searchWithFleet, selectedFleetOf, visibleFleetRows, type FleetNode } from '../../src/installation/fleet/fleetTree';
 import { profileBody, validateProfile } from '../../src/installation/machine/profileValidation';
-import {
-  consumerSessionPath, MACHINE_TABS, machinePagePath, parseMachineId, permittedTabs, resolveTab,
-} from '../../src/installation/machine/tabs';
-import { fromLocalInput, lastDays, toLocalInput } from '../../src/installation/common/timeRange';
+import { MACHINE_TABS, parseMachineId, permittedTabs, resolveTab } from '../../src/installation/machine/tabs';
+import { consumerSessionPath, machinePagePath } from '../../src/pages/machinePaths';
+import { fromLocalInput, lastDays, toLocalInput } from '../../src/kit/timeRange';
 import { directVoucherHit, groupHits, hitPath, type SearchHit } from '../../src/search/searchHits';
 import { statusColor } from '../../src/generic/statusColors';
 

@@ -6,7 +6,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogues } from '../../i18n';
-import { ConsoleLayout } from '../../src/layout/ConsoleLayout';
+import { ConsoleLayout } from '../../src/app/ConsoleLayout';
 import { ADMIN, callsTo, consoleHarness, currentLocation, holding, homeReached, t, translatorFor } from './consoleHarness';
 
 // Rendering react-admin and MUI in jsdom is slow on a busy machine: generous limits, never sleeps.

@@ -8,7 +8,7 @@ import { createDataProvider } from '../../src/providers/dataProvider';
 import { utcOffsetMinutes } from '../../src/providers/authProvider';
 import { convertDateTimes, createHttpClient } from '../../src/providers/http';
 import { formatDate, formatDateTime } from '../../src/generic/format';
-import { fromLocalInput, rangeBody, toLocalInput } from '../../src/installation/common/timeRange';
+import { fromLocalInput, rangeBody, toLocalInput } from '../../src/kit/timeRange';
 import { fakeHttp } from '../fixtures/fakeHttp';
 
 interface Zone {

@@ -1,7 +1,7 @@
-// Refund values on the machine page, the session details and the search (src/installation/common/format.ts):
+// Refund values on the machine page, the session details and the search (src/kit/format.ts):
 // in the license account's currency (the LoginAnswer's `currency`), in the console's language.
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../../src/installation/common/format';
+import { formatMoney } from '../../src/kit/format';
 
 describe('formatMoney', () => {
   it('shows the account\'s currency with its own decimals, in English and Chinese', () => {

@@ -7,7 +7,7 @@ import { CoreAdminContext, Form } from 'ra-core';
 import { useWatch } from 'react-hook-form';
 import type { Locale } from '../../i18n';
 import { eventNotification } from '../../resources/eventNotification';
-import { enumChoices } from '../../src/generic/registry';
+import { enumChoices } from '../../src/providers/registry';
 import { joinOptionList, OptionListInput, splitOptionList } from '../../src/generic/OptionListInput';
 import { createI18nProvider } from '../../src/providers/i18nProvider';
 

@@ -1,9 +1,9 @@
 // Pure rules of the shell: route guard, menu highlight, sidebar state, screen registry.
 import { describe, expect, it } from 'vitest';
-import { afterSignInPath, guardRedirect, guardTarget, loginPathFor, safeNextPath } from '../../src/auth/routeGuard';
+import { afterSignInPath, guardRedirect, guardTarget, loginPathFor, safeNextPath } from '../../src/providers/routeGuard';
 import { highlightPath, isActiveRoute } from '../../src/layout/menuHighlight';
 import { contentWidth, readSidebarState, SIDEBAR_STORAGE_KEY, sidebarStateFor, toggleSidebar } from '../../src/layout/sidebarState';
-import { menuScreenEntries } from '../../src/pages/menuScreens';
+import { menuScreenEntries } from '../../src/app/menuScreens';
 import { walkMenu } from '../../resources/menu';
 
 describe('route guard', () => {

@@ -6,7 +6,7 @@ import { useNotify, useTranslate } from 'ra-core';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { fleet as fleetDeclaration } from '../../../resources/fleet';
 import { validateField } from '../../../resources/validation';
-import { issuesOf } from '../../generic/wire';
+import { issuesOf } from '../../providers/wire';
 import { useConsoleServices } from '../../layout/ConsoleServices';
 import { ApiError } from '../../providers/httpTypes';
 import { moveTargets, type FleetNode } from './fleetTree';

@@ -7,12 +7,12 @@ import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { fleet as fleetDeclaration } from '../../../resources/fleet';
 import { useHasPermission } from '../../permissions/Permission';
-import { LoadState } from '../common/LoadState';
-import { useApiData } from '../common/useApiData';
+import { LoadState } from '../../kit/LoadState';
+import { useApiQuery } from '../../kit/useApiQuery';
 import { FleetDialog, type FleetAction } from './FleetDialog';
 import { FleetTree } from './FleetTree';
 import { ancestorIds, findFleet, type FleetNode } from './fleetTree';
-import { LIVE_REFRESH_MS } from '../common/liveRefresh';
+import { LIVE_REFRESH_MS } from '../../kit/liveRefresh';
 
 export interface FleetTreePanelProps {
   selected: number | null;
@@ -71,7 +71,7 @@ export const FleetTreePanel = ({ selected, onSelect, titleAction }: FleetTreePan
   const translate = useTranslate();
   const refreshList = useRefresh();
   const can = useHasPermission();
-  const { data: tree, error, isPending, reload } = useApiData((http, signal) => http.get<FleetNode[]>('/fleet/tree', undefined, { signal }), 'tree', {
+  const { data: tree, error, isPending, reload } = useApiQuery(['fleetTree'], (http, signal) => http.get<FleetNode[]>('/fleet/tree', undefined, { signal }), {
     refreshEveryMs: LIVE_REFRESH_MS.fleetTree,
   });
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
@@ -96,7 +96,7 @@ export const FleetTreePanel = ({ selected, onSelect, titleAction }: FleetTreePan
 
   const done = (finished: FleetAction, parentId: number | null) => {
     setAction(null);
-    reload();
+    // react-admin's refresh reloads every answer on screen: the machine list's and this tree's (one react-query client)
     refreshList();
     if (finished.kind === 'delete' && selected !== null && tree) {
       const removed = findFleet(tree, finished.fleet.id);

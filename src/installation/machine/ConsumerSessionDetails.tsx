@@ -8,12 +8,12 @@ import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/ma
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { useConsoleServices } from '../../layout/ConsoleServices';
 import { ApiError } from '../../providers/httpTypes';
-import { useApiData } from '../common/useApiData';
-import { formatMoney } from '../common/format';
-import { LoadState } from '../common/LoadState';
-import { PagedTable, type Column } from '../common/PagedTable';
+import { useApiQuery } from '../../kit/useApiQuery';
+import { formatMoney } from '../../kit/format';
+import { LoadState } from '../../kit/LoadState';
+import { PagedTable, type Column } from '../../kit/PagedTable';
 import type { ConsumerSessionDetails as Details, ConsumerSessionItem } from './machineTypes';
-import { consumerSessionPath, CONSUMER_SESSIONS_TAB, machinePagePath } from './tabs';
+import { consumerSessionPath, CONSUMER_SESSIONS_TAB, machinePagePath } from '../../pages/machinePaths';
 
 const Fact = ({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) => (
   <Box sx={{ minWidth: 180 }}>
@@ -47,9 +47,9 @@ export const ConsumerSessionDetails = ({ machineId, sessionId }: { machineId: nu
   const translate = useTranslate();
   const { locale, session } = useConsoleServices();
   const validId = /^\d{1,12}$/.test(sessionId);
-  const { data, error, isPending, reload } = useApiData(
+  const { data, error, isPending, reload } = useApiQuery(
+    ['consumerSessionDetails', sessionId],
     validId ? (http, signal) => http.get<Details>('/rvmpage/consumerSessionDetails', { id: Number(sessionId) }, { signal, silent: true }) : null,
-    sessionId,
   );
   const missing = !validId || (error instanceof ApiError && (error.code === '2003' || error.code === '1003' || error.code === '1004'));
   const back = (

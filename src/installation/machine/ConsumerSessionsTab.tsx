@@ -6,15 +6,15 @@ import { useNavigate } from 'react-router-dom';
 import { Box, Button, TextField } from '@mui/material';
 import { PAYOUT_METHODS } from '../../../resources/fleetCatalogue';
 import { useConsoleServices } from '../../layout/ConsoleServices';
-import { EnumSelect } from '../common/EnumSelect';
-import { formatMoney, formatPeriod } from '../common/format';
-import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
-import { DEFAULT_RANGE_DAYS } from '../common/timeRange';
-import { TimeRangePicker } from '../common/TimeRangePicker';
-import { usePagedRange } from '../common/usePagedRange';
+import { EnumSelect } from '../../kit/EnumSelect';
+import { formatMoney, formatPeriod } from '../../kit/format';
+import { pagedTableState, PagedTable, type Column } from '../../kit/PagedTable';
+import { DEFAULT_RANGE_DAYS } from '../../kit/timeRange';
+import { TimeRangePicker } from '../../kit/TimeRangePicker';
+import { usePagedRange } from '../../kit/usePagedRange';
 import { useMachine, useMachineData } from './MachineContext';
 import type { ConsumerSessionRow, Page } from './machineTypes';
-import { consumerSessionPath } from './tabs';
+import { consumerSessionPath } from '../../pages/machinePaths';
 
 interface SessionFilters {
   payoutMethod: string | null;
@@ -34,7 +34,7 @@ export const ConsumerSessionsTab = () => {
   const [typed, setTyped] = useState({ voucherCode: '', userId: '' });
   const loaded = useMachineData(
     (http, id, signal) => http.post<Page<ConsumerSessionRow>>('/rvmpage/consumerSessions', { id, ...paging.body, ...filters }, { signal }),
-    `${paging.key}|${JSON.stringify(filters)}`,
+    ['consumerSessions', paging.body, filters],
   );
 
   const applyTexts = (event: FormEvent) => {

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, Chip, FormControlLabel, Switch } from '@mui/material';
 import { ALARM_CATEGORIES, ALARM_SEVERITIES } from '../../../resources/fleetCatalogue';
-import { EnumSelect } from '../common/EnumSelect';
-import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
-import { StatusChip } from '../common/StatusChip';
-import { TimeRangePicker } from '../common/TimeRangePicker';
-import { usePagedRange } from '../common/usePagedRange';
+import { EnumSelect } from '../../kit/EnumSelect';
+import { pagedTableState, PagedTable, type Column } from '../../kit/PagedTable';
+import { StatusChip } from '../../kit/StatusChip';
+import { TimeRangePicker } from '../../kit/TimeRangePicker';
+import { usePagedRange } from '../../kit/usePagedRange';
 import { useMachineData } from './MachineContext';
 import type { MachineEvent, Page } from './machineTypes';
 
@@ -25,7 +25,7 @@ export const EventHistoryTab = () => {
   const filters = { category, severity, openOnly: openOnly || null };
   const loaded = useMachineData(
     (http, id, signal) => http.post<Page<MachineEvent>>('/rvmpage/eventHistory', { id, ...paging.body, ...filters }, { signal }),
-    `${paging.key}|${JSON.stringify(filters)}`,
+    ['eventHistory', paging.body, filters],
   );
   const filterChanged = <T,>(set: (value: T) => void) => (value: T) => {
     set(value);

@@ -34,7 +34,7 @@ export const GatewayCard = () => {
   const { http } = useConsoleServices();
   const { machineId } = useMachine();
   const canRotate = useHasPermission()([machine.permissions.edit]);
-  const { data, reload } = useMachineData((client, id, signal) => client.get<Credential>(`/rvm/${id}/credential`, undefined, { signal }), 'credential');
+  const { data, reload } = useMachineData((client, id, signal) => client.get<Credential>(`/rvm/${id}/credential`, undefined, { signal }), ['credential']);
   const [confirming, setConfirming] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

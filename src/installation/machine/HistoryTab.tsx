@@ -4,11 +4,11 @@
 import { useTranslate } from 'ra-core';
 import { Card, CardContent } from '@mui/material';
 import { RVM_STATUSES } from '../../../resources/fleetCatalogue';
-import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
-import { StatusChip } from '../common/StatusChip';
-import { DEFAULT_RANGE_DAYS } from '../common/timeRange';
-import { TimeRangePicker } from '../common/TimeRangePicker';
-import { usePagedRange } from '../common/usePagedRange';
+import { pagedTableState, PagedTable, type Column } from '../../kit/PagedTable';
+import { StatusChip } from '../../kit/StatusChip';
+import { DEFAULT_RANGE_DAYS } from '../../kit/timeRange';
+import { TimeRangePicker } from '../../kit/TimeRangePicker';
+import { usePagedRange } from '../../kit/usePagedRange';
 import { useMachineData } from './MachineContext';
 import type { IntervalPage, IntervalRow } from './machineTypes';
 import { TimelineChart, useDurationText } from './TimelineChart';
@@ -50,7 +50,7 @@ const HistoryTab = ({ kind }: { kind: HistoryKind }) => {
   const paging = usePagedRange(DEFAULT_RANGE_DAYS);
   const loaded = useMachineData(
     (http, id, signal) => http.post<IntervalPage>(kind.path, { id, ...paging.body }, { signal }),
-    `${kind.path}|${paging.key}`,
+    [kind.path, paging.body],
   );
   const { data } = loaded;
 

@@ -2,7 +2,8 @@
 // it (6001 'The RVM does not exist'), which turns the whole page into its not-found state.
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { ApiError, type HttpClient } from '../../providers/httpTypes';
-import { useApiData, type ApiData } from '../common/useApiData';
+import type { QueryKey } from '@tanstack/react-query';
+import { useApiQuery, type ApiAnswer } from '../../kit/useApiQuery';
 
 interface MachineScope {
   machineId: number;
@@ -25,10 +26,13 @@ export const useMachine = (): MachineScope => {
 export const isMachineMissing = (error: unknown): boolean =>
   error instanceof ApiError && (error.code === '6001' || error.code === '2003');
 
-/** useApiData for a tab of the current machine; a 6001 answer shows the page's not-found state. */
-export const useMachineData = <T,>(load: (http: HttpClient, machineId: number, signal: AbortSignal) => Promise<T>, key: string): ApiData<T> => {
+/**
+ * useApiQuery for a tab of the current machine (`key`: what the tab asks besides the machine); a 6001
+ * answer shows the page's not-found state.
+ */
+export const useMachineData = <T,>(load: (http: HttpClient, machineId: number, signal: AbortSignal) => Promise<T>, key: QueryKey): ApiAnswer<T> => {
   const { machineId, markNotFound } = useMachine();
-  const answer = useApiData((http, signal) => load(http, machineId, signal), `${machineId}|${key}`);
+  const answer = useApiQuery(['machine', machineId, ...key], (http, signal) => load(http, machineId, signal));
   const missing = isMachineMissing(answer.error);
   useEffect(() => {
     if (missing) markNotFound();

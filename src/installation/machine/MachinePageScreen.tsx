@@ -8,14 +8,14 @@ import { Alert, AlertTitle, Box, Button, Paper, Tab, Tabs, Typography } from '@m
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/Edit';
 import { machine } from '../../../resources/machine';
-import { resourceNameOf } from '../../generic/registry';
+import { resourceNameOf } from '../../providers/registry';
 import { useHasPermission } from '../../permissions/Permission';
-import type { ScreenProps } from '../../pages/screens';
+import type { ScreenProps } from '../../pages/screenProps';
 import type { UserInfo } from '../../providers/session';
-import { Loading } from '../common/LoadState';
-import { StatusChip } from '../common/StatusChip';
-import { useApiData } from '../common/useApiData';
-import { LIVE_REFRESH_MS } from '../common/liveRefresh';
+import { Loading } from '../../kit/LoadState';
+import { StatusChip } from '../../kit/StatusChip';
+import { useApiQuery } from '../../kit/useApiQuery';
+import { LIVE_REFRESH_MS } from '../../kit/liveRefresh';
 import { ConsumerSessionDetails } from './ConsumerSessionDetails';
 import { ConsumerSessionsTab } from './ConsumerSessionsTab';
 import { EventHistoryTab } from './EventHistoryTab';
@@ -25,7 +25,8 @@ import { OverviewTab } from './OverviewTab';
 import { ProfileSettingTab } from './ProfileSettingTab';
 import { RemoteControlTab } from './RemoteControlTab';
 import { ServiceSessionsTab } from './ServiceSessionsTab';
-import { CONSUMER_SESSIONS_TAB, FLEET_MANAGEMENT_ROUTE, machinePagePath, parseMachineId, permittedTabs, resolveTab } from './tabs';
+import { CONSUMER_SESSIONS_TAB, FLEET_MANAGEMENT_ROUTE, machinePagePath } from '../../pages/machinePaths';
+import { parseMachineId, permittedTabs, resolveTab } from './tabs';
 
 const TAB_VIEWS: Readonly<Record<string, ComponentType>> = {
   Overview: OverviewTab,
@@ -74,9 +75,9 @@ const MachineHeader = ({ machineId, onMissing }: { machineId: number; onMissing:
   const can = useHasPermission();
   const canRead = can([machine.permissions.show]);
   // The record names the machine; without machine:page the tabs still work and the id is shown.
-  const { data, error } = useApiData(
+  const { data, error } = useApiQuery(
+    ['machinePage', machineId],
     canRead ? (http, signal) => http.get<MachineRecord>(`${machine.apiPath}/${machineId}`, undefined, { signal, silent: true }) : null,
-    String(machineId),
     { refreshEveryMs: LIVE_REFRESH_MS.machineHeader },
   );
   const missing = isMachineMissing(error);
@@ -150,7 +151,7 @@ const MachinePage = () => {
   );
 };
 
-/** Registered for /installation/rvmpage (src/pages/screens.ts); the bare route goes to fleet management. */
+/** Registered for /installation/rvmpage (src/app/screens.ts); the bare route goes to fleet management. */
 const MachinePageScreen = (_props: ScreenProps) => (
   <Routes>
     <Route index element={<Navigate to={FLEET_MANAGEMENT_ROUTE} replace />} />

@@ -5,9 +5,9 @@ import { useTranslate } from 'ra-core';
 import { Box, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useConsoleServices } from '../../layout/ConsoleServices';
 import { TitledCard } from '../../layout/TitledCard';
-import { formatMoney, formatRatio } from '../common/format';
-import { LoadState } from '../common/LoadState';
-import { StatusChip } from '../common/StatusChip';
+import { formatMoney, formatRatio } from '../../kit/format';
+import { LoadState } from '../../kit/LoadState';
+import { StatusChip } from '../../kit/StatusChip';
 import { useMachineData } from './MachineContext';
 import type { MachineEvent, MachineOverview } from './machineTypes';
 import { VersionHistory } from './VersionHistory';
@@ -65,7 +65,7 @@ export const OverviewTab = () => {
   const dayStart = startOfToday();
   const { data, error, isPending, reload } = useMachineData(
     (http, id, signal) => http.get<MachineOverview>('/rvmpage/overview', { id, dayStart }, { signal }),
-    dayStart,
+    ['overview', dayStart],
   );
   const field = (name: string) => translate(`resources.machine.fields.${name}`);
 

@@ -2,18 +2,17 @@
 // form built from the declaration's own inputs, validated by the declaration's rules plus the bin
 // wording of docs/product-rules.md#validation-rules (./profileValidation.ts) before saving through PUT /rvmpage/profile. Saving needs machine:edit.
 // Below it, the machine's gateway connection (./GatewayCard.tsx).
-import { useState } from 'react';
 import { Form, SaveButton, useNotify, useTranslate } from 'react-admin';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import { RESOURCES } from '../../../resources';
 import { machine, PROFILE_FIELDS } from '../../../resources/machine';
 import { DeclarationProvider } from '../../generic/DeclarationContext';
 import { FieldInput } from '../../generic/FieldInput';
-import { issuesOf, issuesToFormErrors } from '../../generic/wire';
+import { issuesOf, issuesToFormErrors } from '../../providers/wire';
 import { useConsoleServices } from '../../layout/ConsoleServices';
 import { useHasPermission } from '../../permissions/Permission';
 import { ApiError } from '../../providers/httpTypes';
-import { LoadState } from '../common/LoadState';
+import { LoadState } from '../../kit/LoadState';
 import { GatewayCard } from './GatewayCard';
 import { useMachine, useMachineData } from './MachineContext';
 import { profileBody, validateProfile } from './profileValidation';
@@ -33,14 +32,13 @@ export const ProfileSettingTab = () => {
   const { http } = useConsoleServices();
   const { machineId } = useMachine();
   const canEdit = useHasPermission()([machine.permissions.edit]);
-  const { data, error, isPending, reload } = useMachineData((client, id, signal) => client.get<ProfileRecord>('/rvmpage/profile', { id }, { signal }), 'profile');
-  const [saved, setSaved] = useState<ProfileRecord | null>(null);
-  const record = saved ?? data;
+  const { data: record, error, isPending, reload, setData } = useMachineData((client, id, signal) => client.get<ProfileRecord>('/rvmpage/profile', { id }, { signal }), ['profile']);
 
   const save = async (values: Record<string, unknown>) => {
     try {
       const answer = await http.put<ProfileRecord>('/rvmpage/profile', profileBody(machineId, values), { silent: true });
-      setSaved(answer);
+      // the stored record is what the tab shows now, and when it is opened again
+      setData(answer);
       notify('installation.profile.saved', { type: 'success' });
       return undefined;
     } catch (failure) {

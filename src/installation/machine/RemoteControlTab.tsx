@@ -12,8 +12,8 @@ import type { CommandRecord } from '../../remote/commandTypes';
 import { initialParamValues } from '../../remote/commandUi';
 import { RemoteActions } from '../../remote/RemoteActions';
 import { useCommandHistory } from '../../remote/useCommandHistory';
-import { useCommandMachine } from '../../remote/useCommandMachine';
-import { Loading } from '../common/LoadState';
+import { useCommandMachine } from './useCommandMachine';
+import { Loading } from '../../kit/LoadState';
 import { useMachine } from './MachineContext';
 
 export const RemoteControlTab = () => {

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, Chip } from '@mui/material';
 import { CLEANING_OUTCOMES } from '../../../resources/fleetCatalogue';
-import { EnumSelect } from '../common/EnumSelect';
-import { pagedTableState, PagedTable, type Column } from '../common/PagedTable';
-import { StatusChip } from '../common/StatusChip';
-import { TimeRangePicker } from '../common/TimeRangePicker';
-import { usePagedRange } from '../common/usePagedRange';
+import { EnumSelect } from '../../kit/EnumSelect';
+import { pagedTableState, PagedTable, type Column } from '../../kit/PagedTable';
+import { StatusChip } from '../../kit/StatusChip';
+import { TimeRangePicker } from '../../kit/TimeRangePicker';
+import { usePagedRange } from '../../kit/usePagedRange';
 import { useMachineData } from './MachineContext';
 import type { Page, ServiceSessionRow } from './machineTypes';
 import { useDurationText } from './TimelineChart';
@@ -24,7 +24,7 @@ export const ServiceSessionsTab = () => {
   const [outcome, setOutcome] = useState<string | null>(null);
   const loaded = useMachineData(
     (http, id, signal) => http.post<ServiceSessionPage>('/rvmpage/serviceSessions', { id, ...paging.body, cleaningOutcome: outcome }, { signal }),
-    `${paging.key}|${outcome}`,
+    ['serviceSessions', paging.body, outcome],
   );
   const { data } = loaded;
 

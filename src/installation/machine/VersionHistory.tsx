@@ -3,8 +3,8 @@
 // it came from (its hello, or an applied package) and the deployment that installed it, linked.
 import { useTranslate } from 'ra-core';
 import { TitledCard } from '../../layout/TitledCard';
-import type { Column } from '../common/PagedTable';
-import { deploymentColumn, QueryPagedTable } from '../common/QueryPagedTable';
+import type { Column } from '../../kit/PagedTable';
+import { deploymentColumn, QueryPagedTable } from '../../kit/QueryPagedTable';
 import { useMachine } from './MachineContext';
 
 /** One change (GET /rvm/{id}/versions). */

@@ -6,9 +6,6 @@ import { findMenuByKey, type MenuNode } from '../../../resources/menu';
 import type { PermissionHolder } from '../../../resources/permissions';
 import { visibleMenu } from '../../permissions/menuVisibility';
 
-export const FLEET_MANAGEMENT_ROUTE = '/installation/fleetManagement';
-export const MACHINE_PAGE_ROUTE = '/installation/rvmpage';
-
 const rvmPageNode = (): MenuNode => {
   const node = findMenuByKey('rvmpage');
   if (!node) throw new Error('resources/menu.ts has no rvmpage entry');
@@ -17,9 +14,6 @@ const rvmPageNode = (): MenuNode => {
 
 /** Every tab key, in the menu's order (docs/product-rules.md#menu-tree). */
 export const MACHINE_TABS: readonly string[] = rvmPageNode().children.map((child) => child.key);
-
-/** The tab that lists consumer sessions; session details open below it. */
-export const CONSUMER_SESSIONS_TAB = 'ConsumerSessions';
 
 const findByIdentifier = (nodes: MenuNode[], identifier: string): MenuNode | undefined => {
   for (const node of nodes) {
@@ -42,14 +36,6 @@ export const resolveTab = (requested: string | undefined, permitted: readonly st
   if (requested && permitted.includes(requested)) return requested;
   return permitted[0] ?? null;
 };
-
-/** `/installation/rvmpage/<id>[/<tab>]`. */
-export const machinePagePath = (machineId: number | string, tab?: string): string =>
-  `${MACHINE_PAGE_ROUTE}/${encodeURIComponent(String(machineId))}${tab ? `/${tab}` : ''}`;
-
-/** The consumer session details page, below the machine's ConsumerSessions tab. */
-export const consumerSessionPath = (machineId: number | string, sessionId: number | string): string =>
-  `${machinePagePath(machineId, CONSUMER_SESSIONS_TAB)}/${encodeURIComponent(String(sessionId))}`;
 
 /** A machine id from a route segment: a positive whole number, else null (shown as not found). */
 export const parseMachineId = (segment: string | undefined): number | null => {

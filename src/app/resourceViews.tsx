@@ -6,10 +6,10 @@ import { lazy, type ComponentType, type ReactElement } from 'react';
 import { Resource } from 'react-admin';
 import { RESOURCES } from '../../resources';
 import type { Action, ResourceDeclaration, View } from '../../resources/types';
-import { CUSTOM_VIEWS } from '../resources';
-import { DeclarationProvider } from './DeclarationContext';
-import { resourceLabel, resourceNameOf, type Registry } from './registry';
-import { RequirePermission } from './RequirePermission';
+import { CUSTOM_VIEWS } from './customViews';
+import { DeclarationProvider } from '../generic/DeclarationContext';
+import { resourceLabel, resourceNameOf, type Registry } from '../providers/registry';
+import { RequirePermission } from '../generic/RequirePermission';
 
 /** The permission that opens each view; a view whose action the declaration lacks does not exist. */
 export const VIEW_ACTIONS: Readonly<Record<View, Action>> = { list: 'page', show: 'show', create: 'create', edit: 'edit' };
@@ -17,10 +17,10 @@ export const VIEW_ACTIONS: Readonly<Record<View, Action>> = { list: 'page', show
 // Lazy (issue 8): the generic views (react-admin's lists and forms, the date pickers) are a chunk of
 // their own, loaded with the first resource screen, not with the console's shell.
 export const GENERIC_VIEWS: Readonly<Record<View, ComponentType>> = {
-  list: lazy(() => import('./GenericList').then((module) => ({ default: module.GenericList }))),
-  show: lazy(() => import('./GenericShow').then((module) => ({ default: module.GenericShow }))),
-  create: lazy(() => import('./GenericForm').then((module) => ({ default: module.GenericCreate }))),
-  edit: lazy(() => import('./GenericForm').then((module) => ({ default: module.GenericEdit }))),
+  list: lazy(() => import('../generic/GenericList').then((module) => ({ default: module.GenericList }))),
+  show: lazy(() => import('../generic/GenericShow').then((module) => ({ default: module.GenericShow }))),
+  create: lazy(() => import('../generic/GenericForm').then((module) => ({ default: module.GenericCreate }))),
+  edit: lazy(() => import('../generic/GenericForm').then((module) => ({ default: module.GenericEdit }))),
 };
 
 /** The component rendering a view: the declaration's hand-written one if it names one, else the generic one. */
@@ -32,7 +32,7 @@ export const viewComponentFor = (
   const key = declaration.customViews?.[view];
   if (key === undefined) return GENERIC_VIEWS[view];
   const custom = customViews[key];
-  if (!custom) throw new Error(`Resource "${declaration.name}": custom view "${key}" is not in src/resources/index.ts`);
+  if (!custom) throw new Error(`Resource "${declaration.name}": custom view "${key}" is not in src/app/customViews.ts`);
   return custom;
 };
 
@@ -62,7 +62,3 @@ export const buildResources = (registry: Registry = RESOURCES): ReactElement[] =
       edit={viewElement(declaration, registry, 'edit')}
     />
   ));
-
-export { createDataProvider } from '../providers/dataProvider';
-export type { RvmDataProvider } from '../providers/dataProvider';
-export { resourceNameOf, findDeclaration } from './registry';

@@ -1,15 +1,15 @@
 // A server-paged table that loads its own pages: the page and page size it asks for (a new page size
-// goes back to page 1), the answer `{ list, total }` through useApiData, and PagedTable to show it. The
+// goes back to page 1), the answer `{ list, total }` through useApiQuery, and PagedTable to show it. The
 // version screens' tables (a machine's version history, the software upgrade's and the AI screen's
 // machine lists) are this one table with their own columns; each may link a row to the deployment that
 // installed what it shows (`deploymentColumn`).
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Link } from '@mui/material';
-import { deployment } from '../../../resources/deployment';
-import type { HttpClient } from '../../providers/httpTypes';
+import { deployment } from '../../resources/deployment';
+import type { HttpClient } from '../providers/httpTypes';
 import { PagedTable, type Column, type PagedTableProps } from './PagedTable';
-import { useApiData } from './useApiData';
+import { useApiQuery } from './useApiQuery';
 
 export interface Paging {
   pageNum: number;
@@ -21,7 +21,7 @@ type ShownProps<T> = Pick<PagedTableProps<T>, 'columns' | 'rowKey' | 'empty' | '
 export interface QueryPagedTableProps<T> extends ShownProps<T> {
   /** Loads one page. */
   load: (http: HttpClient, paging: Paging, signal: AbortSignal) => Promise<{ list: T[]; total: number }>;
-  /** Names what `load` asks besides the page (a new key loads again). */
+  /** Names the list and what `load` asks besides the page, unique in the console (the same key is the same answer). */
   loadKey: string;
   initialPageSize?: number;
 }
@@ -29,7 +29,7 @@ export interface QueryPagedTableProps<T> extends ShownProps<T> {
 export const QueryPagedTable = <T,>({ load, loadKey, initialPageSize = 10, ...shown }: QueryPagedTableProps<T>) => {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(initialPageSize);
-  const loaded = useApiData((http, signal) => load(http, { pageNum: page, pageSize }, signal), `${loadKey}|${page}|${pageSize}`);
+  const loaded = useApiQuery(['pagedTable', loadKey, page, pageSize], (http, signal) => load(http, { pageNum: page, pageSize }, signal));
   return (
     <PagedTable
       {...shown}

@@ -4,19 +4,14 @@
 // route) a list of the area's screens, else the "not available yet" page. To ship a real screen,
 // add one line, preferably lazy so its code loads only when opened:
 //
-//   '/service/performance': lazy(() => import('../screens/service/PerformancePage')),
+//   '/service/performance': lazy(() => import('../performance/PerformancePage')),
 //
 // The component receives `{ node }` (its menu node) and is rendered inside the layout at
 // `<route>/*`, so it may declare nested routes (detail pages) of its own. Access follows the menu
 // permissions (docs/product-rules.md#permission-model); a user who may not see the entry is sent to /401.
-import { lazy, type ComponentType } from 'react';
-import type { MenuNode } from '../../resources/menu';
+import { lazy } from 'react';
+import type { Screen } from '../pages/screenProps';
 import { HomePage } from './HomePage';
-
-export interface ScreenProps {
-  node: MenuNode;
-}
-export type Screen = ComponentType<ScreenProps>;
 
 /** The home route (docs/product-rules.md#screens-and-routes): where '/', '/login' (signed in) and "back to homepage" lead. */
 export const HOME_ROUTE = '/index/index';

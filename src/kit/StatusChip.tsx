@@ -2,7 +2,7 @@
 // same colours as the generic list (src/generic/statusColors.ts).
 import { useTranslate } from 'ra-core';
 import { Chip } from '@mui/material';
-import { statusColor } from '../../generic/statusColors';
+import { statusColor } from '../generic/statusColors';
 
 export interface StatusChipProps {
   value: string | boolean | null | undefined;

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, Button, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { DateTimeField, validDate } from '../../generic/pickers';
+import { DateTimeField, validDate } from '../generic/pickers';
 import { lastDays, RANGE_PRESETS, type TimeRange } from './timeRange';
 
 export interface TimeRangePickerProps {

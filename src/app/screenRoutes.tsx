@@ -6,9 +6,9 @@ import { canOpenMenuNode } from '../permissions/menuVisibility';
 import type { UserInfo } from '../providers/session';
 import { AreaIndexPage } from './AreaIndexPage';
 import { menuScreenEntries, type MenuScreenEntry } from './menuScreens';
-import { NotAvailablePage } from './NotAvailablePage';
+import { NotAvailablePage } from '../pages/NotAvailablePage';
 import { SCREENS } from './screens';
-import { ChunkSuspense } from './ChunkBoundary';
+import { ChunkSuspense } from '../pages/ChunkBoundary';
 
 const MenuScreen = ({ entry }: { entry: MenuScreenEntry }) => {
   const { permissions, isPending } = usePermissions<UserInfo | null>();

@@ -6,13 +6,13 @@ import { useLocation } from 'react-router-dom';
 import { Box, Typography } from '@mui/material';
 import { AccountDialogsProvider, useAccountDialogs } from '../auth/AccountDialogs';
 import { AppHeader } from './AppHeader';
-import { ScreenErrorBoundary } from './ScreenErrorBoundary';
-import { WithScreenTexts } from './ScreenTexts';
+import { ScreenErrorBoundary } from '../layout/ScreenErrorBoundary';
+import { WithScreenTexts } from '../layout/ScreenTexts';
 import { SideMenu } from './SideMenu';
-import { CONTENT_GAP, useSidebarState } from './sidebarState';
+import { CONTENT_GAP, useSidebarState } from '../layout/sidebarState';
 import { useSessionRefresh } from './useSessionRefresh';
 import { ChunkSuspense } from '../pages/ChunkBoundary';
-import { HOME_ROUTE } from '../pages/screens';
+import { HOME_ROUTE } from './screens';
 
 // The home dashboard's cards render with the console's own texts; any other screen waits for the screens' (./ScreenTexts.tsx).
 const HOME_PATHS: ReadonlySet<string> = new Set(['/', HOME_ROUTE]);

@@ -9,8 +9,8 @@ import { visibleMenu } from '../permissions/menuVisibility';
 import type { UserInfo } from '../providers/session';
 import { MenuIcon } from '../layout/menuIcons';
 import { useRuntimeResources } from '../resourceTypes/ConfiguredTypesProvider';
-import type { ScreenProps } from './screens';
-import { ScreenHeading } from './ScreenHeading';
+import type { ScreenProps } from '../pages/screenProps';
+import { ScreenHeading } from '../pages/ScreenHeading';
 
 const findVisible = (nodes: MenuNode[], identifier: string): MenuNode | undefined => {
   for (const node of nodes) {

@@ -12,11 +12,11 @@ import type { MenuNode } from '../../resources/menu';
 import { visibleMenu } from '../permissions/menuVisibility';
 import type { UserInfo } from '../providers/session';
 import { useRuntimeResources } from '../resourceTypes/ConfiguredTypesProvider';
-import { isActiveRoute } from './menuHighlight';
-import { MenuIcon } from './menuIcons';
-import type { SidebarState } from './sidebarState';
+import { isActiveRoute } from '../layout/menuHighlight';
+import { MenuIcon } from '../layout/menuIcons';
+import type { SidebarState } from '../layout/sidebarState';
 
-import { SIDEBAR_COLORS } from './sidebarColors';
+import { SIDEBAR_COLORS } from '../layout/sidebarColors';
 
 export { SIDEBAR_COLORS };
 

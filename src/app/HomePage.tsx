@@ -1,7 +1,7 @@
 // The home route /index/index: the home dashboard (src/dashboard), loaded when first opened (its charts
 // bring recharts along); the menu screen around it shows the loading state meanwhile.
 import { lazy } from 'react';
-import type { ScreenProps } from './screens';
+import type { ScreenProps } from '../pages/screenProps';
 
 const DashboardPage = lazy(() => import('../dashboard/DashboardPage'));
 

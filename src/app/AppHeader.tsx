@@ -6,10 +6,10 @@ import { useLocation } from 'react-router-dom';
 import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
-import { useConsoleServices } from './ConsoleServices';
-import { LanguageSwitch } from './LanguageSwitch';
+import { useConsoleServices } from '../layout/ConsoleServices';
+import { LanguageSwitch } from '../layout/LanguageSwitch';
 import { UserMenu } from './UserMenu';
-import type { SidebarState } from './sidebarState';
+import type { SidebarState } from '../layout/sidebarState';
 
 /** The account name area belongs to the home route only (docs/product-rules.md#screens-and-routes). */
 export const isHomeRoute = (pathname: string) => pathname === '/index' || pathname.startsWith('/index/');

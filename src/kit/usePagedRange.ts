@@ -12,10 +12,8 @@ export const usePagedRange = (defaultDays: number, defaultPageSize = 20) => {
     range,
     page,
     pageSize,
-    /** The paging and range part of a request body. */
+    /** The paging and range part of a request body (and so of its query key). */
     body,
-    /** A key naming the current request (useApiData reloads when it changes). */
-    key: JSON.stringify(body),
     setRange: (next: TimeRange) => {
       setRangeState(next);
       setPage(1);

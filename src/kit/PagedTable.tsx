@@ -4,9 +4,9 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslate } from 'ra-core';
 import { Box, LinearProgress, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow, type SxProps, type Theme } from '@mui/material';
-import { LIST_PAGE_SIZES } from '../../../resources/types';
+import { LIST_PAGE_SIZES } from '../../resources/types';
 import { EmptyState, LoadError, Loading } from './LoadState';
-import type { ApiData } from './useApiData';
+import type { ApiAnswer } from './useApiQuery';
 
 export interface Column<T> {
   key: string;
@@ -57,10 +57,10 @@ const ROW_OPENS_SX = {
   '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: -2 },
 } as const;
 
-/** The paging and loading props of a table fed by usePagedRange and useApiData (the tabs' common case). */
+/** The paging and loading props of a table fed by usePagedRange and useApiQuery (the tabs' common case). */
 export const pagedTableState = <T,>(
   paging: { page: number; pageSize: number; setPage: (page: number) => void; setPageSize: (pageSize: number) => void },
-  loaded: ApiData<{ list: T[]; total: number }>,
+  loaded: Pick<ApiAnswer<{ list: T[]; total: number }>, 'data' | 'isPending' | 'error' | 'reload'>,
 ) => ({
   rows: loaded.data?.list,
   total: loaded.data?.total ?? 0,

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { useRefresh } from 'ra-core';
 import type { LoginAnswer } from '../providers/session';
-import { useConsoleServices } from './ConsoleServices';
+import { useConsoleServices } from '../layout/ConsoleServices';
 import { useAccountDialogs } from '../auth/AccountDialogs';
 
 export const useSessionRefresh = (onProfileChanged: () => void) => {

@@ -1,8 +1,8 @@
 // Hand-written views, picked by a declaration's `customViews` key (e.g. customViews: { list: 'userList' }).
 // They render inside the same DeclarationProvider as the generic views, so they can reuse them.
 import { lazy, type ComponentType } from 'react';
-import { UserList } from './UserList';
-import { NOTIFICATION_VIEWS } from './NotificationLists';
+import { UserList } from '../resources/UserList';
+import { NOTIFICATION_VIEWS } from '../resources/NotificationLists';
 import { FleetManagementRedirect, MachinePageRedirect } from '../installation/declarationViews';
 import { HookupAppList, HookupMessageList } from '../hookups/views';
 
@@ -13,7 +13,7 @@ export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   fleetManagement: FleetManagementRedirect,
   machinePage: MachinePageRedirect,
   // lazy, like the generic views (issue 8): loaded when an entry is first opened
-  auditLogShow: lazy(() => import('./AuditLogShow').then((module) => ({ default: module.AuditLogShow }))),
+  auditLogShow: lazy(() => import('../resources/AuditLogShow').then((module) => ({ default: module.AuditLogShow }))),
   // the APIs area (docs/api-hookups.md)
   hookupAppList: HookupAppList,
   hookupMessageList: HookupMessageList,

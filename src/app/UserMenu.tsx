@@ -10,7 +10,7 @@ import PasswordIcon from '@mui/icons-material/Password';
 import SwapIcon from '@mui/icons-material/SwapHoriz';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { useAccountDialogs } from '../auth/AccountDialogs';
-import { useConsoleServices } from './ConsoleServices';
+import { useConsoleServices } from '../layout/ConsoleServices';
 
 export const UserMenu = () => {
   const translate = useTranslate();

@@ -1,5 +1,5 @@
 // Number formats of the installation screens, in the console's language.
-import type { Locale } from '../../../i18n';
+import type { Locale } from '../../i18n';
 
 const tag = (locale: Locale) => (locale === 'zh' ? 'zh-CN' : 'en-GB');
 

@@ -2,13 +2,13 @@
 // model (which actions it supports) and the current bin heights and on/off times (form defaults).
 // Read from the first source the user may call: the machine record, the ProfileSetting record, the
 // Overview; without any the model stays unknown and every action is offered (the server decides).
-import { machine } from '../../resources/machine';
-import { useMachineData } from '../installation/machine/MachineContext';
-import type { MachineOverview } from '../installation/machine/machineTypes';
+import { machine } from '../../../resources/machine';
+import { useMachineData } from './MachineContext';
+import type { MachineOverview } from './machineTypes';
 import { usePermissions } from 'ra-core';
-import { hasPermission } from '../../resources/permissions';
-import type { UserInfo } from '../providers/session';
-import type { HttpClient } from '../providers/httpTypes';
+import { hasPermission } from '../../../resources/permissions';
+import type { UserInfo } from '../../providers/session';
+import type { HttpClient } from '../../providers/httpTypes';
 
 export interface CommandMachine {
   termNo: string | null;
@@ -51,5 +51,5 @@ export const useCommandMachine = () => {
     source = 'none';
     load = async () => ({ termNo: null, termType: null, record: {} });
   }
-  return useMachineData(load, `commandMachine|${source}`);
+  return useMachineData(load, ['commandMachine', source]);
 };
