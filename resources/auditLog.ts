@@ -25,7 +25,12 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
  */
 export const AUDITED_RESOURCES = ['account', 'user', 'role', 'permission', 'fleet', 'machine', 'eventNotification', 'reportNotification', 'deploymentPackage', 'deployment',
   // APIs area (docs/api-hookups.md): apps and subscriptions by family, secrets and resends of the transactions screens
-  'csThridApp', 'ciThridApp', 'statusThridApp', 'csApi', 'ciApi', 'statusApi', 'csApiTransaction', 'ciApiTransaction', 'statusApiTransaction'] as const;
+  'csThridApp', 'ciThridApp', 'statusThridApp', 'csApi', 'ciApi', 'statusApi', 'csApiTransaction', 'ciApiTransaction', 'statusApiTransaction',
+  // not the engine's records: resource type definitions (server/configuredTypes/audit.ts) and saved filters (server/savedFilters/routes.ts)
+  'resourceType', 'savedFilter'] as const;
+
+/** Audited names that are no resource of the engine: a configured type may not take one (its entries would mix with theirs). */
+export const AUDIT_ONLY_RESOURCES: readonly string[] = ['resourceType', 'savedFilter'];
 
 /**
  * System settings › Audit log (docs/audit-log.md): read-only, newest first. Scope: the caller's license

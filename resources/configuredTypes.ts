@@ -2,6 +2,7 @@
 // validates and serves them (server/configuredTypes/), the console imports the same types, the
 // JSON schema, the converter to a ResourceDeclaration and the texts. A definition is data: labels
 // and messages come in both languages inside it, not from the i18n catalogues.
+import { FILE_KIND_DEFAULTS, isFileKind } from './files';
 import { MAX_PATTERN_LENGTH } from './pattern';
 import { MENU, HOME_MENU_ID, walkMenu } from './menu';
 import type { Action, CrossFieldRule, FieldDeclaration, FilterOperator, ResourceDeclaration } from './types';
@@ -9,8 +10,8 @@ import type { Action, CrossFieldRule, FieldDeclaration, FilterOperator, Resource
 export type ConfiguredLocale = 'en' | 'zh';
 export type LocalizedText = Record<ConfiguredLocale, string>;
 
-/** The field kinds of resources/types.ts an administrator may use (no password, treeParent, multiReference). */
-export const CONFIGURED_FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'enum', 'date', 'datetime', 'reference', 'email', 'phone', 'image', 'file'] as const;
+/** The field kinds of resources/types.ts an administrator may use (no password, treeParent). */
+export const CONFIGURED_FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'enum', 'date', 'datetime', 'reference', 'multiReference', 'email', 'phone', 'image', 'file'] as const;
 export type ConfiguredFieldType = (typeof CONFIGURED_FIELD_TYPES)[number];
 
 export const CONFIGURED_ACTIONS: readonly Action[] = ['page', 'show', 'create', 'edit', 'delete', 'export'];
@@ -44,10 +45,17 @@ export interface ConfiguredField {
   patterns?: ConfiguredPattern[];
   /** enum: the stored values and their labels. */
   options?: ConfiguredOption[];
-  /** reference: a code-declared or configured resource name (values are its ids). */
+  /** reference / multiReference: a code-declared or configured resource name (values are its ids). */
   reference?: string;
-  /** reference: what deleting the referenced record does to records holding it (resources/types.ts `onDelete`; default restrict). */
+  /**
+   * reference / multiReference: what deleting the referenced record does to records holding it (resources/types.ts
+   * `onDelete`; default restrict; a multiReference's setNull drops that id from the list).
+   */
   onDelete?: 'restrict' | 'setNull' | 'cascade';
+  /** image / file: the largest upload, at most the kind's own maximum (resources/files.ts FILE_KIND_DEFAULTS; docs/files.md). */
+  maxBytes?: number;
+  /** image / file: accepted MIME types, `image/*` for a family (an image field: image types only); absent: the kind's defaults. */
+  accept?: string[];
   /** No two records of one license account hold the same value (a partial unique index). */
   unique?: boolean;
   /** Stored when a record is created without this field (and the create form's initial value). */
@@ -107,6 +115,11 @@ export const TEXT_MAX_LENGTH = 255;
 export const TEXTAREA_MAX_LENGTH = 4000;
 export const MAX_FIELDS = 60;
 export const MAX_SCALE = 6;
+/** A MIME type or a family (`image/*`), lower case as the server judges types from the bytes (docs/files.md). */
+export const MIME_PATTERN = '^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}/(\\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$';
+export const MAX_ACCEPT = 30;
+/** The largest `maxBytes` a field of a file kind may declare: the kind's own limit. */
+export const maxBytesOf = (kind: 'image' | 'file') => FILE_KIND_DEFAULTS[kind].maxBytes;
 /** The export file format of GET /resource-types/export (and what POST /resource-types/import takes). */
 export const EXPORT_FORMAT = 'rvm-resource-types';
 
@@ -205,6 +218,8 @@ export const CONFIGURED_TYPE_SCHEMA = {
           },
           reference: name40('^[a-zA-Z][a-zA-Z0-9]*$'),
           onDelete: { type: 'string', enum: ['restrict', 'setNull', 'cascade'] },
+          maxBytes: { type: 'integer', minimum: 1 },
+          accept: { type: 'array', minItems: 1, maxItems: MAX_ACCEPT, uniqueItems: true, items: { type: 'string', pattern: MIME_PATTERN } },
           unique: { type: 'boolean' },
           default: { type: ['string', 'number', 'boolean'] },
         },
@@ -263,6 +278,10 @@ const TEXT_KINDS: readonly ConfiguredFieldType[] = ['text', 'textarea', 'email',
 const SORTABLE_KINDS: readonly ConfiguredFieldType[] = ['text', 'number', 'boolean', 'enum', 'date', 'datetime', 'reference', 'email', 'phone'];
 
 export const isSortableKind = (type: ConfiguredFieldType) => SORTABLE_KINDS.includes(type);
+/** Kinds a list filter may use: the sortable ones, and a multiReference ("holds this record", "holds any of these"). */
+export const isFilterableKind = (type: ConfiguredFieldType) => isSortableKind(type) || type === 'multiReference';
+/** Kinds whose values are ids of another resource's records. */
+export const isReferenceKind = (type: ConfiguredFieldType) => type === 'reference' || type === 'multiReference';
 
 const allFieldNames = (type: ConfiguredType) => [...SYSTEM_FIELDS, ...Object.keys(type.fields)];
 
@@ -286,12 +305,13 @@ export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<st
       const values = (field.options ?? []).map((option) => option.value);
       if (values.length === 0 || new Set(values).size !== values.length) issues.push({ field: `${path}.options`, message: 'errors.9411' });
     }
-    if (field.type === 'reference' && (!field.reference || !resources.has(field.reference))) {
+    if (isReferenceKind(field.type) && (!field.reference || !resources.has(field.reference))) {
       issues.push({ field: `${path}.reference`, message: 'errors.9412', values: { resource: field.reference ?? '' } });
     }
     // a required field cannot be emptied by a deleted record
     if (field.onDelete === 'setNull' && field.required) issues.push({ field: `${path}.onDelete`, message: 'errors.9415' });
     if (field.unique && !isSortableKind(field.type)) issues.push({ field: `${path}.unique`, message: 'errors.9413' });
+    issues.push(...fileLimitIssues(path, field));
     if (field.default !== undefined && coerceIssue(field, field.default)) issues.push({ field: `${path}.default`, message: 'errors.9414' });
   }
   if (MENU_ROUTES.has(configuredRoute(type))) issues.push({ field: 'name', message: 'errors.9416', values: { route: configuredRoute(type) } });
@@ -304,7 +324,9 @@ export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<st
   (type.list.filters ?? []).forEach((filter, index) => {
     unknown(`list.filters.${index}.field`, filter.field);
     const field = type.fields[filter.field];
-    if (field && !isSortableKind(field.type)) issues.push({ field: `list.filters.${index}.field`, message: 'errors.9413' });
+    if (field && !isFilterableKind(field.type)) issues.push({ field: `list.filters.${index}.field`, message: 'errors.9413' });
+    // a multiReference filter is "holds this one" (eq) or "holds any of these" (in)
+    else if (field?.type === 'multiReference' && filter.operator !== 'eq' && filter.operator !== 'in') issues.push({ field: `list.filters.${index}.operator`, message: 'errors.9413' });
   });
   const filterKeys = (type.list.filters ?? []).map(filterName);
   if (new Set(filterKeys).size !== filterKeys.length) issues.push({ field: 'list.filters', message: 'errors.9411' });
@@ -320,6 +342,25 @@ export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<st
   return issues;
 };
 
+/**
+ * `maxBytes` and `accept` (docs/files.md "Limits and content checks"): only on image and file fields, the size
+ * at most the kind's own maximum, an image field's types images only (its thumbnail is made from them).
+ */
+const fileLimitIssues = (path: string, field: ConfiguredField): DefinitionIssue[] => {
+  const issues: DefinitionIssue[] = [];
+  if (!isFileKind(field.type)) {
+    if (field.maxBytes !== undefined) issues.push({ field: `${path}.maxBytes`, message: 'errors.9418' });
+    if (field.accept !== undefined) issues.push({ field: `${path}.accept`, message: 'errors.9418' });
+    return issues;
+  }
+  const max = maxBytesOf(field.type);
+  if (field.maxBytes !== undefined && field.maxBytes > max) issues.push({ field: `${path}.maxBytes`, message: 'errors.9419', values: { max } });
+  (field.accept ?? []).forEach((mime, index) => {
+    if (field.type === 'image' && !mime.startsWith('image/')) issues.push({ field: `${path}.accept.${index}`, message: 'errors.9420', values: { type: mime } });
+  });
+  return issues;
+};
+
 /** Whether a value fits a field's kind (used for defaults); null when it does. */
 const coerceIssue = (field: ConfiguredField, value: unknown): string | null => {
   switch (field.type) {
@@ -329,6 +370,9 @@ const coerceIssue = (field: ConfiguredField, value: unknown): string | null => {
       return typeof value === 'boolean' ? null : 'boolean';
     case 'reference':
       return typeof value === 'number' && Number.isInteger(value) ? null : 'reference';
+    // records of one license account each: no list of ids fits every record
+    case 'multiReference':
+      return 'multiReference';
     // an uploaded file belongs to one license account: no default fits every record
     case 'image':
     case 'file':
@@ -355,7 +399,8 @@ const toField = (typeName: string, name: string, field: ConfiguredField): FieldD
   ...(field.unique ? { unique: true } : {}),
   ...(field.patterns?.length ? { patterns: field.patterns.map((pattern, index) => ({ regex: pattern.regex, negate: pattern.negate, message: patternMessageKey(typeName, name, index) })) } : {}),
   ...(field.type === 'enum' ? { options: (field.options ?? []).map((option) => option.value) } : {}),
-  ...(field.type === 'reference' ? { reference: field.reference, ...(field.onDelete ? { onDelete: field.onDelete } : {}) } : {}),
+  ...(isReferenceKind(field.type) ? { reference: field.reference, ...(field.onDelete ? { onDelete: field.onDelete } : {}) } : {}),
+  ...(isFileKind(field.type) ? { ...(field.maxBytes !== undefined ? { maxBytes: field.maxBytes } : {}), ...(field.accept ? { accept: field.accept } : {}) } : {}),
   ...(isSortableKind(field.type) ? { sortable: true } : {}),
   ...(field.default !== undefined ? { defaultValue: field.default } : {}),
 });

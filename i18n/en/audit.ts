@@ -72,6 +72,8 @@ export const auditResources = {
         csApiTransaction: 'Consumer session messages',
         ciApiTransaction: 'Collection messages',
         statusApiTransaction: 'Machine status messages',
+        resourceType: 'Resource type',
+        savedFilter: 'Saved filter',
       },
       outcome: {
         success: 'Succeeded',

@@ -68,6 +68,8 @@ export const auditResources: Catalogue<typeof enResources> = {
         csApiTransaction: '消费者会话消息',
         ciApiTransaction: '回收消息',
         statusApiTransaction: '机器状态消息',
+        resourceType: '资源类型',
+        savedFilter: '已保存的筛选',
       },
       outcome: {
         success: '成功',

@@ -10,7 +10,7 @@ import type { ConfiguredType } from '../../resources/configuredTypes';
 import { rowsOf, type Db } from '../db/client';
 import { AppError, pgErrorCode } from '../lib/errors';
 import { translate, type Locale } from '../../i18n';
-import { indexedFields, typePredicateText, valueExpressionText } from './model';
+import { indexedFields, listExpressionText, typePredicateText, valueExpressionText } from './model';
 
 const hash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
 
@@ -23,10 +23,15 @@ export interface IndexSpec {
   statement: string;
 }
 
-const spec = (type: ConfiguredType, field: string, kind: 'btree' | 'trgm' | 'unique'): IndexSpec => {
+const spec = (type: ConfiguredType, field: string, kind: 'btree' | 'trgm' | 'unique' | 'list'): IndexSpec => {
   const expression = valueExpressionText(field, type.fields[field]);
   const on =
-    kind === 'trgm' ? `using gin (${expression} gin_trgm_ops)` : `("license_account_id", ${expression})`;
+    kind === 'trgm'
+      ? `using gin (${expression} gin_trgm_ops)`
+      : // a multiReference's containment filters (`@>`, ./model.ts listFilter)
+        kind === 'list'
+        ? `using gin (${listExpressionText(field)} jsonb_path_ops)`
+        : `("license_account_id", ${expression})`;
   const body = `on "configured_record" ${on} where ${typePredicateText(type.name)}`;
   const name = `${indexPrefix(type.name)}${hash(`${kind} ${body}`)}_${field.toLowerCase().slice(0, 40)}`;
   return { name, field, unique: kind === 'unique', statement: `create ${kind === 'unique' ? 'unique ' : ''}index if not exists "${name}" ${body}` };
@@ -41,6 +46,8 @@ export const indexSpecs = (type: ConfiguredType): IndexSpec[] => {
     if (!type.fields[field].unique) specs.push(spec(type, field, 'btree'));
     if (likes.has(field)) specs.push(spec(type, field, 'trgm'));
   }
+  const lists = new Set((type.list.filters ?? []).filter((filter) => type.fields[filter.field]?.type === 'multiReference').map((filter) => filter.field));
+  for (const field of lists) specs.push(spec(type, field, 'list'));
   for (const [field, declared] of Object.entries(type.fields)) if (declared.unique) specs.push(spec(type, field, 'unique'));
   return specs;
 };

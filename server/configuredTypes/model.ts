@@ -31,6 +31,9 @@ export const valueExpressionText = (name: string, field: Pick<ConfiguredField, '
       return `(${text}::boolean)`;
     case 'reference':
       return `(${text}::int4)`;
+    // a JSON array of ids, [] when absent (as a code-declared multiReference answers none)
+    case 'multiReference':
+      return `coalesce(${listExpressionText(name)}, '[]'::jsonb)`;
     // an uploaded file's id (docs/files.md); a text from before files were ids reads as none
     case 'image':
     case 'file':
@@ -39,6 +42,9 @@ export const valueExpressionText = (name: string, field: Pick<ConfiguredField, '
       return text;
   }
 };
+
+/** `("data" -> '<name>')`: a multiReference's stored array, as its GIN index and its filters write it. */
+export const listExpressionText = (name: string) => `("data" -> ${literal(name)})`;
 
 /** `type_name = '<name>'`: the scope of the type and the predicate of its partial indexes. */
 export const typePredicateText = (typeName: string) => `"type_name" = ${literal(typeName)}`;
@@ -75,6 +81,18 @@ const dateFilter = (type: ConfiguredType, expressions: Record<string, SQL>) => (
   }
 };
 
+/**
+ * A multiReference filter: `eq` the records holding that id, `in` those holding any of them (containment,
+ * which the field's GIN index serves: ./indexes.ts).
+ */
+const listFilter = (type: ConfiguredType) => (filter: FilterDeclaration, value: unknown): SQL | undefined => {
+  if (type.fields[filter.field]?.type !== 'multiReference') return undefined;
+  const list = sql.raw(qualified(listExpressionText(filter.field)));
+  const ids = (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number');
+  if (ids.length === 0) return sql`true`;
+  return sql`(${sql.join(ids.map((id) => sql`${list} @> ${JSON.stringify([id])}::jsonb`), sql` or `)})`;
+};
+
 export interface ConfiguredModel extends ResourceModel {
   configured: ConfiguredType;
   document: DocumentStorage;
@@ -87,8 +105,10 @@ const toDocument = (type: ConfiguredType, values: Record<string, unknown>) => {
   const data: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(type.fields)) {
     const value = values[name];
-    if (isEmpty(value)) continue;
-    if (field.type === 'datetime' && typeof value === 'string') data[name] = new Date(value).toISOString();
+    if (isEmpty(value) || (Array.isArray(value) && value.length === 0)) continue;
+    // a multiReference: each id once, in order (as a join table holds them)
+    if (field.type === 'multiReference' && Array.isArray(value)) data[name] = [...new Set(value as number[])].sort((a, b) => a - b);
+    else if (field.type === 'datetime' && typeof value === 'string') data[name] = new Date(value).toISOString();
     else if (field.type === 'date' && typeof value === 'string') data[name] = /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : new Date(value).toISOString().slice(0, 10);
     else data[name] = value;
   }
@@ -99,7 +119,11 @@ const toDocument = (type: ConfiguredType, values: Record<string, unknown>) => {
 export const buildConfiguredModel = (type: ConfiguredType, uniqueFieldOf: (constraint: string | undefined) => string | undefined = () => undefined): ConfiguredModel => {
   const declaration = toDeclaration(type);
   const computed: Record<string, SQL> = {};
-  for (const [name, field] of Object.entries(type.fields)) computed[name] = sql.raw(qualified(valueExpressionText(name, field)));
+  for (const [name, field] of Object.entries(type.fields)) {
+    computed[name] = sql.raw(qualified(valueExpressionText(name, field)));
+    // a driver hands jsonb back parsed; text (should one not) is parsed here
+    if (field.type === 'multiReference') computed[name] = computed[name].mapWith((value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value));
+  }
   const scopeBy = sql.raw(qualified(typePredicateText(type.name)));
   const writable = Object.keys(type.fields);
   return {
@@ -116,7 +140,7 @@ export const buildConfiguredModel = (type: ConfiguredType, uniqueFieldOf: (const
     hooks: {
       scope: (caller) =>
         caller.principal.licenseAccountId === null ? sql`false` : and(scopeBy, eq(configuredRecord.licenseAccountId, caller.principal.licenseAccountId)),
-      filter: dateFilter(type, computed),
+      filter: (filter, value) => listFilter(type)(filter, value) ?? dateFilter(type, computed)(filter, value),
     },
     readable: Object.keys(declaration.fields),
     creatable: writable,

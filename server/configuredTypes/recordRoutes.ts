@@ -39,7 +39,15 @@ interface TypeParams { type: string }
 
 export const registerConfiguredRecordRoutes = (app: FastifyInstance, services: Services, registry: ConfiguredTypeRegistry) => {
   // The engine's own actions (server/crud/routes.ts), with every model the registry knows for references and deletes.
-  const actions = resourceActions({ db: services.db, config: services.config, models: registry.models() });
+  // The file storage is read when used: the file routes open it after these routes are registered.
+  const actions = resourceActions({
+    db: services.db,
+    config: services.config,
+    models: registry.models(),
+    get fileStorage() {
+      return services.fileStorage;
+    },
+  });
 
   /** The type of the call and the caller, once the caller may run `actions` (any one) on it. */
   // The permission first (before the body or query is validated), from the name alone: a caller without

@@ -4,7 +4,7 @@
 // back: 9403) and its permission rows. A change that would lose data (a removed field, a field of
 // another kind) needs `confirmArchive`: the old values move to the record's `archived` column.
 import { and, eq, sql } from 'drizzle-orm';
-import { definitionIssues, type ConfiguredField, type ConfiguredType } from '../../resources/configuredTypes';
+import { definitionIssues, isReferenceKind, type ConfiguredField, type ConfiguredType } from '../../resources/configuredTypes';
 import { translate, type Locale } from '../../i18n';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/client';
@@ -14,6 +14,9 @@ import { fromRow, sameDefinition, toRow } from './definitionRow';
 import { indexSpecs, syncIndexes } from './indexes';
 import { removePermissionRows, syncPermissionRows } from './permissionRows';
 import { MAX_PATTERN_LENGTH, patternProblem } from '../../resources/pattern';
+import { AUDIT_ONLY_RESOURCES } from '../../resources/auditLog';
+import type { AuditCaller } from '../audit/record';
+import { recordDefinitionChange } from './audit';
 
 /** Arbitrary but fixed, distinct from the migration lock: "RVMT". */
 const TYPE_LOCK_KEY = 0x52564d54;
@@ -24,6 +27,8 @@ export interface StoreContext {
   userId: number | null;
   /** Code-declared resource names (a configured type may not take one; references may point at them). */
   codeNames: ReadonlySet<string>;
+  /** Who makes the change, for the audit log (docs/audit-log.md); absent at start (RESOURCE_TYPES_DIR). */
+  actor?: AuditCaller;
 }
 
 const lock = (tx: Db) => tx.execute(sql`select pg_advisory_xact_lock(${TYPE_LOCK_KEY})`);
@@ -46,7 +51,7 @@ const checkDefinition = async (tx: Db, context: StoreContext, type: ConfiguredTy
   if (issues.length) throw invalid(issues);
 };
 
-const sameKind = (a: ConfiguredField, b: ConfiguredField) => a.type === b.type && (a.type !== 'reference' || a.reference === b.reference);
+const sameKind = (a: ConfiguredField, b: ConfiguredField) => a.type === b.type && (!isReferenceKind(a.type) || a.reference === b.reference);
 
 const hasValues = async (tx: Db, typeName: string, field: string) => {
   const rows = await tx
@@ -91,14 +96,16 @@ const definitionOf = (row: Row) => fromRow(row.definition, row.name);
 const write = async (tx: Db, context: StoreContext, type: ConfiguredType, existing: Row | undefined) => {
   const version = await nextVersion(tx);
   const definition = toRow(type);
+  let id: number;
   if (existing) {
     await tx.update(resourceType).set({ definition, status: 'active', version, updatedTime: new Date() }).where(eq(resourceType.id, existing.id));
+    id = existing.id;
   } else {
-    await tx.insert(resourceType).values({ name: type.name, definition, status: 'active', version, createdBy: context.userId });
+    [{ id }] = await tx.insert(resourceType).values({ name: type.name, definition, status: 'active', version, createdBy: context.userId }).returning({ id: resourceType.id });
   }
   await syncIndexes(tx, type.name, indexSpecs(type), context.locale);
   await syncPermissionRows(tx, type);
-  return version;
+  return id;
 };
 
 export type SaveMode = 'create' | 'update' | 'upsert';
@@ -109,13 +116,15 @@ export type SaveMode = 'create' | 'update' | 'upsert';
  */
 export const saveInTransaction = async (tx: Db, context: StoreContext, type: ConfiguredType, mode: SaveMode, confirmArchive = false) => {
   const existing = await readRow(tx, type.name);
-  if (context.codeNames.has(type.name) || (mode === 'create' && existing)) {
+  // the audit log's names of what is not a record of the engine (resource types, saved filters) are taken too
+  if (context.codeNames.has(type.name) || AUDIT_ONLY_RESOURCES.includes(type.name) || (mode === 'create' && existing)) {
     throw new AppError('9400', { resMsg: translate(context.locale, 'errors.9400', { name: type.name }) });
   }
   if (mode === 'update' && !existing) throw new AppError('9402');
   await checkDefinition(tx, context, type);
   if (!existing) {
-    await write(tx, context, type, undefined);
+    const id = await write(tx, context, type, undefined);
+    await recordDefinitionChange(tx, { actor: context.actor, action: 'create', recordId: id, after: type });
     return 'created' as const;
   }
   const before = definitionOf(existing);
@@ -126,6 +135,15 @@ export const saveInTransaction = async (tx: Db, context: StoreContext, type: Con
   }
   if (lost.length) await archiveValues(tx, type.name, lost, existing.version);
   await write(tx, context, type, existing);
+  await recordDefinitionChange(tx, {
+    actor: context.actor,
+    action: 'update',
+    recordId: existing.id,
+    before,
+    beforeStatus: existing.status,
+    after: type,
+    ...(lost.length ? { detail: { archivedFields: lost } } : {}),
+  });
   return 'updated' as const;
 };
 
@@ -157,11 +175,15 @@ export const deleteType = (context: StoreContext, name: string) =>
     if (!existing) throw new AppError('9402');
     await syncIndexes(tx, name, []);
     await removePermissionRows(tx, name);
+    const entry = { actor: context.actor, action: 'delete' as const, recordId: existing.id, before: definitionOf(existing), beforeStatus: existing.status };
     if ((await recordCount(tx, name)) > 0) {
       await tx.update(resourceType).set({ status: 'archived', version: await nextVersion(tx), updatedTime: new Date() }).where(eq(resourceType.id, existing.id));
+      // kept for its records (routes 2003): the entry says so
+      await recordDefinitionChange(tx, { ...entry, detail: { archived: true } });
       return 'archived' as const;
     }
     await tx.delete(resourceType).where(eq(resourceType.id, existing.id));
+    await recordDefinitionChange(tx, entry);
     return 'deleted' as const;
   });
 

@@ -49,7 +49,7 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
   };
   const contextOf = (request: FastifyRequest): StoreContext => {
     const caller = superAdmin(request);
-    return { db: services.db, locale: caller.locale, userId: caller.userId, codeNames: new Set(registry.codeModels.keys()) };
+    return { db: services.db, locale: caller.locale, userId: caller.userId, codeNames: new Set(registry.codeModels.keys()), actor: caller };
   };
   const answerOf = async (name: string) => {
     await registry.refresh();

@@ -6,6 +6,7 @@ import { getTableConfig, type IndexColumn, type PgColumn, type PgTable } from 'd
 import { translate, type Locale } from '../../i18n';
 import type { Db } from '../db/client';
 import { AppError, pgErrorCode } from '../lib/errors';
+import { isFileKind } from '../../resources/files';
 import type { Values } from './hooks';
 import type { ModelRegistry, ResourceModel } from './model';
 
@@ -18,6 +19,16 @@ export const withDefaults = (model: ResourceModel, input: Values): Values => {
   }
   return values;
 };
+
+/** The uploaded files' ids `values` holds in the model's image and file fields (docs/files.md "Files and their records"). */
+export const fileIdsOf = (model: ResourceModel, values: Values): number[] =>
+  Object.entries(model.declaration.fields)
+    .filter(([name, field]) => isFileKind(field.type) && typeof values[name] === 'number')
+    .map(([name]) => values[name] as number);
+
+/** The model's image and file columns (a code-declared model's), to read a deleted row's file ids. */
+const fileColumns = (model: ResourceModel): Record<string, PgColumn> =>
+  Object.fromEntries(Object.entries(model.columns).filter(([name]) => isFileKind(model.declaration.fields[name]?.type ?? 'text')));
 
 /** Unique indexes of the model's table by name -> the declared `unique` fields among their columns. */
 export const uniqueIndexFields = (model: ResourceModel): Map<string, string[]> => {
@@ -85,6 +96,8 @@ interface ReferenceHolder {
   table: PgTable;
   /** The referencing value: a column, or an expression on a document (typed as SQL, as query.ts expressionOf says why). */
   value: SQL;
+  /** The condition "holds one of `ids`": the value among them, or a document's id list containing one. */
+  holds: (ids: number[]) => SQL;
   /** The referencing column, when it is one. */
   column?: PgColumn;
   /** The referencing record's id in that table. */
@@ -92,6 +105,8 @@ interface ReferenceHolder {
   /** The holder's rows among others in a shared table (a configured type's). */
   rows?: SQL;
   join: boolean;
+  /** A multiReference kept in a document: a JSON array of ids. */
+  list?: boolean;
 }
 
 /**
@@ -108,16 +123,23 @@ const referencesTo = (target: ResourceModel, models: ModelRegistry): ReferenceHo
         const holder = { model, field: name, onDelete, referrer: model.id };
         const join = model.joins[name];
         const asSql = (column: PgColumn) => column as unknown as SQL;
-        if (join) return [{ ...holder, table: join.table, value: asSql(join.to), column: join.to, referrer: join.from, join: true }];
-        if (model.document) return [{ ...holder, table: model.table, value: model.computed[name], rows: model.document.rows, join: false }];
+        const among = (value: SQL) => (ids: number[]) => inArray(value, ids);
+        if (join) return [{ ...holder, table: join.table, value: asSql(join.to), holds: among(asSql(join.to)), column: join.to, referrer: join.from, join: true }];
+        if (model.document && field.type === 'multiReference') {
+          // the document's JSON array of ids (server/configuredTypes/model.ts): containment of any one of them
+          const list = model.computed[name];
+          const holds = (ids: number[]) => sql`(${sql.join(ids.map((id) => sql`${list} @> ${JSON.stringify([id])}::jsonb`), sql` or `)})`;
+          return [{ ...holder, table: model.table, value: list, holds, rows: model.document.rows, join: false, list: true }];
+        }
+        if (model.document) return [{ ...holder, table: model.table, value: model.computed[name], holds: among(model.computed[name]), rows: model.document.rows, join: false }];
         const column = model.columns[name];
-        return column ? [{ ...holder, table: model.table, value: asSql(column), column, join: false }] : [];
+        return column ? [{ ...holder, table: model.table, value: asSql(column), holds: among(asSql(column)), column, join: false }] : [];
       }),
   );
 
 /** Ids of the holder's records that reference one of `ids`. */
 const holdersOf = async (tx: Db, holder: ReferenceHolder, ids: number[]) =>
-  (await tx.select({ id: holder.referrer }).from(holder.table).where(and(inArray(holder.value, ids), holder.rows))).map((row) => row.id as number);
+  (await tx.select({ id: holder.referrer }).from(holder.table).where(and(holder.holds(ids), holder.rows))).map((row) => row.id as number);
 
 /**
  * Before deleting `ids` of `target` (inside the delete's transaction): a record still referenced
@@ -125,13 +147,13 @@ const holdersOf = async (tx: Db, holder: ReferenceHolder, ids: number[]) =>
  * many of its records; 'setNull' fields are emptied (a multiReference loses those ids), 'cascade'
  * records are deleted with it (and what refers to them follows their own fields' behaviour).
  */
-export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target: ResourceModel, ids: number[], locale: Locale): Promise<void> => {
+export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target: ResourceModel, ids: number[], locale: Locale, released: number[] = []): Promise<void> => {
   if (ids.length === 0) return;
   const references = referencesTo(target, models);
-  for (const { model, table, value, referrer, rows } of references.filter((reference) => reference.onDelete === 'restrict')) {
+  for (const { model, table, holds, referrer, rows } of references.filter((reference) => reference.onDelete === 'restrict')) {
     // records deleted in the same call (a self-reference) do not hold the delete back
     const self = model === target ? notInArray(referrer, ids) : undefined;
-    const [{ n }] = await tx.select({ n: countDistinct(referrer) }).from(table).where(and(inArray(value, ids), rows, self));
+    const [{ n }] = await tx.select({ n: countDistinct(referrer) }).from(table).where(and(holds(ids), rows, self));
     if (n > 0) {
       throw new AppError('5002', {
         issues: [{ field: model.declaration.name, message: 'validation.stillReferenced', values: { count: n, resource: resourceLabel(model, locale, n) } }],
@@ -141,18 +163,32 @@ export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target
   for (const holder of references) {
     const { model, field, table, value, join, onDelete } = holder;
     if (join && onDelete !== 'restrict') await tx.delete(table).where(inArray(value, ids));
-    else if (onDelete === 'setNull' && model.document) {
+    else if (onDelete === 'setNull' && model.document && holder.list) {
+      // the id leaves the list; the last one leaves the field (an empty list is stored as none)
+      const { column } = model.document;
+      const kept = sql`(select jsonb_agg(item order by item) from jsonb_array_elements(${column} -> ${field}::text) as item where not ((item #>> '{}')::int4 = any(${sql.raw(`array[${ids.map(Number).join(',')}]::int4[]`)})))`;
+      const next = sql`case when ${kept} is null then ${column} - ${field}::text else jsonb_set(${column}, array[${field}::text], ${kept}) end`;
+      await tx.update(model.table).set({ [model.document.key]: next, ...model.document.updateValues() }).where(and(holder.holds(ids), holder.rows));
+    } else if (onDelete === 'setNull' && model.document) {
       const { column } = model.document;
       await tx.update(model.table).set({ [model.document.key]: sql`${column} - ${field}::text`, ...model.document.updateValues() }).where(and(inArray(value, ids), holder.rows));
     } else if (onDelete === 'setNull') await tx.update(model.table).set({ [field]: null }).where(inArray(value, ids));
     else if (onDelete === 'cascade' && model.document) {
       const cascaded = (await holdersOf(tx, holder, ids)).filter((id) => model !== target || !ids.includes(id));
-      await applyDeleteBehaviour(tx, models, model, cascaded, locale);
-      if (cascaded.length) await tx.delete(model.table).where(inArray(model.id, cascaded));
+      await applyDeleteBehaviour(tx, models, model, cascaded, locale, released);
+      if (cascaded.length) {
+        const gone = await tx.delete(model.table).where(inArray(model.id, cascaded)).returning({ document: model.document.column });
+        released.push(...gone.flatMap((row) => fileIdsOf(model, (row.document ?? {}) as Values)));
+      }
     }
     // A foreign key that cascades does it itself, after the target's own delete triggers have read the
     // rows (the performance roll-ups subtract a deleted machine's alarms in a BEFORE DELETE trigger).
-    else if (onDelete === 'cascade' && !(holder.column && cascadesInDatabase(table, holder.column))) await tx.delete(model.table).where(inArray(value, ids));
+    // (Its rows' files are not known here: they stay, as docs/files.md says.)
+    else if (onDelete === 'cascade' && !(holder.column && cascadesInDatabase(table, holder.column))) {
+      const files = fileColumns(model);
+      if (Object.keys(files).length === 0) await tx.delete(model.table).where(inArray(value, ids));
+      else released.push(...(await tx.delete(model.table).where(inArray(value, ids)).returning(files)).flatMap((row) => fileIdsOf(model, row)));
+    }
   }
 };
 

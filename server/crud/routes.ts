@@ -8,6 +8,7 @@ import type { ServerConfig } from '../config';
 import { callerOf } from '../auth/guard';
 import type { Caller } from '../auth/principal';
 import type { Db } from '../db/client';
+import type { FileStorage } from '../files/storage';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
 import { exportListing, type ExportBody } from './export';
@@ -33,6 +34,8 @@ export interface CrudDeps {
   db: Db;
   models: ModelRegistry;
   config: ServerConfig;
+  /** Where uploaded files are (server/files/storage.ts), once the file routes opened it. */
+  fileStorage?: FileStorage;
 }
 
 export interface PageBody extends Record<string, unknown> {

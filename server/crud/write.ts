@@ -10,10 +10,12 @@ import { recordWrite, recordWrites } from '../audit/record';
 import type { Db } from '../db/client';
 import { AppError, invalid, invalidField, notFound, type Issue } from '../lib/errors';
 import type { HookContext, Values } from './hooks';
-import { applyDeleteBehaviour, uniqueViolation, withDefaults } from './integrity';
+import { applyDeleteBehaviour, fileIdsOf, uniqueViolation, withDefaults } from './integrity';
 import type { JoinSpec, ModelRegistry, ResourceModel } from './model';
 import { scopeCondition } from './query';
 import { checkFileFields } from '../files/ownership';
+import { fileColumnsOf, markUnsaved, releaseFiles } from '../files/cleanup';
+import type { FileStorage } from '../files/storage';
 
 const unique = (ids: number[]) => [...new Set(ids)];
 
@@ -151,7 +153,13 @@ const audit = (model: ResourceModel, caller: Caller, action: 'create' | 'update'
 export interface WriteDeps {
   db: Db;
   models: ModelRegistry;
+  /** Where uploaded files are: files a write lets go of and no record holds are removed after its commit (docs/files.md). */
+  fileStorage?: FileStorage;
 }
+
+/** After the commit: the files let go of that no record holds any more go (server/files/cleanup.ts). */
+const releaseAfterCommit = (deps: WriteDeps, released: number[]) =>
+  releaseFiles({ db: deps.db, fileStorage: deps.fileStorage, columns: fileColumnsOf(deps.models.values()) }, released);
 
 /** The row to insert: the stored fields (as columns, or as the document) and what the server sets. */
 const insertValues = (model: ResourceModel, caller: Caller, input: Values): Values => {
@@ -186,10 +194,12 @@ export const createRecord = async ({ db, models }: WriteDeps, caller: Caller, mo
   }));
 };
 
-export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
+export const updateRecord = async (deps: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
+  const { db, models } = deps;
   const { id, ...input } = body as Values & { id: number };
   validate(model, caller.locale, input, 'edit');
-  return guarded(model, caller, input, () => db.transaction(async (tx) => {
+  const released: number[] = [];
+  const written = await guarded(model, caller, input, () => db.transaction(async (tx) => {
     const [row] = (await tx
       .select()
       .from(model.table)
@@ -209,14 +219,22 @@ export const updateRecord = async ({ db, models }: WriteDeps, caller: Caller, mo
     await syncJoins(tx, model, id, input);
     await model.hooks.afterUpdate?.(context, id, input, existing);
     await recordWrite(tx, audit(model, caller, 'update', id, { ...existing, ...joinedBefore }, input));
+    // a replaced or emptied image/file value lets go of its file
+    const kept = new Set(fileIdsOf(model, { ...existing, ...input }));
+    released.push(...fileIdsOf(model, existing).filter((file) => !kept.has(file)));
+    await markUnsaved(tx, released);
     return id;
   }));
+  await releaseAfterCommit(deps, released);
+  return written;
 };
 
 /** Deletes all of `ids` or nothing: any id outside the caller's scope answers 2003. */
-export const deleteRecords = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, requested: number[]): Promise<number> => {
+export const deleteRecords = async (deps: WriteDeps, caller: Caller, model: ResourceModel, requested: number[]): Promise<number> => {
+  const { db, models } = deps;
   const ids = unique(requested);
-  return db.transaction(async (tx) => {
+  const released: number[] = [];
+  const count = await db.transaction(async (tx) => {
     const found = (await tx
       .select()
       .from(model.table)
@@ -225,10 +243,15 @@ export const deleteRecords = async ({ db, models }: WriteDeps, caller: Caller, m
     if (found.length !== ids.length) throw notFound(model);
     await model.hooks.beforeDelete?.({ tx, caller, model, models }, ids);
     // After the hook (its own codes first: 5003 sub-fleets, 6000 machines), the declared references.
-    await applyDeleteBehaviour(tx, models, model, ids, caller.locale);
+    // the files of the deleted records and of those that go with them (cascade) are let go of
+    await applyDeleteBehaviour(tx, models, model, ids, caller.locale, released);
     const deleted = await tx.delete(model.table).where(inArray(model.id, ids)).returning({ id: model.id });
     const idKey = Object.entries(model.columns).find(([, column]) => column === model.id)?.[0] ?? 'id';
     await recordWrites(tx, found.map((row) => audit(model, caller, 'delete', row[idKey] as number, storedFields(model, row))));
+    released.push(...found.flatMap((row) => fileIdsOf(model, storedFields(model, row))));
+    await markUnsaved(tx, released);
     return deleted.length;
   });
+  await releaseAfterCommit(deps, released);
+  return count;
 };

@@ -1,6 +1,7 @@
 // A record's image and file fields hold uploaded files' ids (docs/files.md "Field values"): each must name
 // a file of the caller's license account. Called from the engine's write path (server/crud/write.ts) next
-// to its reference check, in the write's transaction.
+// to its reference check, in the write's transaction: the file rows are marked saved, which locks them until
+// the write commits, so the removal of files no record holds (./cleanup.ts) waits for it and then sees it.
 import { and, eq, inArray } from 'drizzle-orm';
 import { isFileKind } from '../../resources/files';
 import type { FieldDeclaration } from '../../resources/types';
@@ -18,9 +19,10 @@ export const checkFileFields = async (tx: Db, caller: Caller, fields: Readonly<R
     account === null
       ? []
       : await tx
-          .select({ id: uploadedFile.id })
-          .from(uploadedFile)
-          .where(and(eq(uploadedFile.licenseAccountId, account), inArray(uploadedFile.id, ids)));
+          .update(uploadedFile)
+          .set({ saved: true })
+          .where(and(eq(uploadedFile.licenseAccountId, account), inArray(uploadedFile.id, ids)))
+          .returning({ id: uploadedFile.id });
   const found = new Set(owned.map((row) => row.id));
   const foreign = wanted.find(([name]) => !found.has(input[name] as number));
   if (foreign) throw invalidField(foreign[0], 'validation.file');

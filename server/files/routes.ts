@@ -15,9 +15,10 @@ import { AppError, invalidField } from '../lib/errors';
 import { FileAnswer, RowId, typedApp, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 import { createFileStorage, type ByteRange, type FileStorage } from './storage';
+import { FILE_SWEEP_JOB, fileColumnsOf, sweepUnsavedFiles } from './cleanup';
 import { cleanFileName, storeUpload, toFileInfo, type UploadedFileRow } from './upload';
 
-const FILE_INFO = {
+export const FILE_INFO = {
   type: 'object',
   properties: {
     id: { type: 'integer' },
@@ -52,7 +53,7 @@ const attachmentHeader = (name: string) => {
  * create or edit permission. An unknown resource is refused like one the caller may not use (4003): nothing
  * is learnt about which exist. Checked before the query is validated, as the guard checks a route's permissions.
  */
-const uploadTarget = async (services: Services, caller: Caller, resource: unknown): Promise<ResourceDeclaration> => {
+export const uploadTarget = async (services: Services, caller: Caller, resource: unknown): Promise<ResourceDeclaration> => {
   const name = typeof resource === 'string' ? resource : '';
   const declaration = services.models.get(name)?.declaration ?? (await services.configuredTypes?.lookup(name))?.model.declaration;
   const permissions = [declaration?.permissions.create, declaration?.permissions.edit].filter((identifier): identifier is string => Boolean(identifier));
@@ -62,7 +63,7 @@ const uploadTarget = async (services: Services, caller: Caller, resource: unknow
 };
 
 /** The image or file field `field` of the declaration, else 1004. */
-const fileField = (declaration: ResourceDeclaration, field: string): FieldDeclaration => {
+export const fileField = (declaration: ResourceDeclaration, field: string): FieldDeclaration => {
   const declared = Object.hasOwn(declaration.fields, field) ? declaration.fields[field] : undefined;
   if (!declared || !isFileKind(declared.type) || declared.readOnly) throw invalidField('field', 'validation.enum');
   return declared;
@@ -77,6 +78,13 @@ export const registerFileRoutes = (api: TypedApp, services: Services) => {
     app.log.info(`uploaded files: ${storage.description}`);
     app.addHook('onClose', () => storage.close());
     services.fileStorage = storage;
+    // uploads never saved into a record (or let go of since), older than a day: one instance at a time (./cleanup.ts)
+    services.jobs.add({
+      name: FILE_SWEEP_JOB,
+      everyMs: 60 * 60_000,
+      runAtStart: true,
+      run: (now) => sweepUnsavedFiles({ db, fileStorage: storage, columns: fileColumnsOf(services.models.values()), log: app.log }, now),
+    });
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
     // A refusal answered before the whole body arrived closes the connection rather than reading the rest.

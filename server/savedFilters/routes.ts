@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { Caller } from '../auth/principal';
 import { callerOf } from '../auth/guard';
 import { savedFilter } from '../db/schema';
+import type { Db } from '../db/client';
 import { savedFilterVisibleTo } from './visibility';
 import { envelopeSchema, failureResponses, ok } from '../lib/envelope';
 import { SAVED_FILTER_NAME_MAX } from '../../resources/savedFilters';
@@ -13,9 +14,23 @@ import { AppError, invalidField } from '../lib/errors';
 import { AnyObject, RowId, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import { TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
 import { resolveRelativeTimes } from './relativeTimes';
+import { recordWrite } from '../audit/record';
 import type { Services } from '../services';
 
 type Row = typeof savedFilter.$inferSelect;
+
+/** The audited fields of a saved filter (docs/audit-log.md), in the change's transaction. */
+const AUDITED = ['resource', 'name', 'filter', 'visibility'] as const;
+const audited = (row: Partial<Row>) => Object.fromEntries(AUDITED.filter((key) => row[key] !== undefined).map((key) => [key, row[key]]));
+const audit = (caller: Caller, action: 'create' | 'update' | 'delete', row: Row, before?: Partial<Row>, after?: Partial<Row>) => ({
+  caller,
+  resource: 'savedFilter',
+  action,
+  recordId: row.id,
+  before: before && audited(before),
+  after: after && audited(after),
+  secretFields: [],
+});
 
 const visibleTo = savedFilterVisibleTo;
 
@@ -67,8 +82,9 @@ export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configure
   });
 
   /** The caller's own, changeable filter, else 2003 (not visible), 5001 (built-in) or 4003 (someone else's). */
-  const ownFilter = async (caller: Caller, id: number) => {
-    const [row] = await db.select().from(savedFilter).where(and(eq(savedFilter.id, id), visibleTo(caller)));
+  const ownFilter = async (caller: Caller, id: number, tx: Db = db) => {
+    // locked in a change's transaction: the audit entry's before is what the change replaced
+    const [row] = await tx.select().from(savedFilter).where(and(eq(savedFilter.id, id), visibleTo(caller))).for('update');
     if (!row) throw new AppError('2003');
     if (row.builtIn) throw new AppError('5001');
     if (row.ownerId !== caller.userId) throw new AppError('4003');
@@ -96,10 +112,14 @@ export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configure
     const caller = callerOf(request);
     const input = request.body;
     checkResource(input.resource);
-    const [row] = await db
-      .insert(savedFilter)
-      .values({ ...input, ownerId: caller.userId, licenseAccountId: caller.principal.licenseAccountId, builtIn: false })
-      .returning();
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(savedFilter)
+        .values({ ...input, ownerId: caller.userId, licenseAccountId: caller.principal.licenseAccountId, builtIn: false })
+        .returning();
+      await recordWrite(tx, audit(caller, 'create', created, undefined, created));
+      return created;
+    });
     return ok(request, toWire(caller)(row));
   });
 
@@ -107,10 +127,14 @@ export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configure
     const caller = callerOf(request);
     const { id, ...sent } = request.body;
     checkResource(sent.resource);
-    await ownFilter(caller, id);
     // Only the changeable columns, named one by one (absent ones, undefined, are left as they are).
     const changes = { resource: sent.resource, name: sent.name, filter: sent.filter, visibility: sent.visibility };
-    const [row] = await db.update(savedFilter).set(changes).where(eq(savedFilter.id, id)).returning();
+    const row = await db.transaction(async (tx) => {
+      const before = await ownFilter(caller, id, tx);
+      const [changed] = await tx.update(savedFilter).set(changes).where(eq(savedFilter.id, id)).returning();
+      await recordWrite(tx, audit(caller, 'update', changed, before, changes));
+      return changed;
+    });
     return ok(request, toWire(caller)(row));
   });
 
@@ -122,8 +146,11 @@ export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configure
     async (request) => {
       const caller = callerOf(request);
       const { id } = request.query;
-      await ownFilter(caller, id);
-      await db.delete(savedFilter).where(eq(savedFilter.id, id));
+      await db.transaction(async (tx) => {
+        const row = await ownFilter(caller, id, tx);
+        await tx.delete(savedFilter).where(eq(savedFilter.id, id));
+        await recordWrite(tx, audit(caller, 'delete', row, row));
+      });
       return ok(request, null);
     },
   );

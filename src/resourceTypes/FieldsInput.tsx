@@ -22,7 +22,7 @@ import { RESOURCES } from '../../resources';
 import { useRuntimeResources } from './ConfiguredTypesProvider';
 import { isSortableKind } from '../../resources/configuredTypes';
 import { CONFIGURED_FIELD_KINDS, type ConfiguredFieldKind } from './configuredType';
-import { TEXT_KINDS, emptyField } from './editorModel';
+import { TEXT_KINDS, emptyField, maxMegabytesOf } from './editorModel';
 
 const ROW_SX = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(170px, 1fr))', columnGap: 2, alignItems: 'start', width: '100%' } as const;
 const ITEM_SX = { '& .RaSimpleFormIterator-line': { borderBottom: '1px solid', borderColor: 'divider', py: 1 }, '& .RaSimpleFormIterator-form': { flex: 1, minWidth: 0 } } as const;
@@ -46,6 +46,8 @@ const useItemValue = <T,>(name: string): T => {
 
 /** What deleting a referenced record does to the records holding it (resources/types.ts `onDelete`). */
 const ON_DELETE_CHOICES = (['restrict', 'setNull', 'cascade'] as const).map((id) => ({ id, name: `resourceTypes.editor.onDelete.${id}` }));
+/** A list of references: "empty this field" drops the deleted record's id from the list. */
+const LIST_ON_DELETE_CHOICES = ON_DELETE_CHOICES.map((choice) => (choice.id === 'setNull' ? { ...choice, name: 'resourceTypes.editor.onDelete.removeFromList' } : choice));
 
 /** Names of resources a reference may point to: code-declared and configured (minus the one edited). */
 const useReferenceChoices = (editedName: string) => {
@@ -86,6 +88,9 @@ const FieldItem = ({ typeName }: { typeName: string }) => {
   const referenceChoices = useReferenceChoices(typeName);
   const kindChoices = CONFIGURED_FIELD_KINDS.map((id) => ({ id, name: `resourceTypes.editor.kinds.${id}` }));
   const text = TEXT_KINDS.includes(kind);
+  const reference = kind === 'reference' || kind === 'multiReference';
+  const files = kind === 'image' || kind === 'file';
+  const translate = useTranslate();
   return (
     <Box data-field-index={index} sx={{ width: '100%' }}>
       <Box sx={ROW_SX}>
@@ -100,8 +105,24 @@ const FieldItem = ({ typeName }: { typeName: string }) => {
         {kind === 'number' ? <NumberInput source="min" label="resourceTypes.editor.field.min" /> : null}
         {kind === 'number' ? <NumberInput source="max" label="resourceTypes.editor.field.max" /> : null}
         {kind === 'number' ? <NumberInput source="scale" label="resourceTypes.editor.field.scale" min={0} max={6} step={1} /> : null}
-        {kind === 'reference' ? <SelectInput source="reference" label="resourceTypes.editor.field.reference" choices={referenceChoices} translateChoice={false} /> : null}
-        {kind === 'reference' ? <SelectInput source="onDelete" label="resourceTypes.editor.field.onDelete" choices={ON_DELETE_CHOICES} defaultValue="restrict" /> : null}
+        {reference ? <SelectInput source="reference" label="resourceTypes.editor.field.reference" choices={referenceChoices} translateChoice={false} /> : null}
+        {reference ? <SelectInput source="onDelete" label="resourceTypes.editor.field.onDelete" choices={kind === 'multiReference' ? LIST_ON_DELETE_CHOICES : ON_DELETE_CHOICES} defaultValue="restrict" /> : null}
+        {files ? (
+          <NumberInput
+            source="maxMegabytes"
+            label="resourceTypes.editor.field.maxMegabytes"
+            min={0}
+            max={maxMegabytesOf(kind)}
+            helperText={translate('resourceTypes.editor.field.maxMegabytesHelp', { max: maxMegabytesOf(kind) })}
+          />
+        ) : null}
+        {files ? (
+          <TextInput
+            source="accept"
+            label="resourceTypes.editor.field.accept"
+            helperText={translate(kind === 'image' ? 'resourceTypes.editor.field.acceptImageHelp' : 'resourceTypes.editor.field.acceptHelp')}
+          />
+        ) : null}
         {kind === 'boolean' ? (
           <BooleanInput source="defaultTrue" label="resourceTypes.editor.field.defaultTrue" helperText={false} />
         ) : ['text', 'textarea', 'number', 'enum', 'email', 'phone'].includes(kind) ? (

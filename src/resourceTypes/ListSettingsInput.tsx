@@ -15,7 +15,7 @@ import {
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Box, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { isSortableKind } from '../../resources/configuredTypes';
+import { isFilterableKind, isSortableKind } from '../../resources/configuredTypes';
 import { CONFIGURED_ACTIONS } from './configuredType';
 import { defaultOperatorFor, operatorsFor, type FieldValues } from './editorModel';
 
@@ -47,8 +47,8 @@ const AddFilterButton = () => {
 };
 
 const FilterItem = () => {
-  // filters and sorting need an indexable kind (no long text, image or file)
-  const choices = useFieldChoices().filter((choice) => choice.type && isSortableKind(choice.type));
+  // filters need an indexable kind (no long text, image or file); a multiReference filters by containment
+  const choices = useFieldChoices().filter((choice) => choice.type && isFilterableKind(choice.type));
   const sourceContext = useSourceContext();
   const fieldName = useWatch({ name: sourceContext.getSource('field') }) as string | undefined;
   const kind = choices.find((choice) => choice.id === fieldName)?.type;

@@ -2,7 +2,8 @@
 // own validation (pure: unit-tested without a DOM). Form values are arrays (react-admin's ArrayInput)
 // and flat label pairs; the definition keys fields by name. Server issues name definition paths
 // (`fields.code.maxLength`, `labels.zh`, `list.filters.0.field`): `issuePath` maps them to form paths.
-import { isSortableKind, FIELD_NAME_PATTERN, MAX_SCALE, RESERVED_FIELD_NAMES, TYPE_NAME_PATTERN } from '../../resources/configuredTypes';
+import { isReferenceKind, isSortableKind, FIELD_NAME_PATTERN, MAX_SCALE, MIME_PATTERN, RESERVED_FIELD_NAMES, TYPE_NAME_PATTERN, maxBytesOf } from '../../resources/configuredTypes';
+import { isFileKind } from '../../resources/files';
 import type { Action, FilterOperator } from '../../resources/types';
 import type { ConfiguredRule } from '../../resources/configuredTypes';
 import type { ConfiguredField, ConfiguredFieldKind, ConfiguredType } from './configuredType';
@@ -37,6 +38,10 @@ export interface FieldValues {
   reference?: string | null;
   /** What deleting the referenced record does (default: refuse). */
   onDelete?: 'restrict' | 'setNull' | 'cascade' | null;
+  /** image / file: the largest upload in MB (the definition says bytes); empty: the kind's default. */
+  maxMegabytes?: number | null;
+  /** image / file: accepted MIME types separated by commas; empty: the kind's default. */
+  accept?: string | null;
   options?: OptionValues[];
   patterns?: PatternValues[];
 }
@@ -72,6 +77,12 @@ export const TYPE_NAME = new RegExp(TYPE_NAME_PATTERN);
 export const FIELD_NAME = new RegExp(FIELD_NAME_PATTERN);
 export const OPTION_VALUE = /^[A-Za-z0-9_.-]{1,64}$/;
 export const RESERVED_FIELDS: readonly string[] = RESERVED_FIELD_NAMES;
+export const MIME_TYPE = new RegExp(MIME_PATTERN);
+export const MEGABYTE = 1024 * 1024;
+/** The largest size an image or file field may take, in MB (the kind's own maximum). */
+export const maxMegabytesOf = (kind: 'image' | 'file') => maxBytesOf(kind) / MEGABYTE;
+/** The types of an accept text: separated by commas or spaces, lower case. */
+export const acceptList = (text: string | null | undefined): string[] => (text ?? '').split(/[\s,]+/).map((type) => type.trim().toLowerCase()).filter(Boolean);
 export { MAX_SCALE };
 
 /** Kinds with a length (lengths and patterns apply), kinds with a range. */
@@ -93,6 +104,7 @@ export const operatorsFor = (kind: ConfiguredFieldKind | undefined): FilterOpera
       return ['eq'];
     case 'enum':
     case 'reference':
+    case 'multiReference':
       return ['eq', 'in'];
     case 'date':
     case 'datetime':
@@ -145,13 +157,21 @@ export const fieldOf = (field: FieldValues): ConfiguredField => {
     ...(field.type === 'enum'
       ? { options: (field.options ?? []).map((option) => ({ value: option.value.trim(), labels: { en: option.labelEn?.trim() ?? '', zh: option.labelZh?.trim() ?? '' } })) }
       : {}),
-    ...(field.type === 'reference' ? { reference: field.reference ?? undefined, ...(field.onDelete && field.onDelete !== 'restrict' ? { onDelete: field.onDelete } : {}) } : {}),
+    ...(isReferenceKind(field.type) ? { reference: field.reference ?? undefined, ...(field.onDelete && field.onDelete !== 'restrict' ? { onDelete: field.onDelete } : {}) } : {}),
+    ...(isFileKind(field.type) ? fileLimitsOf(field) : {}),
     ...(PATTERN_KINDS.includes(field.type) && field.patterns?.length
       ? { patterns: field.patterns.map((pattern) => ({ regex: pattern.regex, messages: { en: pattern.messageEn?.trim() ?? '', zh: pattern.messageZh?.trim() ?? '' } })) }
       : {}),
   };
   // no `undefined` on the wire (the server's schema refuses unknown or null properties)
   return Object.fromEntries(Object.entries(definition).filter(([, value]) => value !== undefined)) as unknown as ConfiguredField;
+};
+
+/** An image or file field's size (MB in the form, bytes in the definition) and accepted types. */
+const fileLimitsOf = (field: FieldValues): Pick<ConfiguredField, 'maxBytes' | 'accept'> => {
+  const megabytes = numberOrUndefined(field.maxMegabytes);
+  const accept = acceptList(field.accept);
+  return { ...(megabytes !== undefined ? { maxBytes: Math.round(megabytes * MEGABYTE) } : {}), ...(accept.length ? { accept: [...new Set(accept)] } : {}) };
 };
 
 /** Singular labels when either is given; a language left empty takes its plural. */
@@ -227,6 +247,9 @@ export const formOf = (type: ConfiguredType): TypeFormValues => ({
     defaultTrue: field.default === true,
     reference: field.reference ?? null,
     onDelete: field.onDelete ?? 'restrict',
+    // bytes to MB, kept to 3 decimals (what the form's number input shows)
+    maxMegabytes: field.maxBytes !== undefined ? Math.round((field.maxBytes / MEGABYTE) * 1000) / 1000 : null,
+    accept: field.accept?.join(', ') ?? '',
     options: (field.options ?? []).map((option) => ({ value: option.value, labelEn: option.labels.en, labelZh: option.labels.zh })),
     patterns: (field.patterns ?? []).map((pattern) => ({ regex: pattern.regex, messageEn: pattern.messages.en, messageZh: pattern.messages.zh })),
   })),
@@ -260,6 +283,8 @@ export const issuePath = (path: string, values: TypeFormValues): string | null =
       if (!property) return `${base}.name`;
       if (property === 'labels') return `${base}.${labelKey(sub, 'label')}`;
       if (property === 'type' || property === 'reference' || property === 'onDelete' || property === 'scale' || property === 'required' || property === 'unique') return `${base}.${property}`;
+      if (property === 'maxBytes') return `${base}.maxMegabytes`;
+      if (property === 'accept') return `${base}.accept`;
       if (property === 'default') return `${base}.${values.fields[index].type === 'boolean' ? 'defaultTrue' : 'default'}`;
       if (property === 'options' && sub !== undefined) {
         if (subProperty === 'labels') return `${base}.options.${sub}.${labelKey(lang, 'label')}`;

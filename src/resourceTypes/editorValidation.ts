@@ -1,7 +1,7 @@
 // The type editor's own checks, before anything is sent (the server checks the same and more; its
 // issues come back on the same inputs, see ./editorModel issuePath). Messages are i18n keys.
 import { patternProblem } from '../../resources/pattern';
-import { MAX_SCALE, FIELD_NAME, OPTION_VALUE, RESERVED_FIELDS, TEXT_KINDS, TYPE_NAME, setError, type FieldValues, type TypeFormValues } from './editorModel';
+import { MAX_SCALE, FIELD_NAME, MIME_TYPE, OPTION_VALUE, RESERVED_FIELDS, TEXT_KINDS, TYPE_NAME, acceptList, maxMegabytesOf, setError, type FieldValues, type TypeFormValues } from './editorModel';
 
 type Errors = Record<string, unknown>;
 
@@ -24,6 +24,16 @@ const checkRange = (errors: Errors, base: string, low: unknown, high: unknown, l
   const a = numberOf(low);
   const b = numberOf(high);
   if (a !== undefined && b !== undefined && a > b) setError(errors, `${base}.${lowName}`, `${V}notAbove`);
+};
+
+/** Size in MB above 0 and at most the kind's maximum; MIME types (an image field: images only). Messages carry their values. */
+const checkFileLimits = (errors: Errors, base: string, field: FieldValues, kind: 'image' | 'file') => {
+  const megabytes = numberOf(field.maxMegabytes);
+  const max = maxMegabytesOf(kind);
+  if (megabytes !== undefined && (Number.isNaN(megabytes) || megabytes <= 0)) setError(errors, `${base}.maxMegabytes`, `${V}positive`);
+  else if (megabytes !== undefined && megabytes > max) setError(errors, `${base}.maxMegabytes`, { message: `${V}maxMegabytes`, args: { max } });
+  const wrong = acceptList(field.accept).find((type) => !MIME_TYPE.test(type) || (kind === 'image' && !type.startsWith('image/')));
+  if (wrong) setError(errors, `${base}.accept`, { message: MIME_TYPE.test(wrong) ? `${V}imageTypesOnly` : `${V}mimeFormat`, args: { type: wrong } });
 };
 
 const checkField = (errors: Errors, field: FieldValues, index: number, names: string[]) => {
@@ -64,7 +74,8 @@ const checkField = (errors: Errors, field: FieldValues, index: number, names: st
     });
     if (!blank(field.default) && !values.includes(String(field.default).trim())) setError(errors, `${base}.default`, `${V}defaultOption`);
   }
-  if (field.type === 'reference' && blank(field.reference)) setError(errors, `${base}.reference`, `${V}referenceRequired`);
+  if ((field.type === 'reference' || field.type === 'multiReference') && blank(field.reference)) setError(errors, `${base}.reference`, `${V}referenceRequired`);
+  if (field.type === 'image' || field.type === 'file') checkFileLimits(errors, base, field, field.type);
   (field.patterns ?? []).forEach((pattern, patternIndex) => {
     const at = `${base}.patterns.${patternIndex}`;
     const problem = regexError(pattern.regex);

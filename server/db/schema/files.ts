@@ -1,7 +1,8 @@
 // Uploaded files (docs/files.md): the metadata of each, its bytes in the file storage (a folder or
 // S3-compatible object storage, server/files/storage.ts) under `storage_key`. A record's image or file
-// field holds the id; deleting records leaves their files.
-import { bigint, char, index, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
+// field holds the id; a file no record holds any more is removed (server/files/cleanup.ts).
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, char, index, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { licenseAccount, sysUser } from './system';
 
 export const uploadedFile = pgTable(
@@ -24,6 +25,14 @@ export const uploadedFile = pgTable(
     storageKey: varchar('storage_key', { length: 200 }).notNull(),
     /** Images: a small WebP made on upload; null for other files or when it could not be made. */
     thumbnailKey: varchar('thumbnail_key', { length: 200 }),
+    /**
+     * Saved into a record (set by the write that saves it); false from the upload on, and again once a write lets
+     * go of it: such a file older than a day that no record holds is swept (docs/files.md "Files and their records").
+     */
+    saved: boolean('saved').notNull().default(false),
   },
-  (t) => [index('uploaded_file_account_idx').on(t.licenseAccountId, t.id)],
+  (t) => [
+    index('uploaded_file_account_idx').on(t.licenseAccountId, t.id),
+    index('uploaded_file_unsaved_idx').on(t.createdTime).where(sql`not ${t.saved}`),
+  ],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "uploaded_file" ADD COLUMN "saved" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "uploaded_file_unsaved_idx" ON "uploaded_file" USING btree ("created_time") WHERE not "uploaded_file"."saved";
