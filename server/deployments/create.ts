@@ -79,8 +79,11 @@ const refuseEmpty = (excludedCounts: ExclusionCounts): never => {
 
 const DAY = 86_400_000;
 
-/** Creates the deployment and its targets; answers its id, whether it runs at once, and how many machines it targets. */
-export const createDeployment = async (db: Db, models: ModelRegistry, caller: Caller, account: number, request: CreateRequest) => {
+/**
+ * Creates the deployment and its targets; answers its id, whether it runs at once, and how many machines it targets.
+ * `singleSession`: the database is PGlite (one backend), see insertTargets.
+ */
+export const createDeployment = async (db: Db, models: ModelRegistry, caller: Caller, account: number, request: CreateRequest, { singleSession = false } = {}) => {
   const plan = wavePlanOf(request);
   return db.transaction(async (tx) => {
     const pkg = await packageFor(tx, account, request.packageId, true);
@@ -112,7 +115,7 @@ export const createDeployment = async (db: Db, models: ModelRegistry, caller: Ca
         createdByName: (caller.principal.realName || caller.principal.userName).slice(0, 64),
       })
       .returning({ id: deployment.id, expiresTime: deployment.expiresTime });
-    await insertTargets(tx, { deploymentId: row.id, account }, pkg, condition, counts);
+    await insertTargets(tx, { deploymentId: row.id, account }, pkg, condition, counts, { singleSession });
     await tx.insert(deploymentRollout).values({ deploymentId: row.id });
     await recordWrite(tx, {
       caller,

@@ -2,41 +2,55 @@
 // status, per wave), thresholds, the gate's last figures and the pause reason; and its targets, paged,
 // with their machine, status, reason and wave. Both stay index reads on the deployment's targets
 // (deployment_target_deployment_status_idx, deployment_target_deployment_rvm_uq) and a page's machines.
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { containsCondition } from '../crud/query';
 import type { DeliveryStatus } from '../../resources/deploymentPackage';
-import type { Db } from '../db/client';
+import { rowsOf, type Db } from '../db/client';
 import { deployment, deploymentPackage, deploymentTarget } from '../db/schema/deployments';
 import { rvm } from '../db/schema/fleet';
 import { deploymentRollout } from '../db/schema/rollouts';
 import { sysUser } from '../db/schema/system';
 import { iso } from '../fleet/access';
 import { AppError } from '../lib/errors';
-import { progressOf, readProgressRows, waveCountOf } from './rollout';
+import { progressOf, waveCountOf, type ProgressRow } from './rollout';
+
+/** Online as far as the gateway knows: a machine that never spoke to it (the demo fleet's) keeps its seeded status. */
+const reachable = sql<boolean>`(${rvm.online} and ${rvm.lastSeenTime} is not null)`;
+
+/**
+ * Targets of the started waves still to be issued because their machine is offline or has never spoken to the
+ * gateway (the demo fleet's machines keep a seeded status without it) (docs/deployments.md,
+ * "Statuses of one machine's delivery"): each gets the package when it connects, and a wave waits for them, so the page says so.
+ * A subquery of the deployment's row: the started waves are its value, not a join the planner could repeat per target.
+ */
+const offlineWaitingOf = (deploymentId: SQL, currentWave: SQL) => sql<number>`(
+  select count(*)::int from deployment_target t join ${rvm} on ${rvm.id} = t.rvm_id
+  where t.deployment_id = ${deploymentId} and t.status = 'toBeIssued' and t.wave <= ${currentWave} and not ${reachable})`;
 
 /** The account's deployment with everything its page shows; 2003 for another account's or none. */
 export const readDeployment = async (db: Db, account: number, id: number) => {
-  // The deployment, its targets' counts and those waiting for their machine, at once (pooled connections on PostgreSQL).
-  const [[row], progressRows, offlineWaiting] = await Promise.all([
-    db
-      .select({
-        deployment,
-        pkg: { id: deploymentPackage.id, name: deploymentPackage.name, version: deploymentPackage.version, resourceType: deploymentPackage.resourceType },
-        approvedByName: sysUser.realname,
-        rollout: deploymentRollout,
-      })
-      .from(deployment)
-      .innerJoin(deploymentPackage, eq(deploymentPackage.id, deployment.packageId))
-      .leftJoin(sysUser, eq(sysUser.id, deployment.approvedBy))
-      .leftJoin(deploymentRollout, eq(deploymentRollout.deploymentId, deployment.id))
-      .where(and(eq(deployment.id, id), eq(deployment.licenseAccountId, account))),
-    readProgressRows(db, id),
-    countOfflineWaiting(db, account, id),
-  ]);
+  // One statement: the deployment, its targets' counts per wave and status, and those waiting for their machine.
+  // On PGlite every statement queues behind the ones running (machines' reports among them), so one wait
+  // instead of three (docs/benchmarks.md "Deployments"); the subqueries run once for the one row.
+  const [row] = await db
+    .select({
+      deployment,
+      pkg: { id: deploymentPackage.id, name: deploymentPackage.name, version: deploymentPackage.version, resourceType: deploymentPackage.resourceType },
+      approvedByName: sysUser.realname,
+      rollout: deploymentRollout,
+      progressRows: sql<ProgressRow[]>`(select coalesce(json_agg(p), '[]'::json) from (
+        select t.wave, t.status, count(*)::int as n from deployment_target t where t.deployment_id = ${deployment.id} group by t.wave, t.status) p)`,
+      offlineWaiting: offlineWaitingOf(sql`${deployment.id}`, sql`${deployment.currentWave}`),
+    })
+    .from(deployment)
+    .innerJoin(deploymentPackage, eq(deploymentPackage.id, deployment.packageId))
+    .leftJoin(sysUser, eq(sysUser.id, deployment.approvedBy))
+    .leftJoin(deploymentRollout, eq(deploymentRollout.deploymentId, deployment.id))
+    .where(and(eq(deployment.id, id), eq(deployment.licenseAccountId, account)));
   if (!row) throw new AppError('2003');
   const d = row.deployment;
   const waves = d.waves as { percentages?: number[]; sizes?: number[]; counts: number[]; total: number };
-  const progress = progressOf(progressRows, waveCountOf(d.waves));
+  const progress = progressOf(row.progressRows, waveCountOf(d.waves));
   return {
     id: d.id,
     package: row.pkg,
@@ -52,7 +66,7 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
     failed: progress.failed,
     finished: progress.finished,
     waves: progress.waves.map((wave) => ({ ...wave, started: wave.wave <= d.currentWave })),
-    offlineWaiting,
+    offlineWaiting: Number(row.offlineWaiting),
     successThreshold: d.successThreshold,
     errorThreshold: d.errorThreshold,
     gate: d.gate,
@@ -72,32 +86,6 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
   };
 };
 
-/** Online as far as the gateway knows: a machine that never spoke to it (the demo fleet's) keeps its seeded status. */
-const reachable = sql<boolean>`(${rvm.online} and ${rvm.lastSeenTime} is not null)`;
-
-/**
- * Targets of the started waves still to be issued because their machine is offline or has never spoken to the
- * gateway (the demo fleet's machines keep a seeded status without it) (docs/deployments.md,
- * "Statuses of one machine's delivery"): each gets the package when it connects, and a wave waits for them, so the page says so.
- */
-const countOfflineWaiting = async (db: Db, account: number, id: number): Promise<number> => {
-  const [row] = await db
-    .select({ value: count() })
-    .from(deploymentTarget)
-    .innerJoin(deployment, eq(deployment.id, deploymentTarget.deploymentId))
-    .innerJoin(rvm, eq(rvm.id, deploymentTarget.rvmId))
-    .where(
-      and(
-        eq(deploymentTarget.deploymentId, id),
-        eq(deployment.licenseAccountId, account),
-        eq(deploymentTarget.status, 'toBeIssued'),
-        sql`${deploymentTarget.wave} <= ${deployment.currentWave}`,
-        sql`not ${reachable}`,
-      ),
-    );
-  return row?.value ?? 0;
-};
-
 export interface TargetQuery {
   pageNum: number;
   pageSize: number;
@@ -106,18 +94,8 @@ export interface TargetQuery {
   termNoLike?: string;
 }
 
-/** The account's deployment exists (2003 otherwise). */
-export const ensureDeployment = async (db: Db, account: number, id: number) => {
-  const [row] = await db
-    .select({ id: deployment.id })
-    .from(deployment)
-    .where(and(eq(deployment.id, id), eq(deployment.licenseAccountId, account)));
-  if (!row) throw new AppError('2003');
-};
-
 /** One page of a deployment's targets in machine id order, with the filtered total. */
 export const readTargets = async (db: Db, account: number, id: number, query: TargetQuery) => {
-  await ensureDeployment(db, account, id);
   const filtered: SQL | undefined = and(
     eq(deploymentTarget.deploymentId, id),
     query.status?.length ? inArray(deploymentTarget.status, query.status) : undefined,
@@ -147,7 +125,7 @@ export const readTargets = async (db: Db, account: number, id: number, query: Ta
     .limit(query.pageSize)
     .offset((query.pageNum - 1) * query.pageSize)
     .as('page');
-  const [list, [{ total }]] = await Promise.all([
+  const [list, [{ total, found }]] = await Promise.all([
     db
       .select({
         id: page.id,
@@ -170,8 +148,11 @@ export const readTargets = async (db: Db, account: number, id: number, query: Ta
       .from(page)
       .innerJoin(rvm, eq(rvm.id, page.rvmId))
       .orderBy(asc(page.rvmId)),
-    db.select({ total: count() }).from(deploymentTarget).where(filtered),
-  ]);
+    // the total and whether the deployment is the account's in one statement (PGlite: one wait, not two)
+    db.execute(sql`select (select count(*)::int from ${deploymentTarget} where ${filtered}) as total,
+      exists (select 1 from ${deployment} where ${deployment.id} = ${id} and ${deployment.licenseAccountId} = ${account}) as found`),
+  ]).then(([rows, counted]) => [rows, rowsOf<{ total: number; found: boolean }>(counted)] as const);
+  if (!found) throw new AppError('2003');
   return {
     list: list.map((row) => ({
       ...row,

@@ -53,7 +53,7 @@ const tally = (counts: StatusCounts) => {
   return { size, applied: counts.applied, failed, finished };
 };
 
-type ProgressRow = { wave: number; status: DeliveryStatus; n: number };
+export type ProgressRow = { wave: number; status: DeliveryStatus; n: number };
 
 /** The deployment's targets counted per wave and status (one grouped read). */
 export const readProgressRows = async (db: Db, deploymentId: number): Promise<ProgressRow[]> =>

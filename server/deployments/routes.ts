@@ -145,7 +145,7 @@ export const registerDeploymentRoutes = (app: TypedApp, services: Services) => {
     async (request) => {
       const caller = callerOf(request);
       const account = accountOf(caller);
-      const created = await createDeployment(db, models, caller, account, request.body);
+      const created = await createDeployment(db, models, caller, account, request.body, { singleSession: services.database.kind === 'pglite' });
       if (created.running) await deliver(created.id, request.log);
       return ok(request, await readDeployment(db, account, created.id));
     },
