@@ -55,6 +55,7 @@ import { registerReportRoutes } from './reports/routes';
 import { registerReportNotificationSendNow } from './reports/sendNow';
 import { registerConfiguredTypeRoutes, startConfiguredTypes } from './configuredTypes';
 import { registerFileRoutes } from './files/routes';
+import { registerResumableUploads } from './files/resumable';
 import { HOOKUP_HOOKS, HOOKUP_VIEWS, registerHookups } from './hookups';
 import { authenticateMachine } from './gateway/credentials';
 
@@ -183,6 +184,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerReportRoutes(api, services);
         registerConfiguredTypeRoutes(api, services, configuredTypes);
         registerFileRoutes(api, services);
+        registerResumableUploads(api, services);
         registerHookups(api, services, authenticateMachine);
         registerDeploymentRoutes(api, services);
         registerPackageDownload(api, services, authenticateMachine);

@@ -66,6 +66,8 @@ export interface ServerConfig {
   filesDir?: string;
   /** FILES_S3_URL: S3-compatible object storage for uploaded files instead of the folder (docs/files.md). */
   filesS3Url?: string;
+  /** Resumable uploads' bytes until they are complete (DATA_DIR/uploads); absent: a temporary folder, removed on close (docs/files.md). */
+  uploadsDir?: string;
 }
 
 /** Set by the server bundle (scripts/build.mjs); from source the version is read from package.json. */
@@ -224,6 +226,7 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
       // beside the embedded database's files, also when the database is PostgreSQL (DATA_DIR's default: ./data)
       filesDir: join(value(env, 'DATA_DIR') ?? './data', 'files'),
       filesS3Url: value(env, 'FILES_S3_URL'),
+      uploadsDir: join(value(env, 'DATA_DIR') ?? './data', 'uploads'),
     },
   };
 };

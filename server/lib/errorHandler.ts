@@ -53,14 +53,17 @@ const fromDatabaseError = (error: unknown): AppError | null => {
   }
 };
 
-export const sendFailure = (request: FastifyRequest, reply: FastifyReply, failure: AppError) => {
+/** The failure's envelope in the request's language (also for answers written outside Fastify's reply, server/files/resumable.ts). */
+export const failureEnvelope = (request: FastifyRequest, failure: AppError): Envelope => {
   const locale = localeOf(request);
   const issues = failure.issues?.map((issue) => ({ field: issue.field, message: translate(locale, issue.message, issue.values) }));
   const catalogue = translate(locale, `errors.${failure.code}`);
   const resMsg = failure.resMsg ?? (issues?.length ? `${catalogue}: ${issues.map((issue) => issue.message).join('; ')}` : catalogue);
-  const envelope: Envelope = { resCode: failure.code, resMsg, resData: issues ? { issues } : (failure.resData ?? null) };
-  return reply.code(httpStatusOf(failure.code)).type('application/json; charset=utf-8').send(envelope);
+  return { resCode: failure.code, resMsg, resData: issues ? { issues } : (failure.resData ?? null) };
 };
+
+export const sendFailure = (request: FastifyRequest, reply: FastifyReply, failure: AppError) =>
+  reply.code(httpStatusOf(failure.code)).type('application/json; charset=utf-8').send(failureEnvelope(request, failure));
 
 export const registerErrorHandler = (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {

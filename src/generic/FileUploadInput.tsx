@@ -49,7 +49,7 @@ const refusalOf = (translate: Translate, limits: FileLimits, name: string, failu
 
 export const FileUploadInput = ({ source, label, field, resource, validate, required }: FileUploadInputProps) => {
   const translate = useTranslate();
-  const uploadClient = useUploadClient();
+  const uploadClient = useUploadClient({ resumable: field.type === 'file' });
   const remember = useRememberFileInfo();
   const { field: input, fieldState } = useInput({ source, validate });
   const info = useFileInfo(input.value);

@@ -7,14 +7,22 @@ import type { FileInfo, FileLimits } from '../../resources/files';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { bridgedNotify } from '../layout/notifySink';
 import type { DownloadClient, HttpClient, UploadClient } from '../providers/httpTypes';
+import { createResumableUploadClient } from '../providers/resumableUpload';
 import { createUploadClient } from '../providers/upload';
 import { formatBytes } from './format';
 
-/** The console's upload client, with the session and the page's language of the other clients. */
-export const useUploadClient = (): UploadClient => {
+/**
+ * The console's upload client, with the session and the page's language of the other clients. `resumable`: sent
+ * with tus, going on after a broken connection (docs/files.md "Resumable uploads"), for file fields (up to 50 MB,
+ * packages among them); images (up to 5 MB) go in one request.
+ */
+export const useUploadClient = ({ resumable = false }: { resumable?: boolean } = {}): UploadClient => {
   const { session, reload } = useConsoleServices();
   const translate = useTranslate();
-  return useMemo(() => createUploadClient({ session, notify: bridgedNotify, translate, onForcedLogout: () => reload() }), [session, reload, translate]);
+  return useMemo(() => {
+    const options = { session, notify: bridgedNotify, translate, onForcedLogout: () => reload() };
+    return resumable ? createResumableUploadClient(options) : createUploadClient(options);
+  }, [session, reload, translate, resumable]);
 };
 
 type Translate = ReturnType<typeof useTranslate>;

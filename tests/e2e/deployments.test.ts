@@ -1,12 +1,13 @@
 // Packages and deployments end to end (docs/deployments.md): the real server with its embedded MQTT
 // gateway and simulated machines inside it (SIMULATE, as `npm start -- --simulate`; no deployment
 // failures), the built console in Chromium. English: upload a package through the form (progress and
-// cancel shown, a 50 MB file too), roll it out in three waves to the simulated machines and watch the
+// cancel shown, a 50 MB file too, the upload going on after its connection was reset), roll it out in three waves to the simulated machines and watch the
 // statuses move on the deployment page without a reload, then see the new version on Software upgrade
 // (whose "Start upgrade" opens the form with the package chosen) and in the machine's version history.
 // Chinese: 8200 for a configuration package sent again and 8100 for a package without its file, in the
 // user's language at the form; pause, resume and a confirmed cancel. Every screen passes the axe audit
 // and fits 1280 px in both languages; screenshots at 1280 and 1440 px go to SHOTS_DIR.
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,8 +204,32 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
     await expect(fileInput.getByText('big.bin').count()).resolves.toBe(0); // no file kept
 
     const small = join(scratch, 'core-9.0.0.zip');
-    writeFileSync(small, Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(600 * 1024, 1)]));
+    const smallBytes = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(600 * 1024, 1)]);
+    writeFileSync(small, smallBytes);
+    // The upload is resumable (tus, docs/files.md "Resumable uploads"): its first PATCH loses its connection (reset
+    // by the test), and the console asks the server how much it kept (HEAD) and sends from there. (That a cut PATCH
+    // keeps the bytes that arrived is tests/server/resumableUpload.test.ts's.)
+    const tusRequests: Array<{ method: string; offset: number }> = [];
+    const answeredOffsets: number[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/test-api/file/upload')) tusRequests.push({ method: request.method(), offset: Number(request.headers()['upload-offset'] ?? -1) });
+    });
+    page.on('response', (response) => {
+      if (response.request().method() === 'HEAD' && response.url().includes('/test-api/file/upload/')) answeredOffsets.push(Number(response.headers()['upload-offset']));
+    });
+    // (the DevTools protocol's own interception, for the upload's address only: Playwright's page.route would take every request)
+    let broken = false;
+    cdp.on('Fetch.requestPaused', (paused) => {
+      const first = !broken && paused.request.method === 'PATCH';
+      if (first) broken = true;
+      void (
+        first ? cdp.send('Fetch.failRequest', { requestId: paused.requestId, errorReason: 'ConnectionReset' }) : cdp.send('Fetch.continueRequest', { requestId: paused.requestId })
+      ).catch(() => undefined);
+    });
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*/test-api/file/upload/*', requestStage: 'Request' }] });
     await fileInput.locator('input[type="file"]').setInputFiles(small);
+    await eventually(async () => broken).toBe(true);
+    await cdp.send('Fetch.disable');
     // its progress moves (several readings) before the file is stored
     const percents = new Set<string>();
     await eventually(async () => {
@@ -216,10 +241,22 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
       return (await progress.count()) === 0 && (await fileInput.getByText('core-9.0.0.zip').count()) === 1;
     }).toBe(true);
     expect(percents.size).toBeGreaterThan(1);
+    // one upload: created once, its PATCH cut, the offset asked, the rest sent from the offset answered
+    expect(tusRequests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    const afterBreak = tusRequests.slice(tusRequests.findIndex((request) => request.method === 'PATCH') + 1).filter((request) => request.method !== 'DELETE');
+    expect(afterBreak.map((request) => request.method)).toEqual(['HEAD', 'PATCH']);
+    expect(afterBreak[1].offset).toBe(answeredOffsets[0]);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(`${server.url}/service/setup`);
     await page.locator('table tbody tr', { hasText: 'core 9.0.0' }).getByText(en.resources.deploymentPackage.enums.uploadStatus.uploaded).waitFor();
+    // the stored file is the one chosen, byte for byte, despite the break
+    const packages = await api<{ list: Array<{ name: string; file: number }> }>(server, 'POST', '/package/page', {
+      token,
+      body: { pageNum: 1, pageSize: 10, nameLike: 'core 9.0.0' },
+    });
+    const [stored] = await api<Array<{ sha256: string; size: number }>>(server, 'GET', `/file/info?ids=${packages.list[0].file}`, { token });
+    expect(stored).toMatchObject({ size: smallBytes.length, sha256: createHash('sha256').update(smallBytes).digest('hex') });
 
     // Deployments tab: empty, then the form.
     await page.getByTestId('setup-tab-deployments').click();
