@@ -25,6 +25,7 @@ import { createFoldedColumns } from './db/foldedColumns';
 import { createTrigramIndexes } from './db/trigramIndexes';
 import { registerInputGuards, validatorCompiler } from './lib/ajv';
 import { clientErrorHandler } from './lib/clientErrors';
+import { endSilentConnectionsOnClose } from './lib/silentConnections';
 import { registerErrorHandler, sendFailure } from './lib/errorHandler';
 import { invalidField } from './lib/errors';
 import { loggerOptions } from './lib/logger';
@@ -134,6 +135,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     const jobs = createJobRunner(app.log, { autoStart: options.backgroundJobs ?? false });
     const services: Services = { database, db: database.db, config, hasher, mailer: createMailer(config), models, jobs, gateway: NO_GATEWAY };
     app.decorate('services', services);
+    endSilentConnectionsOnClose(app);
     registerAuditRetentionJob(services);
     app.setValidatorCompiler(validatorCompiler);
     registerInputGuards(app);
