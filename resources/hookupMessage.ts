@@ -17,7 +17,7 @@ const messageDeclaration = <F extends HookupFamily>(family: F) => {
     scope: 'custom',
     fields: {
       id: { type: 'number', readOnly: true, views: ['show'] },
-      messageId: { type: 'text', readOnly: true, sortable: true, unique: true },
+      messageId: { type: 'text', readOnly: true, sortable: true, unique: true, display: 'excerpt' },
       appId: { type: 'reference', reference: screen.app, readOnly: true, sortable: true, onDelete: 'cascade' },
       termNo: { type: 'text', readOnly: true, sortable: true, link: '/installation/rvmpage/:rvmId/Overview' },
       // the machine filter's field; the machine is shown as termNo (a link)
@@ -30,7 +30,7 @@ const messageDeclaration = <F extends HookupFamily>(family: F) => {
       lastResponseStatus: { type: 'number', integer: true, readOnly: true, views: ['show'] },
       lastResponseExcerpt: { type: 'text', readOnly: true, views: ['show'] },
       /** The answer's status and the start of its text (computed), for the list. */
-      lastResponse: { type: 'text', readOnly: true, views: ['list'] },
+      lastResponse: { type: 'text', readOnly: true, views: ['list'], display: 'excerpt' },
       nextAttemptTime: { type: 'datetime', readOnly: true, views: ['show'] },
       // the message body as sent (JSON text, computed)
       body: { type: 'textarea', readOnly: true, views: ['show'] },

@@ -83,9 +83,10 @@ export interface FieldDeclaration {
    * Rendered as a tree (treeParent) or chips (multiReference) etc.; a hint for the console (and the
    * export): 'valueLabel' shows an enum's stored value before its label (an alarm code and its text),
    * 'duration' a number of seconds as H:mm:ss (resources/display.ts), 'optionList' a text holding a
-   * comma-separated list of `options` (picked from the options with their labels, e.g. alarm codes).
+   * comma-separated list of `options` (picked from the options with their labels, e.g. alarm codes),
+   * 'excerpt' a long text cut to one short line in lists (whole on hover and on the record's page).
    */
-  display?: 'chips' | 'tree' | 'avatar' | 'status' | 'valueLabel' | 'duration' | 'optionList';
+  display?: 'chips' | 'tree' | 'avatar' | 'status' | 'valueLabel' | 'duration' | 'optionList' | 'excerpt';
   /** Console route the shown value links to; `:field` placeholders take the record's values. */
   link?: string;
   /**

@@ -20,11 +20,12 @@ import { formatDuration, linkFor, valueWithLabel } from '../../resources/display
 import { useDeclaration } from './DeclarationContext';
 import { displayKindFor } from './fieldKinds';
 import { formatDate, formatDateTime } from './format';
-import { enumLabel, requireDeclaration, resourceNameOf } from './registry';
+import { enumLabel, requireDeclaration, resourceNameOf } from '../providers/registry';
 import { statusColor } from './statusColors';
 import { hasRecordLabel } from './recordLabels';
 import { RecordLabelField, TranslatedReferenceChips, TranslatedReferenceField } from './RecordLabel';
 import { FileValueField, ImageValueField } from './FileFields';
+import { splitOptionList } from './OptionListInput';
 
 /** getMany/getList through `GET <apiPath>/list` (see providers/dataProvider.ts). */
 export const LABELS_META = { labels: true } as const;
@@ -33,6 +34,8 @@ export interface FieldDisplayProps {
   source: string;
   /** Read by SimpleShowLayout / Labeled to title the value; not used for rendering. */
   label?: string;
+  /** A list cell: `display: 'excerpt'` texts are cut to one short line there (whole elsewhere). */
+  cell?: boolean;
 }
 
 /** A `link` field: the value links to the declared route (a click does not also open the row). */
@@ -68,7 +71,7 @@ export const FieldDisplay = (props: FieldDisplayProps) => {
   );
 };
 
-const ValueDisplay = ({ source }: FieldDisplayProps) => {
+const ValueDisplay = ({ source, cell }: FieldDisplayProps) => {
   const { declaration, registry } = useDeclaration();
   const translate = useTranslate();
   const field = declaration.fields[source];
@@ -76,6 +79,22 @@ const ValueDisplay = ({ source }: FieldDisplayProps) => {
   const valueOf = (record: RaRecord) => record?.[source];
   // seed-data names (permissions) are shown translated
   if (source === declaration.nameField && hasRecordLabel(declaration)) return <RecordLabelField declaration={declaration} />;
+  if (field.display === 'optionList' && field.options?.length) {
+    // a list of declared options (alarm codes, webhook events): each as its label in the user's language, the
+    // stored value in the tooltip (the value is what the API and receivers see)
+    return (
+      <FunctionField
+        source={source}
+        render={(record: RaRecord) => (
+          <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+            {splitOptionList(valueOf(record)).map((value) => (
+              <Chip key={value} size="small" label={translate(enumLabel(declaration, source, value), { _: value })} title={value} data-value={value} />
+            ))}
+          </Box>
+        )}
+      />
+    );
+  }
 
   switch (displayKindFor(field)) {
     case 'number':
@@ -130,6 +149,21 @@ const ValueDisplay = ({ source }: FieldDisplayProps) => {
     case 'file':
       return <FileValueField source={source} />;
     default:
+      if (field.display === 'excerpt' && cell) {
+        return (
+          <FunctionField
+            source={source}
+            render={(record: RaRecord) => {
+              const text = String(valueOf(record) ?? '');
+              return (
+                <Box component="span" title={text} sx={{ display: 'block', maxWidth: 130, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  {text}
+                </Box>
+              );
+            }}
+          />
+        );
+      }
       return <TextField source={source} />;
   }
 };

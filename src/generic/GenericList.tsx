@@ -18,7 +18,7 @@ import { FieldDisplay } from './FieldDisplay';
 import { buildFilterInputs } from './filterInputs';
 import { GenericEmpty } from './GenericEmpty';
 import { KeyboardRowsBody, ROW_FOCUS_SX } from './KeyboardRows';
-import { fieldLabel } from './registry';
+import { fieldLabel } from '../providers/registry';
 import { LIST_PAGE_SIZES } from '../../resources/types';
 import { SavedFiltersButton } from './SavedFiltersButton';
 import { treeParentFieldOf } from './TreeChecklistInput';
@@ -70,7 +70,7 @@ export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps
 
   const columns = declaration.list.columns.map((name, index) => {
     const field = declaration.fields[name];
-    const cell = <FieldDisplay source={name} />;
+    const cell = <FieldDisplay source={name} cell />;
     const oneLine = field?.type === 'datetime' || field?.type === 'date' ? { whiteSpace: 'nowrap' } : undefined;
     return (
       <DataTable.Col key={name} source={name} label={fieldLabel(declaration, name)} disableSort={!field?.sortable} sx={oneLine}>

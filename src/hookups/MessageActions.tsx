@@ -7,7 +7,6 @@ import SendIcon from '@mui/icons-material/Send';
 import {
   Button,
   Confirm,
-  DateTimeInput,
   Form,
   SaveButton,
   useDataProvider,
@@ -22,6 +21,7 @@ import type { RvmDataProvider } from '../providers/dataProvider';
 import { useResourceAccess } from '../generic/access';
 import { useDeclaration } from '../generic/DeclarationContext';
 import { DAY_MS, replayRange } from './replayRange';
+import { LocalDateTimeInput } from '../generic/pickers';
 
 const useResend = () => {
   const resource = useResourceContext()!;
@@ -84,9 +84,12 @@ interface ReplayValues {
 
 const validateReplay = ({ from, to }: ReplayValues) => {
   const errors: Record<string, string> = {};
+  const unreadable = (value: string | Date | undefined) => value !== undefined && value !== null && Number.isNaN(new Date(value).getTime());
   if (!from) errors.from = 'validation.required';
+  else if (unreadable(from)) errors.from = 'validation.date';
   if (!to) errors.to = 'validation.required';
-  if (from && to && new Date(to) < new Date(from)) errors.to = 'validation.endAfterStart';
+  else if (unreadable(to)) errors.to = 'validation.date';
+  if (!errors.from && !errors.to && new Date(to!) < new Date(from!)) errors.to = 'validation.endAfterStart';
   return errors;
 };
 
@@ -112,7 +115,7 @@ export const ReplayButton = () => {
     <>
       <Button label="hookups.messages.replay" onClick={() => {
           const now = Date.now();
-          setDefaults({ from: new Date(now - DAY_MS), to: new Date(now) });
+          setDefaults({ from: new Date(now - DAY_MS).toISOString(), to: new Date(now).toISOString() });
           setOpen(true);
         }} startIcon={<ReplayIcon />} />
       <Dialog open={open} onClose={close} maxWidth="xs" fullWidth>
@@ -124,8 +127,8 @@ export const ReplayButton = () => {
           <DialogTitle>{translate('hookups.messages.replayTitle')}</DialogTitle>
           <DialogContent>
             <Stack>
-              <DateTimeInput source="from" label="hookups.messages.replayFrom" />
-              <DateTimeInput source="to" label="hookups.messages.replayTo" />
+              <LocalDateTimeInput source="from" label="hookups.messages.replayFrom" fullWidth />
+              <LocalDateTimeInput source="to" label="hookups.messages.replayTo" fullWidth />
             </Stack>
           </DialogContent>
           <DialogActions>

@@ -169,6 +169,11 @@ describe.skipIf(!browserAvailable())('API hookups end to end', () => {
     // back: replay the failed ones of the last day, they are delivered
     await receiver.start();
     await page.getByRole('button', { name: texts('en').messages.replay }).click();
+    // the console's own pickers (24-hour, the console's format), never the browser's native date-time input
+    const from = page.getByRole('dialog').getByTestId('input-from');
+    await from.waitFor();
+    expect(await from.inputValue()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(await page.getByRole('dialog').locator('input[type="datetime-local"], input[type="date"]').count()).toBe(0);
     await page
       .getByRole('dialog')
       .getByRole('button', { name: texts('en').messages.replay })

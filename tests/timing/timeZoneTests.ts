@@ -10,6 +10,7 @@ export const TIME_ZONE_TESTS: readonly string[] = [
   'dataProviderEdges.test.ts',
   'declarationInputs.test.ts',
   'events.display.test.tsx',
+  'excerptDisplay.test.tsx',
   'fileUploadInput.test.tsx',
   'fleet.test.tsx',
   'generic.fixture.test.tsx',

@@ -106,6 +106,20 @@ describe('event notification form', () => {
     }
   });
 
+  it('shows a rule\'s alarm codes as their texts in the user\'s language, each code in its tooltip', async () => {
+    const rule = { id: 3, alarmCodes: 'am_code_PK_1, am_code_PK_17' };
+    for (const locale of ['en', 'zh'] as const) {
+      const { container, unmount } = render(wrap(eventNotification, <RecordContextProvider value={rule}><FieldDisplay source="alarmCodes" /></RecordContextProvider>, locale));
+      await screen.findByTitle('am_code_PK_17');
+      const chips = [...container.querySelectorAll('[data-value]')];
+      expect(chips.map((chip) => chip.getAttribute('title'))).toEqual(['am_code_PK_1', 'am_code_PK_17']);
+      const texts = chips.map((chip) => chip.textContent);
+      expect(texts).toEqual(['am_code_PK_1', 'am_code_PK_17'].map((code) => translate(locale, `resources.eventNotification.enums.alarmCodes.${code}`)));
+      expect(texts.some((text) => text?.startsWith('am_code'))).toBe(false);
+      unmount();
+    }
+  });
+
   it('labels every field and filter of both declarations in both languages', () => {
     for (const declaration of [event, eventNotification]) {
       const keys = [
