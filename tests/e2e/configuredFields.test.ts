@@ -8,23 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
-import { CATALOGUES, RA, bulkDelete, row, signIn, useLanguage } from './consoleSteps';
+import { CATALOGUES, RA, bulkDelete, choose, row, signIn, useLanguage } from './consoleSteps';
+import { adminPastForcedChange } from './a11ySteps';
 
 const ADMIN_PASSWORD = 'Fleet#2026';
 const en = CATALOGUES.en;
 const rt = en.resourceTypes;
-
-interface LoginAnswer {
-  tokenInfo: { tokenValue: string };
-}
-
-const choose = async (page: Page, scope: Locator, label: string, option: string) => {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
-};
 
 describe.skipIf(!browserAvailable())('configured multiReference and image limits, end to end', () => {
   let server: RunningServer;
@@ -36,9 +27,7 @@ describe.skipIf(!browserAvailable())('configured multiReference and image limits
   beforeAll(async () => {
     server = await startServer({ DEMO_FLEET: '0' });
     browser = await launchBrowser();
-    const first = await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
-    await api(server, 'PUT', `/user/password?password=${encodeURIComponent(ADMIN_PASSWORD)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
-    token = (await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).tokenInfo.tokenValue;
+    token = await adminPastForcedChange(server, ADMIN_PASSWORD);
     for (const name of ['North', 'South']) await api(server, 'POST', '/fleet', { token, body: { name } });
   });
 

@@ -148,3 +148,11 @@ export const shot = async (page: Page, name: string) => {
   await page.evaluate(() => window.scrollTo(0, 0));
   await snap(page, name);
 };
+
+/** A react-admin select (MUI): open it by its label inside `scope`, pick the option. */
+export const choose = async (page: Page, scope: Locator, label: string, option: string) => {
+  await scope.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  // the menu fades out: wait until it is gone, so an audit never reads its half-transparent options
+  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
+};

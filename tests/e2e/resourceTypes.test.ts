@@ -5,10 +5,10 @@
 // and a user of that role creates, filters, exports and edits barcodes — all without a restart. Only
 // the seeded admin's first password change and the clerk's account go through the API.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { audit, blocking, describeViolations } from './a11ySteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
-import { CATALOGUES, RA, bulkDelete, changeForcedPassword, columnTexts, expectColumn, expectHeading, exportList, fillFilter, parseCsv, row, shot, signIn, treeBox, useLanguage, type Lang } from './consoleSteps';
+import { CATALOGUES, RA, bulkDelete, changeForcedPassword, choose, columnTexts, expectColumn, expectHeading, exportList, fillFilter, parseCsv, row, shot, signIn, treeBox, useLanguage, type Lang } from './consoleSteps';
 
 const ADMIN_PASSWORD = 'Fleet#2026';
 const en = CATALOGUES.en;
@@ -33,14 +33,6 @@ const look = async (page: Page, name: string) => {
     await shot(page, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-};
-
-/** A react-admin select (MUI): open it by its label inside `scope`, pick the option. */
-const choose = async (page: Page, scope: Locator, label: string, option: string) => {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  // the menu fades out: wait until it is gone, so an audit never reads its half-transparent options
-  await page.locator('[role="listbox"]').waitFor({ state: 'detached' });
 };
 
 describe.skipIf(!browserAvailable())('resource types configured at run time, end to end', () => {
