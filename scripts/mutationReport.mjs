@@ -67,8 +67,16 @@ const runParts = async (folder, parts, only) => {
   for (const [index, part] of parts.entries()) {
     if (only === undefined || only === index + 1) minutes += await runStryker([folder], part.tests, part.mutate, `${runName([folder])}.part${index + 1}`);
   }
-  const reports = parts.map((_, index) => JSON.parse(readFileSync(`reports/mutation/${runName([folder])}.part${index + 1}.json`, 'utf8')));
-  writeFileSync(reportFile([folder]), JSON.stringify({ ...reports[0], files: Object.assign({}, ...reports.map((report) => report.files)) }));
+  const partFile = (index) => `reports/mutation/${runName([folder])}.part${index + 1}.json`;
+  // a part never run (or stopped before its report) is left out and named in the folder's section
+  const missing = parts.map((_, index) => index + 1).filter((number) => !existsSync(partFile(number - 1)));
+  const reports = parts.flatMap((_, index) => (existsSync(partFile(index)) ? [JSON.parse(readFileSync(partFile(index), 'utf8'))] : []));
+  // a file split between parts by line ranges (`file.ts:1-58`) has mutants in several reports: they add up
+  const files = {};
+  for (const report of reports) {
+    for (const [file, entry] of Object.entries(report.files)) files[file] = files[file] ? { ...entry, mutants: [...files[file].mutants, ...entry.mutants] } : entry;
+  }
+  writeFileSync(reportFile([folder]), JSON.stringify({ ...reports[0], files, missingParts: missing }));
   return minutes;
 };
 
@@ -131,6 +139,7 @@ const folderSection = (folder, figures, meta) => {
     '',
     `Tests run against the mutants: ${meta.tests}.`,
     '',
+    ...(meta.missingParts?.length ? [`**Not measured: part ${meta.missingParts.join(', ')}** (no report yet): the figures count the other parts' mutants only.`, ''] : []),
   ];
   if (figures.survivors.length === 0) lines.push('No surviving mutants.');
   for (const survivor of figures.survivors) {
@@ -150,10 +159,14 @@ const existingSections = (block) => {
   return sections;
 };
 
+/** The listed folders with a section, then sections of folders no longer listed (renamed, e.g. server/routes), kept as written. */
+const sectionOrder = (sections) => [...MUTATED_FOLDERS.filter((folder) => sections.has(folder)), ...[...sections.keys()].filter((folder) => !MUTATED_FOLDERS.includes(folder))];
+
 const summaryTable = (sections) => {
-  const rows = MUTATED_FOLDERS.filter((folder) => sections.has(folder)).map((folder) => {
+  const rows = sectionOrder(sections).map((folder) => {
     const figures = sections.get(folder).data;
-    return `| ${folder} | ${figures.mutants} | ${figures.killed} | ${figures.survived} | ${figures.noCoverage} | ${figures.timeout} | ${score(figures).toFixed(1)}% | ${figures.date} |`;
+    const partial = figures.missingParts?.length ? ` (without part ${figures.missingParts.join(', ')})` : '';
+    return `| ${folder} | ${figures.mutants} | ${figures.killed} | ${figures.survived} | ${figures.noCoverage} | ${figures.timeout} | ${score(figures).toFixed(1)}% | ${figures.date}${partial} |`;
   });
   const missing = MUTATED_FOLDERS.filter((folder) => !sections.has(folder));
   return [
@@ -174,7 +187,7 @@ export const writeDoc = (byFolder, meta) => {
     const text = folderSection(folder, figures, meta);
     sections.set(folder, { text, data: existingSections(text).get(folder).data });
   }
-  const ordered = MUTATED_FOLDERS.filter((folder) => sections.has(folder)).map((folder) => sections.get(folder).text);
+  const ordered = sectionOrder(sections).map((folder) => sections.get(folder).text);
   const block = [START, '', summaryTable(sections), '', ...ordered.flatMap((text) => [text, '']), END].join('\n');
   writeFileSync(DOC, doc.slice(0, startAt) + block + doc.slice(endAt + END.length));
 };
@@ -183,6 +196,8 @@ const main = async () => {
   const { folders, reportOnly, allTests, part } = parseArgs(process.argv.slice(2));
   const parts = !allTests && folders.length === 1 ? FOLDER_PARTS[folders[0]] : undefined;
   const testFiles = allTests ? undefined : testFilesFor(folders);
+  // report-only over a folder in parts merges its parts' last reports again (runs none)
+  if (reportOnly && parts) await runParts(folders[0], parts, 0);
   const minutes = reportOnly ? undefined : parts ? await runParts(folders[0], parts, part) : await runStryker(folders, testFiles);
   const report = JSON.parse(readFileSync(reportFile(folders), 'utf8'));
   const equivalents = existsSync(EQUIVALENTS) ? JSON.parse(readFileSync(EQUIVALENTS, 'utf8')) : {};
@@ -196,6 +211,7 @@ const main = async () => {
       ? parts.map((p) => `${p.tests.join(', ')} against ${p.mutate.join(', ')}`).join('; ')
       : testFiles ? testFiles.join(', ') : 'every related test of the unit and server projects',
     minutes: minutes ?? Number(process.env.MUTATION_MINUTES ?? Number.NaN),
+    ...(report.missingParts?.length ? { missingParts: report.missingParts } : {}),
   };
   writeDoc(byFolder, meta);
   for (const [folder, figures] of byFolder) {

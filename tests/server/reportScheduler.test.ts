@@ -12,7 +12,7 @@ import { reportNotification, reportNotificationMail, reportNotificationRun } fro
 import { openDatabase, type Database } from '../../server/db/client';
 import { createMailer, type Mail, type Mailer } from '../../server/mail/mailer';
 import { localDateText, localParts, REPORT_TIME_ZONE } from '../../server/reports/notificationPeriods';
-import { BATCH, REPORT_NOTIFICATION_JOB, runReportNotifications } from '../../server/reports/scheduler';
+import { BATCH, REPORT_NOTIFICATION_JOB, RETRY_HOURS, runReportNotifications } from '../../server/reports/scheduler';
 import { startFakeSmtp, type FakeSmtp } from './fakeSmtp';
 import { accountNamed } from './fleetHarness';
 import { describeFleet } from './fleetSuite';
@@ -255,5 +255,27 @@ describeFleet('report notification scheduler', (context) => {
     const [foreignReport] = await reportsOf(foreign.id);
     expect(foreignReport).toMatchObject({ licenseAccountId: other, report: 'volumesDaily' });
     expect(await db().select().from(reportNotificationRun).where(and(eq(reportNotificationRun.subscriptionId, foreign.id), inArray(reportNotificationRun.status, ['mailed'])))).toHaveLength(1);
+  });
+
+  it(`gives a failing run up ${RETRY_HOURS} hours after it was enqueued, not a millisecond before (issue 29 item 24: the limit at its edge)`, async () => {
+    expect(RETRY_HOURS).toBe(24);
+    const [failing] = await db()
+      .insert(reportNotification)
+      .values({ licenseAccountId: context.accountId, name: 'failing', report: 'sales', period: 'weekly', recipients: 'failing@example.com', format: 'csv', language: 'en' })
+      .returning({ id: reportNotification.id });
+    const { due } = await subscribe('failingTwin');
+    const at = new Date(due.getTime() + 49 * DAY + 4 * MINUTE); // later than every other test's tick
+    await tick(at);
+    const [run] = await runsOf(failing.id);
+    expect(run).toMatchObject({ status: 'due', attempts: 1 });
+    // enqueued at `at` (the database's clock wrote the real time), tried again whenever asked
+    const retryAt = async (when: Date) => {
+      await db().update(reportNotificationRun).set({ createdTime: at, nextAttemptTime: at }).where(eq(reportNotificationRun.id, run.id));
+      await tick(when);
+      return (await runsOf(failing.id))[0];
+    };
+    expect(await retryAt(new Date(at.getTime() + 24 * 3_600_000 - 1))).toMatchObject({ status: 'due', attempts: 2 });
+    expect(await retryAt(new Date(at.getTime() + 24 * 3_600_000))).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(await mailsTo('failing')).toHaveLength(0);
   });
 });
