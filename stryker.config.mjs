@@ -25,11 +25,21 @@ export const MUTATED_FOLDERS = [
  * without an entry) runs every related test of the `unit` and `server` projects instead.
  */
 export const FOLDER_TESTS = {
-  'src/permissions': ['tests/unit/permissions.test.ts', 'tests/unit/permissionComponent.test.tsx', 'tests/unit/permissionIdentity.test.ts', 'tests/unit/menu.test.ts', 'tests/unit/menuVisibility.rules.test.ts'],
+  'src/permissions': [
+    'tests/unit/permissions.test.ts',
+    'tests/unit/permissionComponent.test.tsx',
+    'tests/unit/permissionIdentity.test.ts',
+    'tests/unit/menu.test.ts',
+    'tests/unit/menuVisibility.rules.test.ts',
+  ],
   // passwordCipherLazy.test.ts takes a module graph of its own per test (vi.resetModules), so it runs without isolation too
-  'src/providers': ['tests/unit/{authProvider,authProviderEdges,dataProvider,dataProviderEdges,download,downloadRules,http,httpRules,i18n,i18nProvider,localTime,passwordCipherLazy,passwordCookie,recordLabels,saveBlob,sessionStore}.test.ts'],
+  'src/providers': [
+    'tests/unit/{authProvider,authProviderEdges,dataProvider,dataProviderEdges,download,downloadRules,http,httpRules,i18n,i18nProvider,localTime,passwordCipherLazy,passwordCookie,recordLabels,saveBlob,sessionStore}.test.ts',
+  ],
   // the unit tests of the shared declarations and rules (the server's use of them is measured under server/*)
-  resources: ['tests/unit/{commandParams,configuredTypes,configuredTypesRules,declarationInputs,displayRules,generic.helpers,i18n,menu,menuVisibility.rules,passwordRules,permissionIdentity,permissions,recordLabels,resourceHelpers,resourceTypes.model,shell,validation,validationRules}.test.ts'],
+  resources: [
+    'tests/unit/{commandParams,configuredTypes,configuredTypesRules,declarationInputs,displayRules,generic.helpers,i18n,menu,menuVisibility.rules,passwordRules,permissionIdentity,permissions,recordLabels,resourceHelpers,resourceTypes.model,shell,validation,validationRules}.test.ts',
+  ],
   // the server folders' own suites (PGlite per file: every covering file's set-up runs again per mutant)
   // the folder's dedicated tests (one server): the route suites (login, tokens, securitySignin, stateless,
   // password, accountsAndScope: ~14 s a mutant on the shared machine) pin the same rules through HTTP;
@@ -71,11 +81,11 @@ export const FOLDER_PARTS = {
   // (pure) and its DDL (database).
   'server/configuredTypes': [
     {
-      mutate: ['server/configuredTypes/{definitionRow,model,validate}.ts', 'server/configuredTypes/indexes.ts:1-58'],
+      mutate: ['server/configuredTypes/{definitionRow,model,validate}.ts', 'server/configuredTypes/indexes.ts:1-57'],
       tests: ['tests/server/configuredTypesRules.test.ts'],
     },
     { mutate: ['server/configuredTypes/{files,index,permissionRows}.ts'], tests: ['tests/server/configuredTypesStore.test.ts'] },
-    { mutate: ['server/configuredTypes/registry.ts', 'server/configuredTypes/indexes.ts:59-200'], tests: ['tests/server/configuredTypesStore.test.ts'] },
+    { mutate: ['server/configuredTypes/registry.ts', 'server/configuredTypes/indexes.ts:58-200'], tests: ['tests/server/configuredTypesStore.test.ts'] },
     { mutate: ['server/configuredTypes/store.ts'], tests: ['tests/server/configuredTypesStore.test.ts'] },
     { mutate: ['server/configuredTypes/{recordRoutes,typeRoutes}.ts'], tests: ['tests/server/configuredTypesStore.test.ts'] },
   ],
@@ -86,8 +96,7 @@ export const FOLDER_PARTS = {
 };
 
 /** The test files for a run over `folders`, or undefined (every related test) if one has no list. */
-export const testFilesFor = (folders) =>
-  folders.every((folder) => FOLDER_TESTS[folder]) ? [...new Set(folders.flatMap((folder) => FOLDER_TESTS[folder]))] : undefined;
+export const testFilesFor = (folders) => (folders.every((folder) => FOLDER_TESTS[folder]) ? [...new Set(folders.flatMap((folder) => FOLDER_TESTS[folder]))] : undefined);
 
 /** Stryker's `mutate` globs for some of those folders (scripts/mutationReport.mjs passes its own). */
 export const mutatePatterns = (folders) => folders.map((folder) => `${folder}/**/*.{ts,tsx}`);

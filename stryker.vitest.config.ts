@@ -18,8 +18,6 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    projects: (base.test?.projects as Project[])
-      .filter((project) => KEPT.has(project.test?.name ?? ''))
-      .map((project) => ({ ...project, test: { ...project.test, isolate } })),
+    projects: (base.test?.projects as Project[]).filter((project) => KEPT.has(project.test?.name ?? '')).map((project) => ({ ...project, test: { ...project.test, isolate } })),
   },
 } as typeof base);

@@ -29,7 +29,10 @@ export default defineConfig({
       ).map(([name, timeZone, include, probe]) => ({
         extends: true as const,
         test: {
-          name, include: [...include], environment: 'node', env: { TZ: timeZone, TZ_PROBE: probe },
+          name,
+          include: [...include],
+          environment: 'node',
+          env: { TZ: timeZone, TZ_PROBE: probe },
           setupFiles: ['tests/unit/timeZone.setup.ts', 'tests/unit/testingLibrary.setup.ts', 'tests/unit/localTimeProbe.setup.ts'],
         },
       })),

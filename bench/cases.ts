@@ -40,8 +40,12 @@ export const benchCases = async (db: Db): Promise<BenchCase[]> => {
   const voucher = sessions.find((row) => row.voucher)!.voucher!;
   const userId = sessions.find((row) => row.userId)!.userId!;
   const machineOf = (run: number) => machines[(run + SAMPLE) % machines.length].id;
-  const list = (body: Record<string, unknown>): BenchCase['request'] => () => ({ method: 'POST', url: '/rvm/page', body: { pageNum: 1, pageSize: 20, ...body } });
-  const tab = (path: string, body: (run: number) => Record<string, unknown>): BenchCase['request'] => (run) => ({ method: 'POST', url: path, body: body(run) });
+  const list =
+    (body: Record<string, unknown>): BenchCase['request'] =>
+    () => ({ method: 'POST', url: '/rvm/page', body: { pageNum: 1, pageSize: 20, ...body } });
+  const tab =
+    (path: string, body: (run: number) => Record<string, unknown>): BenchCase['request'] =>
+    (run) => ({ method: 'POST', url: path, body: body(run) });
 
   return [
     { name: 'Machine list, default sort', call: 'POST /rvm/page', request: list({}) },
@@ -49,7 +53,11 @@ export const benchCases = async (db: Db): Promise<BenchCase[]> => {
     { name: 'Machine list, model + software version', call: 'POST /rvm/page', request: list({ termType: 'T9', softwareVersion: '5.1.0', sort: 'address' }) },
     { name: 'Machine list, fleet with sub-fleets', call: 'POST /rvm/page', request: list({ fleetId: fleetIds }) },
     { name: 'Machine list, address contains, page 5', call: 'POST /rvm/page', request: list({ addressLike: 'Nathan', pageNum: 5 }) },
-    { name: 'Machine list, operator, by last session, page 50', call: 'POST /rvm/page', request: list({ localAreaId: 'EcoReturn HK', sort: 'lastSessionTime', order: 'DESC', pageNum: 50 }) },
+    {
+      name: 'Machine list, operator, by last session, page 50',
+      call: 'POST /rvm/page',
+      request: list({ localAreaId: 'EcoReturn HK', sort: 'lastSessionTime', order: 'DESC', pageNum: 50 }),
+    },
     { name: 'Fleet tree with counts', call: 'GET /fleet/tree', request: () => ({ method: 'GET', url: '/fleet/tree' }) },
     {
       name: 'Overview tab',
@@ -58,11 +66,23 @@ export const benchCases = async (db: Db): Promise<BenchCase[]> => {
     },
     { name: 'ProfileSetting tab (read)', call: 'GET /rvmpage/profile', request: (run) => ({ method: 'GET', url: `/rvmpage/profile?id=${machineOf(run)}` }) },
     { name: 'StatusHistory, 7 days', call: 'POST /rvmpage/statusHistory', request: tab('/rvmpage/statusHistory', (run) => ({ id: machineOf(run), ...range(7) })) },
-    { name: 'StatusHistory, 90 days, page 3', call: 'POST /rvmpage/statusHistory', request: tab('/rvmpage/statusHistory', (run) => ({ id: machineOf(run), ...range(90), pageNum: 3 })) },
-    { name: 'OnlineOfflineHistory, 90 days', call: 'POST /rvmpage/onlineOfflineHistory', request: tab('/rvmpage/onlineOfflineHistory', (run) => ({ id: machineOf(run), ...range(90) })) },
+    {
+      name: 'StatusHistory, 90 days, page 3',
+      call: 'POST /rvmpage/statusHistory',
+      request: tab('/rvmpage/statusHistory', (run) => ({ id: machineOf(run), ...range(90), pageNum: 3 })),
+    },
+    {
+      name: 'OnlineOfflineHistory, 90 days',
+      call: 'POST /rvmpage/onlineOfflineHistory',
+      request: tab('/rvmpage/onlineOfflineHistory', (run) => ({ id: machineOf(run), ...range(90) })),
+    },
     { name: 'ServiceSessions, 90 days', call: 'POST /rvmpage/serviceSessions', request: tab('/rvmpage/serviceSessions', (run) => ({ id: machineOf(run), ...range(90) })) },
     { name: 'EventHistory, 30 days', call: 'POST /rvmpage/eventHistory', request: tab('/rvmpage/eventHistory', (run) => ({ id: machineOf(run), ...range(30) })) },
-    { name: 'EventHistory, 90 days, open only', call: 'POST /rvmpage/eventHistory', request: tab('/rvmpage/eventHistory', (run) => ({ id: machineOf(run), ...range(90), openOnly: true })) },
+    {
+      name: 'EventHistory, 90 days, open only',
+      call: 'POST /rvmpage/eventHistory',
+      request: tab('/rvmpage/eventHistory', (run) => ({ id: machineOf(run), ...range(90), openOnly: true })),
+    },
     { name: 'ConsumerSessions, 7 days', call: 'POST /rvmpage/consumerSessions', request: tab('/rvmpage/consumerSessions', (run) => ({ id: machineOf(run), ...range(7) })) },
     {
       name: 'ConsumerSessions, busiest RVM, 90 days, page 10 by refund',

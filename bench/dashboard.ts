@@ -34,8 +34,14 @@ const rawScan = async (db: Db, account: number, periods: Periods) => {
       count(*) filter (where ${sinceCondition('offlineSince', new Date(now.getTime() - 7 * DAY))}) as "offlineOverWeek",
       count(*) filter (where ${sinceCondition('notUsedSince', new Date(now.getTime() - DAY))}) as "notUsed",
       count(*) filter (where ${rvm.currentSts} = 'Offline') as offline,
-      ${sql.join(MACHINE_FACTS.map((fact) => sql`count(*) filter (where ${FACTS[fact].perMachine(at)}) as ${sql.identifier(fact)}`), sql`, `)},
-      ${sql.join(RVM_STATUSES.map((status) => sql`count(*) filter (where ${rvm.currentSts} = ${status}) as ${sql.identifier(`status${status}`)}`), sql`, `)}
+      ${sql.join(
+        MACHINE_FACTS.map((fact) => sql`count(*) filter (where ${FACTS[fact].perMachine(at)}) as ${sql.identifier(fact)}`),
+        sql`, `,
+      )},
+      ${sql.join(
+        RVM_STATUSES.map((status) => sql`count(*) filter (where ${rvm.currentSts} = ${status}) as ${sql.identifier(`status${status}`)}`),
+        sql`, `,
+      )}
       from ${rvm} where ${rvm.licenseAccountId} = ${account}`),
   )[0];
   const usage = await usageFromSessions(db, account, periods);
@@ -52,7 +58,14 @@ const checkDashboard = async (db: Db, account: number) => {
   const periods = periodsOf(new Date(), OFFSET);
   const started = performance.now();
   const answer = await computeDashboard({
-    db, model, caller, account, base: {}, periods, currency: 'HKD', usage: (tx, machines) => usageOf(tx, account, periods, machines),
+    db,
+    model,
+    caller,
+    account,
+    base: {},
+    periods,
+    currency: 'HKD',
+    usage: (tx, machines) => usageOf(tx, account, periods, machines),
   });
   const dashboardMs = performance.now() - started;
   const rawStarted = performance.now();
@@ -60,7 +73,14 @@ const checkDashboard = async (db: Db, account: number) => {
   const rawMs = performance.now() - rawStarted;
   // The raw figures through the same card arithmetic: only their source differs.
   const fromRaw = await computeDashboard({
-    db, model, caller, account, base: {}, periods, currency: 'HKD', usage: async () => raw.usage,
+    db,
+    model,
+    caller,
+    account,
+    base: {},
+    periods,
+    currency: 'HKD',
+    usage: async () => raw.usage,
   });
   const values = (cards: Card[]) => Object.fromEntries(cards.map((card) => [card.key, [card.value, card.average ?? null, card.report ?? null]]));
   const problems: string[] = [];
@@ -78,7 +98,9 @@ const checkDashboard = async (db: Db, account: number) => {
   expectSame('volume per day', answer.charts.volumePerDay, fromRaw.charts.volumePerDay);
   expectSame('reject rate per day', answer.charts.rejectRate, fromRaw.charts.rejectRate);
   if (problems.length) throw new Error(`The dashboard disagrees with the raw scan:\n${problems.join('\n')}`);
-  console.log(`[bench] dashboard checked against a raw scan: ${answer.cards.length} cards and 4 charts agree (dashboard ${dashboardMs.toFixed(0)} ms, raw scan ${rawMs.toFixed(0)} ms)`);
+  console.log(
+    `[bench] dashboard checked against a raw scan: ${answer.cards.length} cards and 4 charts agree (dashboard ${dashboardMs.toFixed(0)} ms, raw scan ${rawMs.toFixed(0)} ms)`,
+  );
 };
 
 /**
@@ -91,23 +113,40 @@ const checkSavedFilterUsage = async (db: Db, account: number, base: Record<strin
   const periods = periodsOf(new Date(), OFFSET);
   const started = performance.now();
   const answer = await computeDashboard({
-    db, model, caller, account, base, periods, currency: 'HKD', usage: (tx, machines) => usageOf(tx, account, periods, machines, base),
+    db,
+    model,
+    caller,
+    account,
+    base,
+    periods,
+    currency: 'HKD',
+    usage: (tx, machines) => usageOf(tx, account, periods, machines, base),
   });
   const dashboardMs = performance.now() - started;
   const rawStarted = performance.now();
   const fromRaw = await computeDashboard({
-    db, model, caller, account, base, periods, currency: 'HKD',
+    db,
+    model,
+    caller,
+    account,
+    base,
+    periods,
+    currency: 'HKD',
     usage: async (_tx, machines) => {
       const usage = await usageFromSessions(db, account, periods, machines);
-      const [total] = rowsOf<{ accepted: string | number }>(await db.execute(sql`select coalesce(sum(cs.accepted_count), 0) as accepted from consumer_session cs
-        where cs.license_account_id = ${account} ${machines ? sql`and cs.rvm_id in (select rvm.id from rvm where ${machines})` : sql``}`));
+      const [total] = rowsOf<{ accepted: string | number }>(
+        await db.execute(sql`select coalesce(sum(cs.accepted_count), 0) as accepted from consumer_session cs
+        where cs.license_account_id = ${account} ${machines ? sql`and cs.rvm_id in (select rvm.id from rvm where ${machines})` : sql``}`),
+      );
       return { ...usage, allTimeAccepted: Number(total.accepted) };
     },
   });
   const rawMs = performance.now() - rawStarted;
   const pick = (answer_: typeof answer) => JSON.stringify([answer_.cards.filter((card) => card.filter === undefined), answer_.charts.volumePerDay, answer_.charts.rejectRate]);
   if (pick(answer) !== pick(fromRaw)) throw new Error(`The saved filter's consumer figures disagree with the raw scan:\n${pick(answer)}\n${pick(fromRaw)}`);
-  console.log(`[bench] dashboard with a saved filter (${JSON.stringify(base)}) checked against a raw scan of its machines' sessions: consumer cards and charts agree (dashboard ${dashboardMs.toFixed(0)} ms, raw scan ${rawMs.toFixed(0)} ms)`);
+  console.log(
+    `[bench] dashboard with a saved filter (${JSON.stringify(base)}) checked against a raw scan of its machines' sessions: consumer cards and charts agree (dashboard ${dashboardMs.toFixed(0)} ms, raw scan ${rawMs.toFixed(0)} ms)`,
+  );
 };
 
 export const dashboardCases = async (db: Db): Promise<BenchCase[]> => {
@@ -115,7 +154,12 @@ export const dashboardCases = async (db: Db): Promise<BenchCase[]> => {
   if (!first) return [];
   await checkDashboard(db, first.account);
   // A public saved filter of the machine list holding one region (a third of the fleet or so).
-  const [region] = await db.select({ id: fleet.id }).from(fleet).where(sql`${fleet.parentId} is null and ${fleet.licenseAccountId} = ${first.account}`).orderBy(asc(fleet.name)).limit(1);
+  const [region] = await db
+    .select({ id: fleet.id })
+    .from(fleet)
+    .where(sql`${fleet.parentId} is null and ${fleet.licenseAccountId} = ${first.account}`)
+    .orderBy(asc(fleet.name))
+    .limit(1);
   const [admin] = await db.select({ id: sysUser.id }).from(sysUser).where(eq(sysUser.name, 'admin')).limit(1);
   const name = 'Benchmark: first region';
   let [saved] = await db.select({ id: savedFilter.id }).from(savedFilter).where(eq(savedFilter.name, name)).limit(1);

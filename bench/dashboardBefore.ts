@@ -17,8 +17,19 @@ import type { DayUsage, UsageFigures } from '../server/dashboard/usage';
 import type { Card, CardKey, Dashboard, MachineFilter, Report } from '../resources/dashboard';
 
 /** The machine cards of that commit (the catalogue, resources/dashboard.ts, may have more since). */
-type BeforeMachineCard = 'machines' | 'downOverHour' | 'full' | 'offlineOverWeek' | 'profileMismatch' | 'offline' | 'highRejectRate' | 'quarantined' | 'notUsed' | 'needsClean' | 'octopusOffline' | 'alipayOffline';
-
+type BeforeMachineCard =
+  | 'machines'
+  | 'downOverHour'
+  | 'full'
+  | 'offlineOverWeek'
+  | 'profileMismatch'
+  | 'offline'
+  | 'highRejectRate'
+  | 'quarantined'
+  | 'notUsed'
+  | 'needsClean'
+  | 'octopusOffline'
+  | 'alipayOffline';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -102,7 +113,10 @@ export const computeDashboardBefore = async ({ db, model, caller, account, base,
     usage(db, baseConditions.length ? and(scope, ...baseConditions) : undefined),
     ...passes.map((items, pass) =>
       db.execute(sql`select ${rvm.termType} as term_type${pass === 0 ? sql`, count(*) filter (where ${and(...baseConditions) ?? sql`true`}) as scoped` : sql``},
-          ${sql.join(items.map(({ item, index }) => sql`count(*) filter (where ${where(item.filter)}) as ${sql.identifier(`c${index}`)}`), sql`, `)}
+          ${sql.join(
+            items.map(({ item, index }) => sql`count(*) filter (where ${where(item.filter)}) as ${sql.identifier(`c${index}`)}`),
+            sql`, `,
+          )}
         from ${rvm} where ${scope ?? sql`true`} group by 1`),
     ),
   ]);
@@ -141,9 +155,26 @@ export const computeDashboardBefore = async ({ db, model, caller, account, base,
     { key: 'rejectRate', value: rejectWindow.rejectRate },
   ];
   const order: readonly CardKey[] = [
-    'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed',
-    'consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth', 'todayReport', 'monthlyReport', 'needsClean',
-    'octopusOffline', 'alipayOffline', 'rejectRate',
+    'machines',
+    'downOverHour',
+    'full',
+    'offlineOverWeek',
+    'profileMismatch',
+    'offline',
+    'highRejectRate',
+    'quarantined',
+    'notUsed',
+    'consumerSessions',
+    'refundValue',
+    'totalVolume',
+    'volumeThisMonth',
+    'volumeLastMonth',
+    'todayReport',
+    'monthlyReport',
+    'needsClean',
+    'octopusOffline',
+    'alipayOffline',
+    'rejectRate',
   ];
   const cards = [...machineCards, ...usageCards].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
 
@@ -166,4 +197,3 @@ export const computeDashboardBefore = async ({ db, model, caller, account, base,
     },
   };
 };
-

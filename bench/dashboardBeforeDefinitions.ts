@@ -53,10 +53,8 @@ interface FactForms {
 
 const openAlarm = (code: string): FactForms => ({
   perMachine: () => sql`exists (select 1 from rvm_event e where e.rvm_id = ${id} and e.code = ${code} and e.cleared_time is null)`,
-  inAccount: (account) =>
-    sql`${id} in (select e.rvm_id from rvm_event e where e.license_account_id = ${account} and e.code = ${code} and e.cleared_time is null)`,
+  inAccount: (account) => sql`${id} in (select e.rvm_id from rvm_event e where e.license_account_id = ${account} and e.code = ${code} and e.cleared_time is null)`,
 });
-
 
 export const FACTS: Record<MachineFact, FactForms> = {
   // At least one bin at or above the machine's "already full" level (100 % when not set): the Overview tab's "full".

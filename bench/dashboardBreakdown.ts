@@ -94,7 +94,10 @@ const stats = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
 };
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
 interface Side {
   times: number[];
@@ -108,12 +111,25 @@ try {
   const [saved] = await db.select({ filter: savedFilter.filter }).from(savedFilter).where(eq(savedFilter.name, 'Benchmark: first region'));
   const model = buildModel(machine, TABLES, machineHooks);
   const caller = { principal: { licenseAccountId: account } } as unknown as Caller;
-  const cases: Array<[string, MachineFilter]> = [['whole account', {}], ['saved filter (a region)', (saved?.filter ?? {}) as MachineFilter]];
+  const cases: Array<[string, MachineFilter]> = [
+    ['whole account', {}],
+    ['saved filter (a region)', (saved?.filter ?? {}) as MachineFilter],
+  ];
   const after = (target: Db, base: MachineFilter, periods = periodsOf(new Date(), OFFSET)) => {
     return computeDashboard({ db: target, model, caller, account, base, periods, currency: 'HKD', usage: (tx, machines) => usageOf(tx, account, periods, machines, base) });
   };
   const variant = (target: Db, base: MachineFilter, periods = periodsOf(new Date(), OFFSET)) =>
-    computeDashboard({ db: target, model, caller, account, base, periods, currency: 'HKD', sidePasses: JSON.parse(values.variant), usage: (tx, machines) => usageOf(tx, account, periods, machines, base) });
+    computeDashboard({
+      db: target,
+      model,
+      caller,
+      account,
+      base,
+      periods,
+      currency: 'HKD',
+      sidePasses: JSON.parse(values.variant),
+      usage: (tx, machines) => usageOf(tx, account, periods, machines, base),
+    });
   const before = (target: Db, base: MachineFilter, periods = periodsOf(new Date(), OFFSET)) => {
     return computeDashboardBefore({ db: target, model, caller, account, base, periods, currency: 'HKD', usage: (tx, machines) => usageOf(tx, account, periods, machines, base) });
   };
@@ -128,10 +144,16 @@ try {
     if (figures(was) !== figures(await variant(db, base, periods))) throw new Error(`${name}: before and variant answers differ`);
     if (figures(was) !== figures(is)) throw new Error(`${name}: before and after answers differ`);
     const sides: Record<'before' | 'after' | 'variant', Side> = {
-      before: { times: [], dbCpu: 0, nodeCpu: 0 }, after: { times: [], dbCpu: 0, nodeCpu: 0 }, 'variant': { times: [], dbCpu: 0, nodeCpu: 0 },
+      before: { times: [], dbCpu: 0, nodeCpu: 0 },
+      after: { times: [], dbCpu: 0, nodeCpu: 0 },
+      variant: { times: [], dbCpu: 0, nodeCpu: 0 },
     };
     for (let run = -3; run < runs; run++) {
-      for (const [label, compute] of [['before', before], ['after', after], ['variant', variant]] as const) {
+      for (const [label, compute] of [
+        ['before', before],
+        ['after', after],
+        ['variant', variant],
+      ] as const) {
         const cpu0 = await backendCpu();
         const node0 = process.cpuUsage();
         const started = performance.now();
@@ -151,8 +173,14 @@ try {
     };
     const [b, a, o] = [line('before'), line('after'), line('variant')];
     console.log(`\n== ${name} (${runs} runs each, alternated)`);
-    for (const [label, item] of [['before', b], ['after', a], ['variant', o]] as const) {
-      console.log(`  ${label.padEnd(8)} p50 ${item.p50.toFixed(1)} ms  p95 ${item.p95.toFixed(1)} ms  CPU per call: PostgreSQL ${item.dbCpu.toFixed(1)} ms, node ${item.nodeCpu.toFixed(1)} ms`);
+    for (const [label, item] of [
+      ['before', b],
+      ['after', a],
+      ['variant', o],
+    ] as const) {
+      console.log(
+        `  ${label.padEnd(8)} p50 ${item.p50.toFixed(1)} ms  p95 ${item.p95.toFixed(1)} ms  CPU per call: PostgreSQL ${item.dbCpu.toFixed(1)} ms, node ${item.nodeCpu.toFixed(1)} ms`,
+      );
     }
     console.log(`  after/before: p50 ${(a.p50 / b.p50).toFixed(2)}, p95 ${(a.p95 / b.p95).toFixed(2)}, PostgreSQL CPU ${(a.dbCpu / b.dbCpu).toFixed(2)}`);
     rows.push(
@@ -161,7 +189,10 @@ try {
     );
 
     // Each statement alone (one at a time), for both.
-    for (const [label, compute] of [['before', before], ['after', after]] as const) {
+    for (const [label, compute] of [
+      ['before', before],
+      ['after', after],
+    ] as const) {
       const perStatement = new Map<number, { text: string; params: unknown[]; times: number[] }>();
       for (let run = 0; run < Math.max(10, Math.floor(runs / 3)); run++) {
         const log: Logged[] = [];
@@ -180,7 +211,13 @@ try {
       if (values.dump) {
         mkdirSync(values.dump, { recursive: true });
         const literal = (value: unknown): string =>
-          Array.isArray(value) ? `'{${value.join(',')}}'` : value instanceof Date ? `'${value.toISOString()}'` : typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+          Array.isArray(value)
+            ? `'{${value.join(',')}}'`
+            : value instanceof Date
+              ? `'${value.toISOString()}'`
+              : typeof value === 'number'
+                ? String(value)
+                : `'${String(value).replace(/'/g, "''")}'`;
         for (const [index, item] of perStatement) {
           const text = item.text.replace(/\$(\d+)/g, (_, at: string) => literal(item.params[Number(at) - 1]));
           writeFileSync(`${values.dump}/${label}-${name.replace(/\W+/g, '-')}-${index}.sql`, `${text}\n`);
@@ -209,10 +246,10 @@ try {
       '',
       `Written by \`npx tsx bench/dashboardBreakdown.ts -- --runs ${runs} --database ${values.database} --write\` on the benchmark fleet`,
       '(10,000 machines × 90 days). The computation of `GET /dashboard` (server/dashboard/compute.ts: two passes, the saved',
-      'filter\'s fleets once in WHERE, each pass under jit_above_cost) and the one it replaced (bench/dashboardBefore.ts and its',
+      "filter's fleets once in WHERE, each pass under jit_above_cost) and the one it replaced (bench/dashboardBefore.ts and its",
       'definitions: three passes, each count repeating the saved filter; it profits from the new index 0015 too) alternated',
       'call by call, so both saw the same load. CPU per call: the',
-      'PostgreSQL backends\' (/proc) and this process\'s, which the load of other processes barely changes. Both answers are',
+      "PostgreSQL backends' (/proc) and this process's, which the load of other processes barely changes. Both answers are",
       'checked equal first; `npm run bench` checks them against a raw scan of the stored rows.',
       '',
       `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${cpus().length} CPU cores; load average at start ${loadBefore}, at end ${loadAfter}`,

@@ -16,8 +16,12 @@ const reasons = [1, 2, 3, 4, 5, 6, 7, 101];
 const data: ReportData = {
   report: 'barcodeRejects',
   rows: Array.from({ length: count }, (_, index) => ({
-    time: new Date(Date.UTC(2026, 9, 1) + index * 60_000).toISOString(), termNo: `RVM${String(index % 200).padStart(4, '0')}`,
-    fleetName: `Fleet ${index % 7}`, barcode: String(4_891_234_000_000 + index), itemType: index % 2 ? 'can' : 'pet', reason: reasons[index % reasons.length],
+    time: new Date(Date.UTC(2026, 9, 1) + index * 60_000).toISOString(),
+    termNo: `RVM${String(index % 200).padStart(4, '0')}`,
+    fleetName: `Fleet ${index % 7}`,
+    barcode: String(4_891_234_000_000 + index),
+    itemType: index % 2 ? 'can' : 'pet',
+    reason: reasons[index % reasons.length],
   })),
   total: count,
   totals: {},
@@ -43,13 +47,18 @@ const lines = [
   '',
   '| format | rendered | rows | render (ms) | longest stall of the event loop (ms) | stall / render | file (bytes) |',
   '|---|---|---:|---:|---:|---:|---:|',
-  ...results.map((result) => `| ${result.format} | ${result.where} | ${count} | ${Math.round(result.took)} | ${Math.round(result.longest)} | ${(result.longest / result.took).toFixed(2)} | ${result.bytes} |`),
+  ...results.map(
+    (result) =>
+      `| ${result.format} | ${result.where} | ${count} | ${Math.round(result.took)} | ${Math.round(result.longest)} | ${(result.longest / result.took).toFixed(2)} | ${result.bytes} |`,
+  ),
 ];
 console.log(lines.join('\n'));
 if (!values.dry) {
   const file = 'docs/benchmarks.md';
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const block = `<!-- export:start -->\n${lines.join('\n')}\n<!-- export:end -->`;
-  const next = text.includes('<!-- export:start -->') ? text.replace(/<!-- export:start -->[\s\S]*?<!-- export:end -->/, block) : `${text.trimEnd()}\n\n## Export rendering\n\n${block}\n`;
+  const next = text.includes('<!-- export:start -->')
+    ? text.replace(/<!-- export:start -->[\s\S]*?<!-- export:end -->/, block)
+    : `${text.trimEnd()}\n\n## Export rendering\n\n${block}\n`;
   writeFileSync(file, next);
 }

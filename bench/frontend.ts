@@ -89,7 +89,12 @@ const measureLoad = async (browser: Browser, buildDir: string, url: string, stor
     const usableAt = performance.now();
     await page.locator(ready).first().waitFor();
     await traffic.quiet(QUIET_MS, UI_TIMEOUT);
-    const cold = { usable: traffic.summary(0, dataCall ? traffic.markWhenFinished(dataCall) : undefined), loaded: traffic.summary(), lcp: await largestContentfulPaint(page), usableMs: usableAt - started };
+    const cold = {
+      usable: traffic.summary(0, dataCall ? traffic.markWhenFinished(dataCall) : undefined),
+      loaded: traffic.summary(),
+      lcp: await largestContentfulPaint(page),
+      usableMs: usableAt - started,
+    };
     const mark = traffic.mark();
     await page.reload({ timeout: UI_TIMEOUT });
     await page.locator(ready).first().waitFor();
@@ -153,7 +158,13 @@ const measureArea = async (browser: Browser, buildDir: string, url: string, stor
 const devToolsListening = async (port: number) => {
   const deadline = Date.now() + UI_TIMEOUT;
   for (;;) {
-    if (await fetch(`http://127.0.0.1:${port}/json/version`).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(`http://127.0.0.1:${port}/json/version`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`Chromium did not open DevTools port ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 100)); // polling interval of the condition
   }
@@ -163,7 +174,11 @@ const devToolsListening = async (port: number) => {
 const lighthouseFigures = async (url: string) => {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'rvm-bench-lighthouse-'));
-  const chrome: ChildProcess = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--window-size=1440,900', ...CHROMIUM_ARGS, 'about:blank'], { stdio: 'ignore', detached: true });
+  const chrome: ChildProcess = spawn(
+    CHROMIUM,
+    ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--window-size=1440,900', ...CHROMIUM_ARGS, 'about:blank'],
+    { stdio: 'ignore', detached: true },
+  );
   const results: Record<string, Record<'desktop' | 'mobile', LighthouseFigures[]>> = { login: { desktop: [], mobile: [] }, home: { desktop: [], mobile: [] } };
   try {
     await devToolsListening(port);
@@ -220,8 +235,23 @@ const main = async () => {
     const loads: Record<string, LoadFigures> = {};
     for (const lang of ['en', 'zh'] as const) {
       console.info(`login and home (${lang}), ${RUNS} runs each`);
-      loads[`login-${lang}`] = await loadFigures(browser, buildDir, `${server.url}/login`, withLang(signedOut, server.url, lang), 'button[type="submit"]', 'input[name="password"]');
-      loads[`home-${lang}`] = await loadFigures(browser, buildDir, `${server.url}/index/index`, withLang(signedIn, server.url, lang), CARDS_USABLE, CARDS_USABLE, /\/test-api\/dashboard\b/);
+      loads[`login-${lang}`] = await loadFigures(
+        browser,
+        buildDir,
+        `${server.url}/login`,
+        withLang(signedOut, server.url, lang),
+        'button[type="submit"]',
+        'input[name="password"]',
+      );
+      loads[`home-${lang}`] = await loadFigures(
+        browser,
+        buildDir,
+        `${server.url}/index/index`,
+        withLang(signedIn, server.url, lang),
+        CARDS_USABLE,
+        CARDS_USABLE,
+        /\/test-api\/dashboard\b/,
+      );
     }
 
     const areas: Area[] = [

@@ -47,7 +47,17 @@ export const recordTraffic = async (page: Page, buildDir: string) => {
   let order = 0;
   session.on('Network.requestWillBeSent', (event) => {
     // a redirect reuses the request id: the new hop replaces the old one
-    transfers.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other', status: 0, encoded: 0, decoded: 0, fromCache: false, finished: false, finishedAtOrder: 0, order: order++ });
+    transfers.set(event.requestId, {
+      url: event.request.url,
+      type: event.type ?? 'Other',
+      status: 0,
+      encoded: 0,
+      decoded: 0,
+      fromCache: false,
+      finished: false,
+      finishedAtOrder: 0,
+      order: order++,
+    });
   });
   session.on('Network.requestServedFromCache', (event) => {
     const transfer = transfers.get(event.requestId);

@@ -113,7 +113,7 @@ export const renderFrontendSection = (input: {
     '',
     'Static figures (JavaScript a screen needs: the static-import closure of its chunks, gzip -9), measured by helper A:',
     'before = the build of commit 6a198e0 (one bundle, sent uncompressed, `max-age=0`: every asset revalidated on each',
-    "load); \"A\" = the light entry and area chunks before crypto-js was loaded lazily and node-polyglot's `object.entries`",
+    'load); "A" = the light entry and area chunks before crypto-js was loaded lazily and node-polyglot\'s `object.entries`',
     'shim replaced by the built-in.',
     '',
     '| screen | before (kB gz) | A (kB gz) |',

@@ -44,7 +44,11 @@ await admin.query(`create database "${DATABASE}"`);
 await admin.end();
 
 const log = (line: string) => console.log(`[bench:gateway] ${line}`);
-const app = await buildApp({ databaseUrl: benchUrl.toString(), config: { passwordHashLogN: 14 }, gateway: { host: '127.0.0.1', port: 0, offlineAfterSeconds: 90, messageIdDays: 7 } });
+const app = await buildApp({
+  databaseUrl: benchUrl.toString(),
+  config: { passwordHashLogN: 14 },
+  gateway: { host: '127.0.0.1', port: 0, offlineAfterSeconds: 90, messageIdDays: 7 },
+});
 const db = app.services.db;
 const [account] = rowsOf<{ id: number }>(await db.execute(sql`select id from license_account order by id limit 1`));
 log(`seeding ${machineCount} machines`);
@@ -81,7 +85,15 @@ log(`connecting ${credentials.length} machines to ${url} from ${children.length}
 const connected = (await Promise.all(children.map(({ child }) => ask(child, { type: 'connect' }, 'connected')))).reduce((sum, answer) => sum + answer.count, 0);
 // Everyone online first (hello), so the run measures steady-state intake.
 await Promise.all(children.map(({ child }) => ask(child, { type: 'hello' }, 'helloDone')));
-const gatewaySessions = async () => Number((await db.select({ n: sql<string>`count(*)` }).from(consumerSession).where(sql`${consumerSession.externalId} is not null`))[0].n);
+const gatewaySessions = async () =>
+  Number(
+    (
+      await db
+        .select({ n: sql<string>`count(*)` })
+        .from(consumerSession)
+        .where(sql`${consumerSession.externalId} is not null`)
+    )[0].n,
+  );
 const sessionsBefore = await gatewaySessions();
 
 log(`throughput: ${connected} machines sending for ${seconds} s`);
@@ -95,8 +107,12 @@ const sessionsAcked = runs.reduce((sum, run) => sum + run.sessions, 0);
 const elapsed = Math.max(...runs.map((run) => run.seconds));
 const sessionsAfter = await gatewaySessions();
 const throughput = acked / elapsed;
-log(`${acked} messages acknowledged in ${elapsed.toFixed(1)} s: ${throughput.toFixed(0)} messages/s; sessions committed ${sessionsAfter - sessionsBefore} of ${sessionsAcked} acknowledged`);
-log(`CPU during the run: server process ${serverCpuSeconds.toFixed(1)} s, virtual machines ${machinesCpuSeconds.toFixed(1)} s (of ${(elapsed * cpus().length).toFixed(0)} core-seconds)`);
+log(
+  `${acked} messages acknowledged in ${elapsed.toFixed(1)} s: ${throughput.toFixed(0)} messages/s; sessions committed ${sessionsAfter - sessionsBefore} of ${sessionsAcked} acknowledged`,
+);
+log(
+  `CPU during the run: server process ${serverCpuSeconds.toFixed(1)} s, virtual machines ${machinesCpuSeconds.toFixed(1)} s (of ${(elapsed * cpus().length).toFixed(0)} core-seconds)`,
+);
 
 log(`visibility delay: ${samples} status changes under a heartbeat every 30 s per machine`);
 for (const { child } of children) child.send({ type: 'steady' } satisfies ParentMessage);

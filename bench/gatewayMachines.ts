@@ -5,14 +5,12 @@ import { readFileSync } from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DOWN_TOPIC, UP_TOPIC } from '../server/gateway/protocol';
 
-export interface MachineCredential { serial: string; secret: string }
+export interface MachineCredential {
+  serial: string;
+  secret: string;
+}
 export type ParentMessage =
-  | { type: 'connect' }
-  | { type: 'hello' }
-  | { type: 'run'; seconds: number }
-  | { type: 'steady' }
-  | { type: 'status'; index: number; status: string }
-  | { type: 'stop' };
+  { type: 'connect' } | { type: 'hello' } | { type: 'run'; seconds: number } | { type: 'steady' } | { type: 'status'; index: number; status: string } | { type: 'stop' };
 export type ChildMessage =
   | { type: 'connected'; count: number }
   | { type: 'helloDone' }

@@ -18,7 +18,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 const loadBefore = loadavg()[0];
 const rows: string[] = [];
-for (const logN of Object.keys(OWASP_SCRYPT_PARALLELISM).map(Number).sort((a, b) => b - a)) {
+for (const logN of Object.keys(OWASP_SCRYPT_PARALLELISM)
+  .map(Number)
+  .sort((a, b) => b - a)) {
   const hasher = createPasswordHasher(logN);
   const parameters = scryptParametersFor(logN);
   await hasher.hash('warm-up#1');
@@ -43,7 +45,9 @@ for (const logN of Object.keys(OWASP_SCRYPT_PARALLELISM).map(Number).sort((a, b)
   rows.push(
     `| N=2^${logN}, r=${parameters.r}, p=${parameters.p}${chosen} | ${(memory / MiB).toFixed(1)} | ${cpuMedian.toFixed(0)} | ${median.toFixed(0)} | ${times[0].toFixed(0)} – ${times[times.length - 1].toFixed(0)} | ${fits ? 'yes' : 'no'} |`,
   );
-  console.log(`[bench:hash] N=2^${logN} r=${parameters.r} p=${parameters.p}: CPU median ${cpuMedian.toFixed(0)} ms, wall median ${median.toFixed(0)} ms (${times.map((time) => time.toFixed(0)).join(' ')}), ${(memory / MiB).toFixed(1)} MiB`);
+  console.log(
+    `[bench:hash] N=2^${logN} r=${parameters.r} p=${parameters.p}: CPU median ${cpuMedian.toFixed(0)} ms, wall median ${median.toFixed(0)} ms (${times.map((time) => time.toFixed(0)).join(' ')}), ${(memory / MiB).toFixed(1)} MiB`,
+  );
 }
 const loadAfter = loadavg()[0];
 
@@ -53,7 +57,7 @@ const section = [
   '',
   `Written by \`npm run bench:hash -- --runs ${runs}\` (bench/hash.ts, a step of \`npm run bench\`): one hash at a time with the server's hasher`,
   `(node's async scrypt, libuv pool), ${runs} runs after a warm-up per set; OWASP's equivalent-strength sets. Budget: ≤ ${BUDGET_MS} ms and ≤ 64 MiB a hash.`,
-  'CPU time is the process\'s user + system time during the hash (what it costs a free core); wall time includes waiting for a core on a loaded machine.',
+  "CPU time is the process's user + system time during the hash (what it costs a free core); wall time includes waiting for a core on a loaded machine.",
   `The server uses PASSWORD_HASH_LOG_N=${DEFAULT_CONFIG.passwordHashLogN} by default; older hashes are re-hashed at the next successful sign-in.`,
   '',
   `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,

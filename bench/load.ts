@@ -145,7 +145,9 @@ const seedStore = (store: Store) =>
     let last = '';
     child.stdout?.on('data', (chunk: Buffer) => (last = chunk.toString().trim().split('\n').pop() ?? last));
     child.once('exit', (code) =>
-      code === 0 ? resolve(`${values.machines} machines over ${values.days} days (seed "load", ${((Date.now() - started) / 1000).toFixed(0)} s)`) : reject(new Error(`seeding failed (${code}): ${last}`)),
+      code === 0
+        ? resolve(`${values.machines} machines over ${values.days} days (seed "load", ${((Date.now() - started) / 1000).toFixed(0)} s)`)
+        : reject(new Error(`seeding failed (${code}): ${last}`)),
     );
   });
 
@@ -207,7 +209,10 @@ const renderSection = (runs: Record<string, Run>) => {
       '',
       '| Call | Case | req/s | p50 | p95 | p99 | 2xx | 429 | other non-2xx | errors |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...run.rows.map((row) => `| \`${row.call}\` | ${row.name} | ${rate(row.rps)} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.p99)} | ${row.ok} | ${row.throttled} | ${row.otherNon2xx} | ${row.errors} |`),
+      ...run.rows.map(
+        (row) =>
+          `| \`${row.call}\` | ${row.name} | ${rate(row.rps)} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.p99)} | ${row.ok} | ${row.throttled} | ${row.otherNon2xx} | ${row.errors} |`,
+      ),
       '',
       ...run.notes.map((note) => `- ${note}`),
       '',
@@ -299,7 +304,7 @@ try {
     const cpuDatabaseMs = store.kind === 'postgres' ? (after.database - before.database) / answers : undefined;
     mustSucceed(record({ name: benchCase.name, call: benchCase.call, ...result, cpuServerMs, cpuDatabaseMs }));
     notes.push(
-      `${benchCase.name}: CPU per answer ${cpuServerMs.toFixed(2)} ms in the server process${cpuDatabaseMs === undefined ? ' (PGlite\'s worker thread included)' : ` + ${cpuDatabaseMs.toFixed(2)} ms in PostgreSQL (${pids.length} backends)`}.`,
+      `${benchCase.name}: CPU per answer ${cpuServerMs.toFixed(2)} ms in the server process${cpuDatabaseMs === undefined ? " (PGlite's worker thread included)" : ` + ${cpuDatabaseMs.toFixed(2)} ms in PostgreSQL (${pids.length} backends)`}.`,
     );
     await settle();
   }
@@ -313,7 +318,10 @@ try {
   record({ name: `Machine list, first page (with the 2 light calls beside)`, call: 'POST /rvm/page', ...listed });
   mustSucceed(record({ name: 'Static page while the list loads', call: 'GET / (index.html)', ...staticPage }));
   mustSucceed(record({ name: 'Who am I while the list loads', call: 'GET /login/current', ...whoAmI }));
-  for (const [name, result] of [['static page', staticPage], ['who am I', whoAmI]] as const) {
+  for (const [name, result] of [
+    ['static page', staticPage],
+    ['who am I', whoAmI],
+  ] as const) {
     if (result.ok === 0) notes.push(`While the list loads, the ${name} got no answer at all within ${duration} s (the event loop was busy).`);
   }
   await settle();
@@ -329,21 +337,30 @@ try {
     await load(memory.url, [request], 2);
     const result = record({ name, call: `${request.method} (bare Fastify)`, ...(await load(memory.url, [request])) });
     const real = results.find((row) => row.name === source);
-    if (real) notes.push(`${source}: the server answers ${((real.rps / result.rps) * 100).toFixed(1)} % of the requests/s of the same JSON from memory (${real.rps.toFixed(0)} vs ${result.rps.toFixed(0)}).`);
+    if (real)
+      notes.push(
+        `${source}: the server answers ${((real.rps / result.rps) * 100).toFixed(1)} % of the requests/s of the same JSON from memory (${real.rps.toFixed(0)} vs ${result.rps.toFixed(0)}).`,
+      );
   }
   // Sign-in last (scrypt keeps the CPU busy until the queue drains), without warm-up: one operator
   // alone, then every operator at once with their right passwords.
   const signInRequests = operators.map(({ username, password }): Request => ({
-    method: 'POST', path: '/test-api/login/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }),
+    method: 'POST',
+    path: '/test-api/login/login',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
   }));
-  for (const [name, clients] of [['Sign-in, one operator at a time', 1], [`Sign-in, ${connections} at once (${operators.length} operators)`, connections]] as const) {
+  for (const [name, clients] of [
+    ['Sign-in, one operator at a time', 1],
+    [`Sign-in, ${connections} at once (${operators.length} operators)`, connections],
+  ] as const) {
     const result = record({ name, call: 'POST /login/login', ...(await load(server.url, signInRequests, duration, clients)) });
-    if (result.throttled) notes.push(`${name}: ${result.throttled} answers were 429 (4029: the password-check queue, PASSWORD_CHECK_CONCURRENCY/QUEUE, or a per-address limit), counted apart.`);
+    if (result.throttled)
+      notes.push(`${name}: ${result.throttled} answers were 429 (4029: the password-check queue, PASSWORD_CHECK_CONCURRENCY/QUEUE, or a per-address limit), counted apart.`);
     if (result.otherNon2xx) notes.push(`${name}: ${result.otherNon2xx} answers were neither 2xx nor 429.`);
   }
 
-  const version =
-    store.kind === 'postgres' ? String((await adminQuery(store.url, 'select version() as v')).rows[0].v).split(' on ')[0] : 'PGlite (embedded, one data folder)';
+  const version = store.kind === 'postgres' ? String((await adminQuery(store.url, 'select version() as v')).rows[0].v).split(' on ')[0] : 'PGlite (embedded, one data folder)';
   const run: Run = {
     store: store.kind,
     label: values.label,

@@ -41,9 +41,13 @@ if (values.seeded && postgres?.kind === 'postgres') {
   await adminQuery(baseUrl, `create database "${postgres.name}" template "${values.seeded}"`);
 } else if (values.seeded && dataDir) cpSync(values.seeded, dataDir, { recursive: true });
 console.log(`[breakdown] ${values.seeded ? `copied ${values.seeded}` : `seeding ${values.machines} machines (${values.store}) ...`}`);
-const seeded = values.seeded ? { status: 0 } : spawnSync(process.execPath, ['--import', 'tsx', 'server/seed/demoCli.ts', '--machines', values.machines, '--days', values.days, '--seed', 'load'], {
-  cwd: ROOT, env: { ...process.env, ...storeEnv, PASSWORD_HASH_LOG_N: '12' }, stdio: ['ignore', 'ignore', 'inherit'],
-});
+const seeded = values.seeded
+  ? { status: 0 }
+  : spawnSync(process.execPath, ['--import', 'tsx', 'server/seed/demoCli.ts', '--machines', values.machines, '--days', values.days, '--seed', 'load'], {
+      cwd: ROOT,
+      env: { ...process.env, ...storeEnv, PASSWORD_HASH_LOG_N: '12' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
 if (seeded.status !== 0) throw new Error(`seeding failed (${seeded.status})`);
 
 const app = await buildApp({ databaseUrl: storeEnv.DATABASE_URL || undefined, dataDir, config: { passwordHashLogN: 12, rateLimitPerMinute: 0 } });
@@ -62,15 +66,29 @@ try {
   // The page as it was read before: every field, computed ones included, over the whole filtered set, then LIMIT.
   const selection: Record<string, unknown> = { id: model.id };
   for (const name of model.readable) selection[name] = model.columns[name] ?? model.computed[name];
-  const oldPage = () => db.select(selection as Record<string, PgColumn>).from(model.table).where(where).orderBy(...orderByOf(model)).limit(20);
+  const oldPage = () =>
+    db
+      .select(selection as Record<string, PgColumn>)
+      .from(model.table)
+      .where(where)
+      .orderBy(...orderByOf(model))
+      .limit(20);
   const newPage = () => readRecords(db, model, { where, orderBy: orderByOf(model), limit: 20, offset: 0 });
   const inject = () => app.inject({ method: 'POST', url: `${API_PREFIX}/rvm/page`, headers: { 'rvm-token': token }, payload: body });
   const answer = (await inject()).json() as unknown;
 
   // A page without one computed field: what that field's subqueries cost (readRecords skips a field that is neither column nor computed).
   const pageWithout = (field: string) => () =>
-    readRecords(db, { ...model, computed: Object.fromEntries(Object.entries(model.computed).filter(([name]) => name !== field)) }, { where, orderBy: orderByOf(model), limit: 20, offset: 0 });
-  const withoutStages = Object.keys(model.computed).map((field): [string, string, () => Promise<unknown>] => ['after', `page query without the computed field "${field}"`, pageWithout(field)]);
+    readRecords(
+      db,
+      { ...model, computed: Object.fromEntries(Object.entries(model.computed).filter(([name]) => name !== field)) },
+      { where, orderBy: orderByOf(model), limit: 20, offset: 0 },
+    );
+  const withoutStages = Object.keys(model.computed).map((field): [string, string, () => Promise<unknown>] => [
+    'after',
+    `page query without the computed field "${field}"`,
+    pageWithout(field),
+  ]);
   const stages: Array<[string, string, () => Promise<unknown>]> = [
     ['before', 'token row (authenticate)', () => authenticate(db, config, token)],
     ['before', 'user + current license account (loadPrincipal, 2 queries)', () => loadPrincipal(db, tokenRow)],
@@ -131,7 +149,13 @@ try {
     await db
       .transaction(async (tx) => {
         await tx.execute(sql`drop index rvm_account_type_version_idx`);
-        const page = () => tx.select(selection as Record<string, PgColumn>).from(model.table).where(where).orderBy(...orderByOf(model)).limit(20);
+        const page = () =>
+          tx
+            .select(selection as Record<string, PgColumn>)
+            .from(model.table)
+            .where(where)
+            .orderBy(...orderByOf(model))
+            .limit(20);
         await measure('before', 'page query, computed fields over the whole set, without the version index', page);
         throw new Error('rollback');
       })

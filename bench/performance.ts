@@ -30,7 +30,9 @@ const scenarios = async (db: Db): Promise<Scenario[]> => {
   const [first] = await rows<{ account: number }>(sql`select license_account_id as account from rvm order by id limit 1`);
   if (!first) return [];
   const [region] = await rows<{ id: number }>(sql`select id from fleet where parent_id is null and license_account_id = ${first.account} order by name limit 1`);
-  const [busiest] = await rows<{ id: number }>(sql`select rvm_id as id from rvm_daily_usage where license_account_id = ${first.account} group by 1 order by sum(sessions) desc limit 1`);
+  const [busiest] = await rows<{ id: number }>(
+    sql`select rvm_id as id from rvm_daily_usage where license_account_id = ${first.account} group by 1 order by sum(sessions) desc limit 1`,
+  );
   const today = todayOf(new Date(), OFFSET);
   const threeMonths = { from: dayLabel(earliestDayOf(today)), to: dayLabel(today), utcOffsetMinutes: OFFSET };
   const month = { from: dayLabel(today - 29), to: dayLabel(today), utcOffsetMinutes: OFFSET };
@@ -73,8 +75,10 @@ export const checkPerformance = async (db: Db): Promise<PerformanceTiming[]> => 
     }
     timings.push({ name: scenario.name, raw: { mcbeMs: raw.mcbeMs, errorsMs: raw.errorsMs } });
     const { mcbe, errors } = rolled.answers;
-    console.log(`[bench] performance ${scenario.name}: roll-ups = raw scan (${mcbe.total.items} items, ${mcbe.total.errors} errors, ${errors.list.length} codes); ` +
-      `roll-ups ${rolled.mcbeMs.toFixed(0)} + ${rolled.errorsMs.toFixed(0)} ms, raw scan ${raw.mcbeMs.toFixed(0)} + ${raw.errorsMs.toFixed(0)} ms`);
+    console.log(
+      `[bench] performance ${scenario.name}: roll-ups = raw scan (${mcbe.total.items} items, ${mcbe.total.errors} errors, ${errors.list.length} codes); ` +
+        `roll-ups ${rolled.mcbeMs.toFixed(0)} + ${rolled.errorsMs.toFixed(0)} ms, raw scan ${raw.mcbeMs.toFixed(0)} + ${raw.errorsMs.toFixed(0)} ms`,
+    );
   }
   return timings;
 };
@@ -134,7 +138,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       '## Performance screen (service › performance)',
       '',
       `Written by \`npx tsx bench/performance.ts\` (RUNS=${runs}): \`app.inject\` on the rvm_bench fleet, ${runs} runs after 3 warm-up calls each. Before`,
-      'measuring, each scenario\'s MCBE and errors answers from the fleet roll-ups are checked equal to a raw scan of the stored sessions and',
+      "measuring, each scenario's MCBE and errors answers from the fleet roll-ups are checked equal to a raw scan of the stored sessions and",
       'events (server/performance/sources.ts `rawSource`, one run each, same code path otherwise); ratio = raw scan ÷ p50. Target: p95 < 200 ms.',
       '',
       `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; load average at start ${load.toFixed(1)} (2 cores shared with other work)`,

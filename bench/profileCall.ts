@@ -44,9 +44,20 @@ const port = await freePort();
 const child = spawn(process.execPath, ['--import', './bench/profilerPreload.mjs', '--import', 'tsx', 'server/server.ts'], {
   cwd: ROOT,
   env: {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(await freePort()), MQTT_URL: '', SIMULATE: '', DEMO_FLEET: '0',
-    STATIC_DIR: join(work, 'no-console'), LOG_LEVEL: 'error', PASSWORD_HASH_LOG_N: '12', RATE_LIMIT_PER_MINUTE: '0',
-    DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PROFILE_OUT: profileFile,
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MQTT_PORT: String(await freePort()),
+    MQTT_URL: '',
+    SIMULATE: '',
+    DEMO_FLEET: '0',
+    STATIC_DIR: join(work, 'no-console'),
+    LOG_LEVEL: 'error',
+    PASSWORD_HASH_LOG_N: '12',
+    RATE_LIMIT_PER_MINUTE: '0',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PROFILE_OUT: profileFile,
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -54,7 +65,13 @@ const exited = new Promise((resolve) => child.once('exit', resolve));
 try {
   const base = `http://127.0.0.1:${port}`;
   // the polling interval of a condition (listening yet?), not a sleep standing in for one
-  while (!(await fetch(`${base}/test-api/docs/json`).then((response) => response.ok, () => false))) await new Promise((resolve) => setTimeout(resolve, 250));
+  while (
+    !(await fetch(`${base}/test-api/docs/json`).then(
+      (response) => response.ok,
+      () => false,
+    ))
+  )
+    await new Promise((resolve) => setTimeout(resolve, 250));
   const { token } = await signInAdmin(httpCall(base, 60_000));
   const request = {
     method: values.method as 'GET' | 'POST',
@@ -83,8 +100,13 @@ try {
   const result = await load(Number(values.duration));
   const after = cpu();
   const answers = Math.max(1, result.requests.total);
-  console.log(`${values.method} ${values.path}: ${result.requests.average} req/s, non-2xx ${result.non2xx}, errors ${result.errors}, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
-  console.log(`CPU per answer: server ${((after.server - before.server) / answers).toFixed(3)} ms` + (copyName ? `, PostgreSQL ${((after.database - before.database) / answers).toFixed(3)} ms (${backends.length} backends)` : ' (PGlite worker included)'));
+  console.log(
+    `${values.method} ${values.path}: ${result.requests.average} req/s, non-2xx ${result.non2xx}, errors ${result.errors}, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
+  );
+  console.log(
+    `CPU per answer: server ${((after.server - before.server) / answers).toFixed(3)} ms` +
+      (copyName ? `, PostgreSQL ${((after.database - before.database) / answers).toFixed(3)} ms (${backends.length} backends)` : ' (PGlite worker included)'),
+  );
   if (values.profile) {
     child.kill('SIGUSR1');
     // the profile is written by the child: wait until the file is there
@@ -135,11 +157,23 @@ function summarise(profile: Profile) {
     console.log(`--- ${title} (% of ${busy.length} busy samples; ${profile.samples.length - busy.length} idle)`);
     for (const [name, n] of rows.slice(0, limit)) console.log(`${((n / busy.length) * 100).toFixed(1).padStart(5)} %  ${name}`);
   };
-  print('self time by package', count((id) => [packageOf(id)]), 20);
-  print('self time by function', count((id) => [label(id)]), 30);
-  print('time under each function (inclusive)', count((id) => {
-    const names: string[] = [];
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) names.push(label(at));
-    return names;
-  }), 40);
+  print(
+    'self time by package',
+    count((id) => [packageOf(id)]),
+    20,
+  );
+  print(
+    'self time by function',
+    count((id) => [label(id)]),
+    30,
+  );
+  print(
+    'time under each function (inclusive)',
+    count((id) => {
+      const names: string[] = [];
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) names.push(label(at));
+      return names;
+    }),
+    40,
+  );
 }

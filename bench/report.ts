@@ -30,13 +30,15 @@ export const renderReport = (input: {
   return [
     '# Benchmarks',
     '',
-    'Written by `npm run bench` (bench/run.ts): server-side latency of the installation screens\' calls,',
+    "Written by `npm run bench` (bench/run.ts): server-side latency of the installation screens' calls,",
     `measured with \`app.inject\` (no network), ${input.runs} runs each after 3 warm-up calls, on PostgreSQL.`,
     `Target: every call under ${TARGET_MS} ms.`,
     '',
     `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     `- Environment: ${input.environment}`,
-    `- Data: ${Object.entries(input.sizes).map(([table, rows]) => `${table} ${thousands(rows)}`).join(', ')}; database ${input.databaseSize}`,
+    `- Data: ${Object.entries(input.sizes)
+      .map(([table, rows]) => `${table} ${thousands(rows)}`)
+      .join(', ')}; database ${input.databaseSize}`,
     `- Seed: ${seed}`,
     '',
     '| Call | Case | p50 (ms) | p95 (ms) | max (ms) |',

@@ -27,7 +27,12 @@ const rawScan = async (db: Db, scope: ReportScope, range: ReportRange) => {
   const where = sql`s.license_account_id = ${scope.accountId} and s.start_time >= ${range.from.toISOString()}::timestamptz and s.start_time < ${range.to.toISOString()}::timestamptz`;
   const named = (rows: Array<Record<string, unknown>>, key: string) =>
     new Map(rows.map((row) => [String(row[key]), Object.fromEntries(COUNT_COLUMNS.map((column, index) => [column, Number(row[`c${index}`])])) as Counts]));
-  const aggregates = sql.raw(itemAggregates('i').split(', count').map((part, index) => `${index ? 'count' : ''}${part} as c${index}`).join(', '));
+  const aggregates = sql.raw(
+    itemAggregates('i')
+      .split(', count')
+      .map((part, index) => `${index ? 'count' : ''}${part} as c${index}`)
+      .join(', '),
+  );
   const [machines, days, firstPage] = await Promise.all([
     db.execute(sql`select s.rvm_id, ${aggregates} from consumer_session s join consumer_session_item i on i.session_id = s.id where ${where} group by 1`),
     db.execute(sql`select to_char((s.start_time at time zone 'UTC') + ${`${range.utcOffsetMinutes} minutes`}::interval, 'YYYY-MM-DD') as day, ${aggregates}
@@ -53,13 +58,28 @@ const expected = (report: ReportKind, raw: Raw, range: ReportRange) => {
   const machine = (id: number) => raw.machines.get(String(id)) ?? zero();
   switch (report) {
     case 'volumes':
-      return { perMachine: (id: number) => [machine(id).accepted, ...ITEM_TYPES.map((type) => machine(id)[materialColumn(type)])], total: sum.accepted, chart: ITEM_TYPES.map((type) => sum[materialColumn(type)]) };
+      return {
+        perMachine: (id: number) => [machine(id).accepted, ...ITEM_TYPES.map((type) => machine(id)[materialColumn(type)])],
+        total: sum.accepted,
+        chart: ITEM_TYPES.map((type) => sum[materialColumn(type)]),
+      };
     case 'volumesDaily':
-      return { days: localDays(range).map((day) => [day, (raw.days.get(day) ?? zero()).accepted, ...ITEM_TYPES.map((type) => (raw.days.get(day) ?? zero())[materialColumn(type)])]) };
+      return {
+        days: localDays(range).map((day) => [day, (raw.days.get(day) ?? zero()).accepted, ...ITEM_TYPES.map((type) => (raw.days.get(day) ?? zero())[materialColumn(type)])]),
+      };
     case 'acceptedRejects':
       return { perMachine: (id: number) => [machine(id).items, machine(id).accepted, machine(id).rejected], total: [sum.items, sum.accepted, sum.rejected], reasons };
     case 'barcodeRejects':
-      return { total: sum.rejected, reasons, firstPage: raw.firstPage.map((row) => [(row.time instanceof Date ? row.time : new Date(String(row.time))).toISOString(), Number(row.rvm_id), row.barcode ?? null, Number(row.reason)]) };
+      return {
+        total: sum.rejected,
+        reasons,
+        firstPage: raw.firstPage.map((row) => [
+          (row.time instanceof Date ? row.time : new Date(String(row.time))).toISOString(),
+          Number(row.rvm_id),
+          row.barcode ?? null,
+          Number(row.reason),
+        ]),
+      };
   }
 };
 
@@ -67,11 +87,19 @@ const expected = (report: ReportKind, raw: Raw, range: ReportRange) => {
 const answered = (data: ReportData) => {
   switch (data.report) {
     case 'volumes':
-      return { rows: new Map(data.rows.map((row) => [Number(row.rvmId), [row.accepted, ...ITEM_TYPES.map((type) => row[`material:${type}`])]])), total: data.totals.accepted, chart: data.chart.map((entry) => entry.accepted) };
+      return {
+        rows: new Map(data.rows.map((row) => [Number(row.rvmId), [row.accepted, ...ITEM_TYPES.map((type) => row[`material:${type}`])]])),
+        total: data.totals.accepted,
+        chart: data.chart.map((entry) => entry.accepted),
+      };
     case 'volumesDaily':
       return { days: data.rows.map((row) => [row.day, row.accepted, ...ITEM_TYPES.map((type) => row[`material:${type}`])]) };
     case 'acceptedRejects':
-      return { rows: new Map(data.rows.map((row) => [Number(row.rvmId), [row.items, row.accepted, row.rejected]])), total: [data.totals.items, data.totals.accepted, data.totals.rejected], reasons: data.chart };
+      return {
+        rows: new Map(data.rows.map((row) => [Number(row.rvmId), [row.items, row.accepted, row.rejected]])),
+        total: [data.totals.items, data.totals.accepted, data.totals.rejected],
+        reasons: data.chart,
+      };
     case 'barcodeRejects':
       return { total: data.total, reasons: data.chart, firstPage: data.rows.map((row) => [row.time, row.rvmId, row.barcode, row.reason]) };
   }

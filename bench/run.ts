@@ -74,7 +74,10 @@ try {
     console.log(`[bench] seeding ${machines} machines over ${days} days into ${benchUrl.pathname.slice(1)} ...`);
     let last = 0;
     const summary = await seedDemoFleet(db, {
-      machines, days, seed: values.seed, licenseAccountId: account.id,
+      machines,
+      days,
+      seed: values.seed,
+      licenseAccountId: account.id,
       onProgress: (p) => {
         if (p.phase === 'machines' && Date.now() - last < 10_000) return;
         last = Date.now();
@@ -110,7 +113,14 @@ try {
     console.log(`[bench] ${result.name.padEnd(46)} p50 ${result.p50.toFixed(1).padStart(7)} ms   p95 ${result.p95.toFixed(1).padStart(7)} ms`);
   }
   const version = rowsOf<{ version: string }>(await db.execute(sql`select version()`))[0].version.split(' on ')[0];
-  const report = renderReport({ results, runs, sizes, databaseSize, seeded, environment: `${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${version}; 1-minute load average ${loadAtStart} at the start of the measurements, ${loadavg()[0].toFixed(1)} at the end` });
+  const report = renderReport({
+    results,
+    runs,
+    sizes,
+    databaseSize,
+    seeded,
+    environment: `${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${version}; 1-minute load average ${loadAtStart} at the start of the measurements, ${loadavg()[0].toFixed(1)} at the end`,
+  });
   mkdirSync('docs', { recursive: true });
   // Keep every section the other benches write (`<!-- name:start -->` ... `<!-- name:end -->`), in order.
   const previous = existsSync('docs/benchmarks.md') ? readFileSync('docs/benchmarks.md', 'utf8') : '';

@@ -102,7 +102,9 @@ const casesOf = async (db: Db): Promise<Case[]> => {
   const serials = rowsOf<{ serial: string }>(await db.execute(sql`select serial_number as serial from rvm where serial_number is not null order by id`)).map((row) => row.serial);
   const sample = serials.filter((_, index) => index % Math.max(1, Math.floor(serials.length / 40)) === 0);
   const [session] = rowsOf<{ voucher: string; userId: string }>(
-    await db.execute(sql`select voucher_code as voucher, user_id as "userId" from consumer_session where voucher_code is not null and user_id is not null order by id desc limit 1`),
+    await db.execute(
+      sql`select voucher_code as voucher, user_id as "userId" from consumer_session where voucher_code is not null and user_id is not null order by id desc limit 1`,
+    ),
   );
   const voucher = session?.voucher ?? 'RC0A1B00C742';
   const userId = session?.userId ?? 'L000734952';
@@ -161,7 +163,9 @@ const measureStore = async (db: Db, app: FleetApp, label: string, compare: boole
         throw new Error(`${label} ${benchCase.name}: the answers with and without the trigram indexes and copies differ`);
       }
       rows[index].unindexed = await time(app, token, benchCase);
-      console.log(`[bench:search] ${label.padEnd(8)} ${benchCase.name.padEnd(52)} without indexes and copies: p50 ${rows[index].unindexed.p50.toFixed(1).padStart(6)}  p95 ${rows[index].unindexed.p95.toFixed(1).padStart(6)} ms`);
+      console.log(
+        `[bench:search] ${label.padEnd(8)} ${benchCase.name.padEnd(52)} without indexes and copies: p50 ${rows[index].unindexed.p50.toFixed(1).padStart(6)}  p95 ${rows[index].unindexed.p95.toFixed(1).padStart(6)} ms`,
+      );
     }
   } finally {
     for (const definition of definitions) await db.execute(sql.raw(definition));
@@ -241,7 +245,11 @@ interface BeforeFile {
   stores: Partial<Record<StoreResult['key'], Row[]>>;
 }
 if (values['record-before']) {
-  const recorded: BeforeFile = { date: new Date().toISOString().slice(0, 16).replace('T', ' '), environment, stores: Object.fromEntries(results.map((store) => [store.key, store.rows])) };
+  const recorded: BeforeFile = {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    environment,
+    stores: Object.fromEntries(results.map((store) => [store.key, store.rows])),
+  };
   writeFileSync(BEFORE_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
 }
 const before: BeforeFile | null = existsSync(BEFORE_FILE) ? JSON.parse(readFileSync(BEFORE_FILE, 'utf8')) : null;

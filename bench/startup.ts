@@ -223,7 +223,7 @@ try {
     'stopped with SIGINT; "fresh" is a new empty folder (schema, admin, the 200-machine demo fleet), "restart" the same folder',
     'again. **before**: `npm start` as it was (`vite build` of the console on every start, then `tsx server/server.ts`, PGlite',
     'creating the cluster itself). **after**: `npm start` now (`scripts/start.mjs`: build stamp check, then the bundle',
-    '`dist-server/server.js`; a new folder is copied from the build\'s PGlite template, initialised and migrated, and checkpointed after the demo fleet).',
+    "`dist-server/server.js`; a new folder is copied from the build's PGlite template, initialised and migrated, and checkpointed after the demo fleet).",
     '',
     `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     `- Environment: Node ${process.version}, ${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}), PGlite ${version}; 1-minute load average before the run ${loadBefore.toFixed(1)}`,

@@ -23,11 +23,31 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
  * The code-declared resources entries name (a configured type's entries name the type and show its name
  * as it is). tests/server/auditLog.test.ts checks that every writable declaration is listed.
  */
-export const AUDITED_RESOURCES = ['account', 'user', 'role', 'permission', 'fleet', 'machine', 'eventNotification', 'reportNotification', 'deploymentPackage', 'deployment',
+export const AUDITED_RESOURCES = [
+  'account',
+  'user',
+  'role',
+  'permission',
+  'fleet',
+  'machine',
+  'eventNotification',
+  'reportNotification',
+  'deploymentPackage',
+  'deployment',
   // APIs area (docs/api-hookups.md): apps and subscriptions by family, secrets and resends of the transactions screens
-  'csThridApp', 'ciThridApp', 'statusThridApp', 'csApi', 'ciApi', 'statusApi', 'csApiTransaction', 'ciApiTransaction', 'statusApiTransaction',
+  'csThridApp',
+  'ciThridApp',
+  'statusThridApp',
+  'csApi',
+  'ciApi',
+  'statusApi',
+  'csApiTransaction',
+  'ciApiTransaction',
+  'statusApiTransaction',
   // not the engine's records: resource type definitions (server/configuredTypes/audit.ts) and saved filters (server/savedFilters/routes.ts)
-  'resourceType', 'savedFilter'] as const;
+  'resourceType',
+  'savedFilter',
+] as const;
 
 /** Audited names that are no resource of the engine: a configured type may not take one (its entries would mix with theirs). */
 export const AUDIT_ONLY_RESOURCES: readonly string[] = ['resourceType', 'savedFilter'];

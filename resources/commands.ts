@@ -97,9 +97,10 @@ export const REMOTE_COMMANDS: readonly RemoteCommand[] = COMMANDS.map((entry) =>
 const BY_NAME: ReadonlyMap<string, CommandDefinition<RemoteCommand>> = new Map(COMMANDS.map((entry) => [entry.name, entry]));
 export const commandDefinition = (name: RemoteCommand): CommandDefinition<RemoteCommand> => BY_NAME.get(name)!;
 
-export const COMMAND_PARAMS: Readonly<Record<RemoteCommand, CommandParamsDeclaration>> = Object.fromEntries(
-  COMMANDS.map((entry) => [entry.name, entry.params ?? NONE]),
-) as Record<RemoteCommand, CommandParamsDeclaration>;
+export const COMMAND_PARAMS: Readonly<Record<RemoteCommand, CommandParamsDeclaration>> = Object.fromEntries(COMMANDS.map((entry) => [entry.name, entry.params ?? NONE])) as Record<
+  RemoteCommand,
+  CommandParamsDeclaration
+>;
 
 /** Remote command statuses (docs/product-rules.md#statuses), plus cancelled (by an operator before execution). */
 export const COMMAND_STATUSES = ['notSent', 'sending', 'sent', 'sendFailed', 'executedSuccessfully', 'executedFailed', 'cancelled'] as const;

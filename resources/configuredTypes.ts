@@ -11,7 +11,21 @@ export type ConfiguredLocale = 'en' | 'zh';
 export type LocalizedText = Record<ConfiguredLocale, string>;
 
 /** The field kinds of resources/types.ts an administrator may use (no password, treeParent). */
-export const CONFIGURED_FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'enum', 'date', 'datetime', 'reference', 'multiReference', 'email', 'phone', 'image', 'file'] as const;
+export const CONFIGURED_FIELD_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'boolean',
+  'enum',
+  'date',
+  'datetime',
+  'reference',
+  'multiReference',
+  'email',
+  'phone',
+  'image',
+  'file',
+] as const;
 export type ConfiguredFieldType = (typeof CONFIGURED_FIELD_TYPES)[number];
 
 export const CONFIGURED_ACTIONS: readonly Action[] = ['page', 'show', 'create', 'edit', 'delete', 'export'];
@@ -163,7 +177,12 @@ export const filterName = (filter: Pick<ConfiguredFilter, 'field' | 'operator'>)
   }
 };
 
-const localized = { type: 'object', additionalProperties: false, required: ['en', 'zh'], properties: { en: { type: 'string', minLength: 1, maxLength: 200 }, zh: { type: 'string', minLength: 1, maxLength: 200 } } };
+const localized = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['en', 'zh'],
+  properties: { en: { type: 'string', minLength: 1, maxLength: 200 }, zh: { type: 'string', minLength: 1, maxLength: 200 } },
+};
 const name40 = (pattern: string) => ({ type: 'string', minLength: 1, maxLength: 40, pattern });
 
 /** The JSON schema of a definition (the shapes; definitionIssues checks what a schema cannot say). */
@@ -233,7 +252,12 @@ export const CONFIGURED_TYPE_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['kind', 'field', 'other', 'messages'],
-        properties: { kind: { type: 'string', enum: [...CONFIGURED_RULE_KINDS] }, field: { type: 'string', maxLength: 40 }, other: { type: 'string', maxLength: 40 }, messages: localized },
+        properties: {
+          kind: { type: 'string', enum: [...CONFIGURED_RULE_KINDS] },
+          field: { type: 'string', maxLength: 40 },
+          other: { type: 'string', maxLength: 40 },
+          messages: localized,
+        },
       },
     },
     list: {
@@ -326,7 +350,8 @@ export const definitionIssues = (type: ConfiguredType, resources: ReadonlySet<st
     const field = type.fields[filter.field];
     if (field && !isFilterableKind(field.type)) issues.push({ field: `list.filters.${index}.field`, message: 'errors.9413' });
     // a multiReference filter is "holds this one" (eq) or "holds any of these" (in)
-    else if (field?.type === 'multiReference' && filter.operator !== 'eq' && filter.operator !== 'in') issues.push({ field: `list.filters.${index}.operator`, message: 'errors.9413' });
+    else if (field?.type === 'multiReference' && filter.operator !== 'eq' && filter.operator !== 'in')
+      issues.push({ field: `list.filters.${index}.operator`, message: 'errors.9413' });
   });
   const filterKeys = (type.list.filters ?? []).map(filterName);
   if (new Set(filterKeys).size !== filterKeys.length) issues.push({ field: 'list.filters', message: 'errors.9411' });
@@ -384,8 +409,7 @@ const coerceIssue = (field: ConfiguredField, value: unknown): string | null => {
   }
 };
 
-const defaultNameField = (type: ConfiguredType) =>
-  type.nameField ?? Object.entries(type.fields).find(([, field]) => field.type === 'text')?.[0] ?? 'id';
+const defaultNameField = (type: ConfiguredType) => type.nameField ?? Object.entries(type.fields).find(([, field]) => field.type === 'text')?.[0] ?? 'id';
 
 /** i18n-style keys of a configured type's messages (resolved by configuredText, never by the catalogues). */
 export const patternMessageKey = (type: string, field: string, index: number) => `resources.${type}.patterns.${field}.${index}`;
@@ -397,7 +421,9 @@ const toField = (typeName: string, name: string, field: ConfiguredField): FieldD
   ...(TEXT_KINDS.includes(field.type) ? { minLength: field.minLength, maxLength: field.maxLength ?? (field.type === 'textarea' ? TEXTAREA_MAX_LENGTH : TEXT_MAX_LENGTH) } : {}),
   ...(field.type === 'number' ? { min: field.min, max: field.max, ...(field.scale === 0 ? { integer: true } : field.scale !== undefined ? { scale: field.scale } : {}) } : {}),
   ...(field.unique ? { unique: true } : {}),
-  ...(field.patterns?.length ? { patterns: field.patterns.map((pattern, index) => ({ regex: pattern.regex, negate: pattern.negate, message: patternMessageKey(typeName, name, index) })) } : {}),
+  ...(field.patterns?.length
+    ? { patterns: field.patterns.map((pattern, index) => ({ regex: pattern.regex, negate: pattern.negate, message: patternMessageKey(typeName, name, index) })) }
+    : {}),
   ...(field.type === 'enum' ? { options: (field.options ?? []).map((option) => option.value) } : {}),
   ...(isReferenceKind(field.type) ? { reference: field.reference, ...(field.onDelete ? { onDelete: field.onDelete } : {}) } : {}),
   ...(isFileKind(field.type) ? { ...(field.maxBytes !== undefined ? { maxBytes: field.maxBytes } : {}), ...(field.accept ? { accept: field.accept } : {}) } : {}),
@@ -428,7 +454,12 @@ export const toDeclaration = (type: ConfiguredType): ResourceDeclaration => {
     list: {
       columns: type.list.columns,
       defaultSort: type.list.defaultSort ?? { field: 'id', order: 'DESC' },
-      filters: (type.list.filters ?? []).map((filter) => ({ name: filterName(filter), field: filter.field, operator: filter.operator, ...(filter.alwaysOn ? { alwaysOn: true } : {}) })),
+      filters: (type.list.filters ?? []).map((filter) => ({
+        name: filterName(filter),
+        field: filter.field,
+        operator: filter.operator,
+        ...(filter.alwaysOn ? { alwaysOn: true } : {}),
+      })),
     },
     permissions,
     rules: (type.rules ?? []).map((rule, index): CrossFieldRule => ({ kind: rule.kind, field: rule.field, other: rule.other, message: ruleMessageKey(type.name, index) })),

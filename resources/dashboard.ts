@@ -27,9 +27,7 @@ type SumMeasure = 'sessions' | 'items' | 'accepted' | 'rejected' | 'refund';
 type ClosedPeriod = 'today' | 'thisMonth' | 'lastMonth' | 'rejectRateDays';
 export type UsageFigure =
   /** `averagePerDay`: the card also carries the measure's daily average over `HOME_LIMITS.averageDays` complete days. */
-  | { period: ClosedPeriod; measure: SumMeasure; averagePerDay?: true }
-  | { period: ClosedPeriod; measure: 'rejectRate' }
-  | { period: 'allTime'; measure: 'accepted' };
+  { period: ClosedPeriod; measure: SumMeasure; averagePerDay?: true } | { period: ClosedPeriod; measure: 'rejectRate' } | { period: 'allTime'; measure: 'accepted' };
 
 interface CardBase<K extends string> {
   key: K;
@@ -63,15 +61,8 @@ const usage = <K extends string>(key: K, section: 'usage' | 'reports', figure: U
  */
 export const DASHBOARD_CARDS = [
   counting('machines', {}, 'machines in the scope', false),
-  counting(
-    'downOverHour',
-    { downSince: `now-${HOME_LIMITS.downHours}h` },
-    'status (`currentSts`) Down and `statusSince` more than 1 hour before now',
-  ),
-  fact(
-    'full',
-    "at least one bin (`rvm_bin`) whose `fillPercent` is at or above the machine's `binAlreadyFull` (100 when not set) — the Overview tab's \"full\" bin",
-  ),
+  counting('downOverHour', { downSince: `now-${HOME_LIMITS.downHours}h` }, 'status (`currentSts`) Down and `statusSince` more than 1 hour before now'),
+  fact('full', 'at least one bin (`rvm_bin`) whose `fillPercent` is at or above the machine\'s `binAlreadyFull` (100 when not set) — the Overview tab\'s "full" bin'),
   counting('offlineOverWeek', { offlineSince: `now-${HOME_LIMITS.offlineDays}d` }, 'status Offline and `statusSince` more than 7 days before now'),
   fact(
     'profileMismatch',
@@ -91,7 +82,12 @@ export const DASHBOARD_CARDS = [
     { notUsedSince: `now-${HOME_LIMITS.notUsedHours}h` },
     'no consumer session in the last 24 hours: `lastSessionTime` (the end of its latest session) before now − 24 h, or never',
   ),
-  usage('consumerSessions', 'usage', { period: 'today', measure: 'sessions', averagePerDay: true }, 'sessions started today (local); `average`: per day over the 28 complete days before today'),
+  usage(
+    'consumerSessions',
+    'usage',
+    { period: 'today', measure: 'sessions', averagePerDay: true },
+    'sessions started today (local); `average`: per day over the 28 complete days before today',
+  ),
   usage('refundValue', 'usage', { period: 'today', measure: 'refund', averagePerDay: true }, "refunds of today's sessions; `average` per day over 28 complete days"),
   usage('totalVolume', 'usage', { period: 'allTime', measure: 'accepted' }, 'accepted containers of every session ever recorded'),
   usage('volumeThisMonth', 'usage', { period: 'thisMonth', measure: 'accepted' }, 'accepted containers of the current local calendar month so far'),
@@ -132,9 +128,10 @@ export const MACHINE_CARDS: readonly MachineCardKey[] = MACHINE_CARD_DEFINITIONS
 /** The machine facts the cards count, in card order. */
 export const CARD_FACTS: readonly MachineFact[] = MACHINE_CARD_DEFINITIONS.flatMap((card) => ('fact' in card ? [card.key] : []));
 /** Each machine card's list body, time limits still relative (`now-7d`): what the built-in saved filters store. */
-export const MACHINE_CARD_FILTERS: Readonly<Record<MachineCardKey, MachineFilter>> = Object.fromEntries(
-  MACHINE_CARD_DEFINITIONS.map((card) => [card.key, card.filter]),
-) as Record<MachineCardKey, MachineFilter>;
+export const MACHINE_CARD_FILTERS: Readonly<Record<MachineCardKey, MachineFilter>> = Object.fromEntries(MACHINE_CARD_DEFINITIONS.map((card) => [card.key, card.filter])) as Record<
+  MachineCardKey,
+  MachineFilter
+>;
 
 /** The keys of one section, in catalogue order. */
 export const cardKeysOf = (section: CardSection): readonly CardKey[] => DASHBOARD_CARDS.filter((card) => card.section === section).map((card) => card.key);

@@ -2,8 +2,22 @@ import { defineResource } from './types';
 
 /** The machine resources a package can carry (docs/product-rules.md#catalogues), as stored. */
 export const RESOURCE_TYPES = [
-  'software', 'configuration', 'promotion', 'system', 'ai', 'shape', 'barcode', 'assortment',
-  'refund', 'sorting', 'group', 'config', 'main', 'lang', 'payout', 'h30config',
+  'software',
+  'configuration',
+  'promotion',
+  'system',
+  'ai',
+  'shape',
+  'barcode',
+  'assortment',
+  'refund',
+  'sorting',
+  'group',
+  'config',
+  'main',
+  'lang',
+  'payout',
+  'h30config',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
@@ -60,9 +74,19 @@ export const deploymentPackage = defineResource({
       type: 'file',
       maxBytes: PACKAGE_MAX_BYTES,
       accept: [
-        'application/zip', 'application/gzip', 'application/x-tar', 'application/x-xz', 'application/x-bzip2',
-        'application/x-7z-compressed', 'application/vnd.android.package-archive', 'application/octet-stream',
-        'text/plain', 'application/xml', 'application/x-sqlite3', 'image/*', 'video/*',
+        'application/zip',
+        'application/gzip',
+        'application/x-tar',
+        'application/x-xz',
+        'application/x-bzip2',
+        'application/x-7z-compressed',
+        'application/vnd.android.package-archive',
+        'application/octet-stream',
+        'text/plain',
+        'application/xml',
+        'application/x-sqlite3',
+        'image/*',
+        'video/*',
       ],
     },
     uploadStatus: { type: 'enum', options: UPLOAD_STATUSES, readOnly: true, display: 'status', sortable: true },

@@ -14,7 +14,6 @@ export interface FleetNode {
   children: FleetNode[];
 }
 
-
 /**
  * The fleet tree of a license account (docs/product-rules.md#entities-and-fields). `level` is derived from the
  * parent on create and move. Deleting answers 5003 while sub-fleets exist and 6000 while machines do

@@ -13,17 +13,7 @@ export const ITEM_TYPES = ['plasticBottle', 'can', 'glass', 'plasticCup', 'flat'
 export type ItemType = (typeof ITEM_TYPES)[number];
 
 /** Payout methods (docs/product-rules.md#catalogues), plus the donation to a donation institute. */
-export const PAYOUT_METHODS = [
-  'loyaltyAccount',
-  'supermarket',
-  'receipt',
-  'octopus',
-  'alipayHK',
-  'ticket',
-  'thirdPartyPayment',
-  'userCancelledPayment',
-  'donation',
-] as const;
+export const PAYOUT_METHODS = ['loyaltyAccount', 'supermarket', 'receipt', 'octopus', 'alipayHK', 'ticket', 'thirdPartyPayment', 'userCancelledPayment', 'donation'] as const;
 export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
 /** Consumer reject reason codes (docs/product-rules.md#catalogues) (labels: `fleet.rejectReasons.<code>`). */
@@ -39,8 +29,21 @@ export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
 
 /** Alarm categories (docs/product-rules.md#catalogues) (labels: `fleet.alarmCategories.<category>`). */
 export const ALARM_CATEGORIES = [
-  'bin', 'printer', 'reader', 'door', 'sorter', 'compactor', 'sensor', 'camera', 'conveyor',
-  'paymentReader', 'cheating', 'communication', 'software', 'power', 'maintenance',
+  'bin',
+  'printer',
+  'reader',
+  'door',
+  'sorter',
+  'compactor',
+  'sensor',
+  'camera',
+  'conveyor',
+  'paymentReader',
+  'cheating',
+  'communication',
+  'software',
+  'power',
+  'maintenance',
 ] as const;
 export type AlarmCategory = (typeof ALARM_CATEGORIES)[number];
 
@@ -54,35 +57,76 @@ export interface AlarmDefinition {
 
 // [number, category, severity, blocking]; numbers are stable: they are what machines report.
 const ALARM_ROWS: ReadonlyArray<readonly [number, AlarmCategory, AlarmSeverity, boolean]> = [
-  [1, 'bin', 'warning', false], [2, 'bin', 'warning', false], [3, 'bin', 'warning', false],
-  [4, 'bin', 'info', false], [5, 'bin', 'error', true], [6, 'bin', 'warning', false],
-  [7, 'printer', 'error', false], [8, 'printer', 'info', false], [9, 'printer', 'error', false],
-  [10, 'printer', 'error', false], [11, 'printer', 'warning', false],
-  [12, 'reader', 'error', true], [13, 'reader', 'warning', false], [14, 'reader', 'error', true],
-  [15, 'reader', 'warning', false], [16, 'reader', 'error', true],
-  [17, 'door', 'error', true], [18, 'door', 'error', true], [19, 'door', 'error', true],
-  [20, 'door', 'warning', false], [21, 'door', 'error', true],
-  [22, 'sorter', 'error', true], [23, 'sorter', 'error', true], [24, 'sorter', 'error', true],
-  [25, 'sorter', 'warning', false], [26, 'sorter', 'error', true],
-  [27, 'compactor', 'error', true], [28, 'compactor', 'error', true], [29, 'compactor', 'error', true],
-  [30, 'compactor', 'warning', false], [31, 'compactor', 'error', true],
-  [32, 'sensor', 'error', true], [33, 'sensor', 'warning', false], [34, 'sensor', 'warning', false],
-  [35, 'sensor', 'error', true], [36, 'sensor', 'warning', false], [37, 'sensor', 'warning', false],
+  [1, 'bin', 'warning', false],
+  [2, 'bin', 'warning', false],
+  [3, 'bin', 'warning', false],
+  [4, 'bin', 'info', false],
+  [5, 'bin', 'error', true],
+  [6, 'bin', 'warning', false],
+  [7, 'printer', 'error', false],
+  [8, 'printer', 'info', false],
+  [9, 'printer', 'error', false],
+  [10, 'printer', 'error', false],
+  [11, 'printer', 'warning', false],
+  [12, 'reader', 'error', true],
+  [13, 'reader', 'warning', false],
+  [14, 'reader', 'error', true],
+  [15, 'reader', 'warning', false],
+  [16, 'reader', 'error', true],
+  [17, 'door', 'error', true],
+  [18, 'door', 'error', true],
+  [19, 'door', 'error', true],
+  [20, 'door', 'warning', false],
+  [21, 'door', 'error', true],
+  [22, 'sorter', 'error', true],
+  [23, 'sorter', 'error', true],
+  [24, 'sorter', 'error', true],
+  [25, 'sorter', 'warning', false],
+  [26, 'sorter', 'error', true],
+  [27, 'compactor', 'error', true],
+  [28, 'compactor', 'error', true],
+  [29, 'compactor', 'error', true],
+  [30, 'compactor', 'warning', false],
+  [31, 'compactor', 'error', true],
+  [32, 'sensor', 'error', true],
+  [33, 'sensor', 'warning', false],
+  [34, 'sensor', 'warning', false],
+  [35, 'sensor', 'error', true],
+  [36, 'sensor', 'warning', false],
+  [37, 'sensor', 'warning', false],
   [38, 'sensor', 'warning', false],
-  [39, 'camera', 'error', true], [40, 'camera', 'error', true], [41, 'camera', 'warning', false],
-  [42, 'camera', 'error', true], [43, 'camera', 'warning', false],
-  [44, 'conveyor', 'error', true], [45, 'conveyor', 'error', true], [46, 'conveyor', 'warning', false],
+  [39, 'camera', 'error', true],
+  [40, 'camera', 'error', true],
+  [41, 'camera', 'warning', false],
+  [42, 'camera', 'error', true],
+  [43, 'camera', 'warning', false],
+  [44, 'conveyor', 'error', true],
+  [45, 'conveyor', 'error', true],
+  [46, 'conveyor', 'warning', false],
   [47, 'conveyor', 'error', true],
-  [48, 'paymentReader', 'error', false], [49, 'paymentReader', 'error', false], [50, 'paymentReader', 'error', false],
-  [51, 'paymentReader', 'warning', false], [52, 'paymentReader', 'error', false],
-  [53, 'cheating', 'warning', false], [54, 'cheating', 'warning', false], [55, 'cheating', 'warning', false],
+  [48, 'paymentReader', 'error', false],
+  [49, 'paymentReader', 'error', false],
+  [50, 'paymentReader', 'error', false],
+  [51, 'paymentReader', 'warning', false],
+  [52, 'paymentReader', 'error', false],
+  [53, 'cheating', 'warning', false],
+  [54, 'cheating', 'warning', false],
+  [55, 'cheating', 'warning', false],
   [56, 'cheating', 'warning', false],
-  [57, 'communication', 'error', false], [58, 'communication', 'error', false], [59, 'communication', 'warning', false],
+  [57, 'communication', 'error', false],
+  [58, 'communication', 'error', false],
+  [59, 'communication', 'warning', false],
   [60, 'communication', 'warning', false],
-  [61, 'software', 'error', false], [62, 'software', 'warning', false], [63, 'software', 'warning', false],
+  [61, 'software', 'error', false],
+  [62, 'software', 'warning', false],
+  [63, 'software', 'warning', false],
   [64, 'software', 'warning', false],
-  [65, 'power', 'error', true], [66, 'power', 'warning', false], [67, 'power', 'error', true],
-  [68, 'maintenance', 'info', false], [69, 'maintenance', 'info', false], [70, 'maintenance', 'info', false],
+  [65, 'power', 'error', true],
+  [66, 'power', 'warning', false],
+  [67, 'power', 'error', true],
+  [68, 'maintenance', 'info', false],
+  [69, 'maintenance', 'info', false],
+  [70, 'maintenance', 'info', false],
 ];
 
 export const alarmCode = (number: number) => `am_code_PK_${number}`;
@@ -111,9 +155,7 @@ export const KNOWN_ALARMS = {
 } as const;
 
 /** Why a machine message was quarantined (docs/machine-protocol.md; labels: `fleet.quarantineReasons.<reason>`). */
-export const QUARANTINE_REASONS = [
-  'unknownMachine', 'malformedContent', 'schemaViolation', 'unknownAlarmCode', 'invalidTimestamp', 'outOfOrder', 'valueOutOfRange',
-] as const;
+export const QUARANTINE_REASONS = ['unknownMachine', 'malformedContent', 'schemaViolation', 'unknownAlarmCode', 'invalidTimestamp', 'outOfOrder', 'valueOutOfRange'] as const;
 export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 
 /**
@@ -121,7 +163,19 @@ export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
  * `fleet.messageTypes.<type>`). `unknown` stands for a topic level the protocol does not have.
  */
 export const MESSAGE_TYPES = [
-  'hello', 'goodbye', 'heartbeat', 'status', 'bins', 'alarm', 'session', 'service', 'commandAck', 'commandResult', 'file', 'deployStatus', 'unknown',
+  'hello',
+  'goodbye',
+  'heartbeat',
+  'status',
+  'bins',
+  'alarm',
+  'session',
+  'service',
+  'commandAck',
+  'commandResult',
+  'file',
+  'deployStatus',
+  'unknown',
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 

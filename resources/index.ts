@@ -16,9 +16,23 @@ import { deploymentPackage } from './deploymentPackage';
 import { deployment } from './deployment';
 import { HOOKUP_RESOURCES } from './hookups';
 
-export const RESOURCES: readonly ResourceDeclaration[] = [account, user, role, permission, fleet, machine, event, eventNotification, reportNotification, auditLog, mailOutbox, deploymentPackage, deployment, ...HOOKUP_RESOURCES];
+export const RESOURCES: readonly ResourceDeclaration[] = [
+  account,
+  user,
+  role,
+  permission,
+  fleet,
+  machine,
+  event,
+  eventNotification,
+  reportNotification,
+  auditLog,
+  mailOutbox,
+  deploymentPackage,
+  deployment,
+  ...HOOKUP_RESOURCES,
+];
 
-export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) =>
-  registry.find((declaration) => declaration.name === name);
+export const findResource = (name: string, registry: readonly ResourceDeclaration[] = RESOURCES) => registry.find((declaration) => declaration.name === name);
 
 export * from './types';

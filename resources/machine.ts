@@ -139,6 +139,20 @@ export const machine = defineResource({
 
 /** The fields the machine page's ProfileSetting tab shows and edits. */
 export const PROFILE_FIELDS = [
-  'fleetId', 'sts', 'localAreaId', 'address', 'simNo', 'longitude', 'latitude', 'installDate', 'activationDate',
-  'binEmptyHeight', 'binFullHeight', 'binAlmostFull', 'binAlreadyFull', 'onTime', 'offTime', 'note',
+  'fleetId',
+  'sts',
+  'localAreaId',
+  'address',
+  'simNo',
+  'longitude',
+  'latitude',
+  'installDate',
+  'activationDate',
+  'binEmptyHeight',
+  'binFullHeight',
+  'binAlmostFull',
+  'binAlreadyFull',
+  'onTime',
+  'offTime',
+  'note',
 ] as const;

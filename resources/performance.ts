@@ -51,4 +51,3 @@ export interface ErrorsAnswer {
   total: { count: number; downtimeSeconds: number };
   list: ErrorRankRow[];
 }
-

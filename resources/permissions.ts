@@ -7,7 +7,12 @@ export interface PermissionHolder {
 }
 
 const toRegExp = (pattern: string) =>
-  new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 export const identifierMatches = (granted: string, required: string): boolean => {
   if (granted === required) return true;
@@ -21,8 +26,7 @@ export const identifierMatches = (granted: string, required: string): boolean =>
  * `granted` is a wildcard; `target` is read literally, so a target 'user:*' is covered by 'user:*'
  * or '*' but not by 'user:add' (unlike `identifierMatches`, which is symmetric).
  */
-export const identifierCovers = (granted: string, target: string): boolean =>
-  granted === target || (granted.includes('*') && toRegExp(granted).test(target));
+export const identifierCovers = (granted: string, target: string): boolean => granted === target || (granted.includes('*') && toRegExp(granted).test(target));
 
 /** True when the holder is superAdmin or holds one of `required`. An empty list is a programming error. */
 export const hasPermission = (holder: PermissionHolder | null | undefined, required: readonly string[]): boolean => {

@@ -6,21 +6,7 @@
 export type View = 'list' | 'show' | 'edit' | 'create';
 
 export type FieldType =
-  | 'text'
-  | 'textarea'
-  | 'number'
-  | 'boolean'
-  | 'enum'
-  | 'date'
-  | 'datetime'
-  | 'reference'
-  | 'multiReference'
-  | 'email'
-  | 'phone'
-  | 'password'
-  | 'treeParent'
-  | 'image'
-  | 'file';
+  'text' | 'textarea' | 'number' | 'boolean' | 'enum' | 'date' | 'datetime' | 'reference' | 'multiReference' | 'email' | 'phone' | 'password' | 'treeParent' | 'image' | 'file';
 
 /** An i18n key under `validation.*` (messages shared by console and server). */
 export type ValidationMessageKey = string;

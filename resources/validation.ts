@@ -13,7 +13,7 @@ export interface ValidationIssue {
 }
 
 /** The fixed punctuation set of the password rule's symbol (docs/product-rules.md#validation-rules). */
-export const PASSWORD_SYMBOLS = "!@#$%^&*()_+-=[]{};':\",./<>?\\|`~";
+export const PASSWORD_SYMBOLS = '!@#$%^&*()_+-=[]{};\':",./<>?\\|`~';
 const CHINESE = /[\u3400-\u9fff\uf900-\ufaff]/;
 
 /** The password rule (docs/product-rules.md#validation-rules); returns the first failing message key, or null. */
@@ -30,20 +30,13 @@ export const checkPassword = (value: unknown): ValidationIssue['message'] | null
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 -]{4,19}$/;
 
-const isEmpty = (value: unknown) =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ||
-  (Array.isArray(value) && value.length === 0);
+const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 
 /** `value` written with at most `scale` decimals (0.125 has 3: refused for scale 2, never rounded). */
 export const hasAtMostDecimals = (value: number, scale: number) => Number(value.toFixed(Math.min(Math.max(scale, 0), 20))) === value;
 
 /** Validates one field's value; `mode` decides whether requiredOnCreate applies. */
-export const validateField = (
-  name: string,
-  field: FieldDeclaration,
-  value: unknown,
-  mode: 'create' | 'edit',
-): ValidationIssue | null => {
+export const validateField = (name: string, field: FieldDeclaration, value: unknown, mode: 'create' | 'edit'): ValidationIssue | null => {
   const required = field.required || (mode === 'create' && field.requiredOnCreate);
   if (isEmpty(value)) return required ? { field: name, message: 'validation.required', code: '1001' } : null;
 
@@ -115,11 +108,7 @@ const comparable = (value: unknown): number | null => {
 };
 
 /** Validates a whole record (fields the client may write, then cross-field rules). */
-export const validateRecord = (
-  declaration: Pick<ResourceDeclaration, 'fields' | 'rules'>,
-  record: Record<string, unknown>,
-  mode: 'create' | 'edit',
-): ValidationIssue[] => {
+export const validateRecord = (declaration: Pick<ResourceDeclaration, 'fields' | 'rules'>, record: Record<string, unknown>, mode: 'create' | 'edit'): ValidationIssue[] => {
   const issues: ValidationIssue[] = [];
   for (const [name, field] of Object.entries(declaration.fields)) {
     if (field.readOnly) continue;

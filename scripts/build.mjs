@@ -24,7 +24,12 @@ const migrationHashes = () =>
     readdirSync(MIGRATIONS_DIR)
       .filter((name) => name.endsWith('.sql'))
       .sort()
-      .map((name) => [name, createHash('sha256').update(readFileSync(join(MIGRATIONS_DIR, name))).digest('hex')]),
+      .map((name) => [
+        name,
+        createHash('sha256')
+          .update(readFileSync(join(MIGRATIONS_DIR, name)))
+          .digest('hex'),
+      ]),
   );
 
 const workerEntries = (folder = join(ROOT, 'server')) =>
@@ -140,6 +145,8 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.
   const started = performance.now();
   const { timings, workers } = await buildAll({ serverOnly: values['server-only'], outDir, progress: (line) => console.log(line) });
   const where = values['server-only'] ? relative(ROOT, outDir) || '.' : `${relative(ROOT, CONSOLE_OUT_DIR)}/ and ${relative(ROOT, outDir)}/`;
-  const parts = Object.entries(timings).map(([label, ms]) => `${label} ${(ms / 1000).toFixed(1)} s`).join(', ');
+  const parts = Object.entries(timings)
+    .map(([label, ms]) => `${label} ${(ms / 1000).toFixed(1)} s`)
+    .join(', ');
   console.log(`[build] ${where} in ${((performance.now() - started) / 1000).toFixed(1)} s (${parts})${workers.length ? `; workers: ${workers.join(', ')}` : ''}`);
 }

@@ -12,15 +12,31 @@ export const CONSOLE_OUT_DIR = join(ROOT, 'dist');
 export const STAMP_FILE = 'build-stamp.json';
 
 /** What the console and the server bundle are built from (tests, docs and benches are not). */
-const INPUTS = ['server', 'resources', 'i18n', 'src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'tsconfig.app.json', 'tsconfig.server.json', 'package.json', 'package-lock.json', 'scripts'];
+const INPUTS = [
+  'server',
+  'resources',
+  'i18n',
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'tsconfig.json',
+  'tsconfig.app.json',
+  'tsconfig.server.json',
+  'package.json',
+  'package-lock.json',
+  'scripts',
+];
 
 const filesUnder = (path) => {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    // node_modules: scripts/depcruise/ installs a TypeScript for the dependency check, no build input.
-    .filter((entry) => !entry.name.startsWith('.') && entry.name !== 'node_modules')
-    .flatMap((entry) => filesUnder(join(path, entry.name)));
+  return (
+    readdirSync(path, { withFileTypes: true })
+      // node_modules: scripts/depcruise/ installs a TypeScript for the dependency check, no build input.
+      .filter((entry) => !entry.name.startsWith('.') && entry.name !== 'node_modules')
+      .flatMap((entry) => filesUnder(join(path, entry.name)))
+  );
 };
 
 /** SHA-256 over the inputs' names and contents (about 3 MB: a few tens of milliseconds). */

@@ -32,4 +32,3 @@ export const chunkName = (chunk: Pick<PreRenderedChunk, 'facadeModuleId' | 'name
 };
 
 export const chunkFileNames = (chunk: PreRenderedChunk) => `assets/${chunkName(chunk)}-[hash].js`;
-

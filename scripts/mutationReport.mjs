@@ -35,9 +35,7 @@ const parseArgs = (argv) => {
     else if (arg.startsWith('--folder=')) folders.push(...arg.slice('--folder='.length).split(','));
     else throw new Error(`unknown argument ${arg} (use --folder <folder>, --all-tests, --part <n>, --report-only)`);
   }
-  const named = [...folders, ...(process.env.MUTATION_FOLDER ?? '').split(',')]
-    .map((folder) => folder.trim().replace(/\/+$/, ''))
-    .filter(Boolean);
+  const named = [...folders, ...(process.env.MUTATION_FOLDER ?? '').split(',')].map((folder) => folder.trim().replace(/\/+$/, '')).filter(Boolean);
   for (const folder of named) {
     if (!MUTATED_FOLDERS.includes(folder)) throw new Error(`${folder} is not one of ${MUTATED_FOLDERS.join(', ')}`);
   }
@@ -115,7 +113,16 @@ export const summarise = (report, equivalents) => {
         const original = originalText(source, mutant.location);
         const lineText = source.split('\n')[mutant.location.start.line - 1];
         const key = `${file}|${mutant.mutatorName}|${oneLine(lineText)}|${oneLine(original)}|${oneLine(mutant.replacement ?? '')}`;
-        entry.survivors.push({ key, file, line: mutant.location.start.line, status: mutant.status, mutator: mutant.mutatorName, original: oneLine(original), replacement: oneLine(mutant.replacement ?? ''), why: equivalents[key] });
+        entry.survivors.push({
+          key,
+          file,
+          line: mutant.location.start.line,
+          status: mutant.status,
+          mutator: mutant.mutatorName,
+          original: oneLine(original),
+          replacement: oneLine(mutant.replacement ?? ''),
+          why: equivalents[key],
+        });
       }
     }
     byFolder.set(folder, entry);
@@ -209,7 +216,9 @@ const main = async () => {
     command: `npm run test:mutation -- ${folders.map((folder) => `--folder ${folder}`).join(' ')}${allTests ? ' --all-tests' : ''}`,
     tests: parts
       ? parts.map((p) => `${p.tests.join(', ')} against ${p.mutate.join(', ')}`).join('; ')
-      : testFiles ? testFiles.join(', ') : 'every related test of the unit and server projects',
+      : testFiles
+        ? testFiles.join(', ')
+        : 'every related test of the unit and server projects',
     minutes: minutes ?? Number(process.env.MUTATION_MINUTES ?? Number.NaN),
     ...(report.missingParts?.length ? { missingParts: report.missingParts } : {}),
   };

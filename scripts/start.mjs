@@ -38,7 +38,8 @@ if (reason) {
     if (build.status !== 0) process.exit(build.status ?? 1);
   } else if (reason === 'sources changed since the last build') {
     // a deployment may ship the build without the sources: nothing to say then
-    if (existsSync(join(ROOT, 'server'))) console.warn('[start] the sources differ from the shipped build and the build tools (dev dependencies) are not installed: starting the shipped build');
+    if (existsSync(join(ROOT, 'server')))
+      console.warn('[start] the sources differ from the shipped build and the build tools (dev dependencies) are not installed: starting the shipped build');
   } else {
     console.error(`[start] ${reason}, and the build tools (dev dependencies) are not installed: run \`npm install && npm run build\` first`);
     process.exit(1);

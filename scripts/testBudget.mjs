@@ -23,7 +23,7 @@ const byProject = new Map();
 for (const file of times.files) byProject.set(file.project, (byProject.get(file.project) ?? 0) + file.seconds);
 const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
 
-console.log('\nTest time budget (sum of each file\'s import, set-up and tests; tests/budget.json)');
+console.log("\nTest time budget (sum of each file's import, set-up and tests; tests/budget.json)");
 console.log('project     time (s)   budget (s)');
 const over = [];
 for (const [project, seconds] of [...byProject].sort((a, b) => b[1] - a[1])) {

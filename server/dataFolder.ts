@@ -17,8 +17,7 @@ const TEMPLATE_VERSION_FILE = '.pglite-version';
  * PGLITE_TEMPLATE_DIR overrides it (a folder that does not exist: no template, PGlite's initdb).
  */
 export const PGLITE_TEMPLATE_DIR =
-  process.env.PGLITE_TEMPLATE_DIR?.trim() ||
-  fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../dist-server/pglite-template' : './pglite-template', import.meta.url));
+  process.env.PGLITE_TEMPLATE_DIR?.trim() || fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../dist-server/pglite-template' : './pglite-template', import.meta.url));
 
 const installedPgliteVersion = (): string | undefined => {
   try {
@@ -50,7 +49,10 @@ const readMarker = (file: string): TemplateMarker | undefined => {
 };
 
 /** The same hash scripts/build.mjs writes into the marker. */
-const migrationHash = (name: string, folder: string) => createHash('sha256').update(readFileSync(join(folder, name))).digest('hex');
+const migrationHash = (name: string, folder: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(folder, name)))
+    .digest('hex');
 
 /** drizzle's journal: the migrations in order, each with the time drizzle compares against the last one applied. */
 const journalOf = (folder: string): Array<{ tag: string; when: number }> => {

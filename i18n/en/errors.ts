@@ -79,7 +79,7 @@ export const errors = {
   '9416': 'The address %{route} belongs to another screen: choose another name or menu',
   '9417': 'The menu has no entry %{entry} to place this one after',
   '9418': 'Only image and file fields take a size limit or accepted types',
-  '9419': 'The size limit is above this kind\'s maximum of %{max} bytes',
+  '9419': "The size limit is above this kind's maximum of %{max} bytes",
   '9420': 'An image field accepts image types only, not %{type}',
   // Uploaded files (docs/files.md): resData says the limit, or the type found and those accepted.
   '9600': 'The file is too large',

@@ -27,7 +27,8 @@ export const events = {
     link: 'Event history',
     // "send now": a test of the rule, without an alarm
     subjectTest: 'Test of the alarm notification rule "%{name}"',
-    introTest: 'This is a test sent with "Send now" in the RVM Console: no alarm was raised. The recipients of this rule get a mail like the alarm mails when one of these alarms is raised.',
+    introTest:
+      'This is a test sent with "Send now" in the RVM Console: no alarm was raised. The recipients of this rule get a mail like the alarm mails when one of these alarms is raised.',
     alarms: 'Alarms',
     fleets: 'Fleets',
     allFleets: 'All fleets',

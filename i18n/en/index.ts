@@ -19,5 +19,23 @@ import { deployments } from './deployments';
 import { hookups, hookupResources } from './hookups';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
-export const en = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes, hookups, deployments } as const;
+export const en = {
+  app,
+  menu,
+  generic,
+  validation,
+  errors,
+  resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources },
+  fleet,
+  installation,
+  events,
+  remote,
+  dashboard,
+  notifications,
+  reports,
+  performance,
+  resourceTypes,
+  hookups,
+  deployments,
+} as const;
 export type AppMessages = typeof en;

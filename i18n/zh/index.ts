@@ -19,4 +19,22 @@ import { auditResources } from './audit';
 import { deployments } from './deployments';
 import { hookups, hookupResources } from './hookups';
 
-export const zh: Catalogue<AppMessages> = { app, menu, generic, validation, errors, resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources }, fleet, installation, events, remote, dashboard, notifications, reports, performance, resourceTypes, hookups, deployments };
+export const zh: Catalogue<AppMessages> = {
+  app,
+  menu,
+  generic,
+  validation,
+  errors,
+  resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources },
+  fleet,
+  installation,
+  events,
+  remote,
+  dashboard,
+  notifications,
+  reports,
+  performance,
+  resourceTypes,
+  hookups,
+  deployments,
+};

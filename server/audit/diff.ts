@@ -41,11 +41,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * Secret fields (`secretFields`, and names like password/token/secret/hash): `{ redacted: true }` when
  * set by a create or an update, nothing on delete.
  */
-export const diffFields = (
-  before: Record<string, unknown> | undefined,
-  after: Record<string, unknown> | undefined,
-  secretFields: readonly string[],
-): Changes => {
+export const diffFields = (before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined, secretFields: readonly string[]): Changes => {
   const changes: Changes = {};
   const fields = after ? Object.keys(after) : Object.keys(before ?? {});
   for (const field of fields) {

@@ -25,10 +25,7 @@ export const passwordExpired = (config: ServerConfig, changedAt: Date) => Date.n
 /** Why the user must change their password before anything else (the 4007 `resData.reason`), or null. */
 export type PasswordChangeReason = 'firstLogin' | 'passwordExpired';
 
-export const passwordChangeReason = (
-  config: ServerConfig,
-  principal: Pick<Principal, 'mustChangePassword' | 'passwordChangedAt'>,
-): PasswordChangeReason | null =>
+export const passwordChangeReason = (config: ServerConfig, principal: Pick<Principal, 'mustChangePassword' | 'passwordChangedAt'>): PasswordChangeReason | null =>
   principal.mustChangePassword ? 'firstLogin' : passwordExpired(config, principal.passwordChangedAt) ? 'passwordExpired' : null;
 
 export const buildLoginAnswer = async (db: Db, config: ServerConfig, principal: Principal, tokenValue?: string): Promise<LoginAnswer> => {
@@ -62,9 +59,7 @@ export const loginAnswerSchema = (withToken: boolean) => ({
     userId: { type: 'integer' },
     realName: { type: 'string' },
     userName: { type: 'string' },
-    ...(withToken
-      ? { tokenInfo: { type: 'object', properties: { tokenName: { type: 'string' }, tokenValue: { type: 'string' } } } }
-      : {}),
+    ...(withToken ? { tokenInfo: { type: 'object', properties: { tokenName: { type: 'string' }, tokenValue: { type: 'string' } } } } : {}),
     userInfo: {
       type: 'object',
       properties: {

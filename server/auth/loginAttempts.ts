@@ -52,8 +52,7 @@ interface Row {
 const secondsUntil = (time: number) => Math.max(1, Math.ceil((time - Date.now()) / 1000));
 
 /** When `rows` (failures of one dimension, at its limit) fall below it: the oldest leaves the window. */
-const retryAfterOf = (config: LimitConfig, rows: Row[]) =>
-  secondsUntil(Math.min(...rows.map((row) => row.attemptedAt.getTime()), Date.now()) + windowMs(config));
+const retryAfterOf = (config: LimitConfig, rows: Row[]) => secondsUntil(Math.min(...rows.map((row) => row.attemptedAt.getTime()), Date.now()) + windowMs(config));
 
 const tryClaim = (db: Db, config: LimitConfig, username: string, address: string): Promise<LoginClaim> =>
   db.transaction(async (tx) => {

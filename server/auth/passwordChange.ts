@@ -17,12 +17,7 @@ export const assertPasswordRule = (field: string, password: unknown) => {
   throw invalidField(field, message, code);
 };
 
-export const setPassword = async (
-  db: Db,
-  userId: number,
-  passwordHash: string,
-  options: { mustChange: boolean; reason: RevokeReason; audit?: PasswordAudit },
-) =>
+export const setPassword = async (db: Db, userId: number, passwordHash: string, options: { mustChange: boolean; reason: RevokeReason; audit?: PasswordAudit }) =>
   db.transaction(async (tx) => {
     const [user] = await tx
       .update(sysUser)
@@ -31,5 +26,8 @@ export const setPassword = async (
       .returning({ id: sysUser.id, name: sysUser.name });
     if (user && options.audit) await recordPasswordSet(tx, user, options.audit);
     await revokeUserTokens(tx, userId, options.reason);
-    await tx.update(passwordReset).set({ usedAt: new Date() }).where(and(eq(passwordReset.userId, userId), isNull(passwordReset.usedAt)));
+    await tx
+      .update(passwordReset)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordReset.userId, userId), isNull(passwordReset.usedAt)));
   });

@@ -34,9 +34,7 @@ const LEGACY_MEMORY = scryptMemory(scryptParametersFor(17));
 const derive = (password: string, salt: Buffer, parameters: ScryptParameters, keyLength: number) =>
   new Promise<Buffer>((resolve, reject) =>
     // maxmem: exactly what these parameters take, so no computation can allocate more.
-    scrypt(password.normalize('NFC'), salt, keyLength, { ...parameters, maxmem: scryptMemory(parameters) }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+    scrypt(password.normalize('NFC'), salt, keyLength, { ...parameters, maxmem: scryptMemory(parameters) }, (error, key) => (error ? reject(error) : resolve(key))),
   );
 
 interface StoredHash {

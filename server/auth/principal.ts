@@ -97,11 +97,7 @@ export const roleIdsOf = async (db: Db, userId: number, licenseAccountId: number
  * `permissionsOf` and `roleIdsOf` in one query (the login answer needs both), same order and same
  * answers: none when the account is null.
  */
-export const permissionsAndRolesOf = async (
-  db: Db,
-  userId: number,
-  licenseAccountId: number | null,
-): Promise<{ permissions: PermissionItem[]; roleIds: number[] }> => {
+export const permissionsAndRolesOf = async (db: Db, userId: number, licenseAccountId: number | null): Promise<{ permissions: PermissionItem[]; roleIds: number[] }> => {
   if (licenseAccountId === null) return { permissions: [], roleIds: [] };
   const [row] = rowsOf<{ permissions: PermissionItem[] | string; role_ids: number[] | string }>(
     await db.execute(sql`

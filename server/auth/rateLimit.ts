@@ -20,7 +20,10 @@ export const hitRateLimit = (db: Db, scope: RateLimitScope, rawSubject: string, 
     const since = new Date(Date.now() - windowMinutes * 60_000);
     const same = and(eq(rateLimitHit.scope, scope), eq(rateLimitHit.subject, subject));
     await tx.delete(rateLimitHit).where(and(same, lt(rateLimitHit.hitAt, since)));
-    const [row] = await tx.select({ hits: count(), oldest: min(rateLimitHit.hitAt) }).from(rateLimitHit).where(and(same, gt(rateLimitHit.hitAt, since)));
+    const [row] = await tx
+      .select({ hits: count(), oldest: min(rateLimitHit.hitAt) })
+      .from(rateLimitHit)
+      .where(and(same, gt(rateLimitHit.hitAt, since)));
     if ((row?.hits ?? 0) >= max) {
       const oldest = row?.oldest ? new Date(row.oldest).getTime() : Date.now();
       return { allowed: false, retryAfter: Math.max(1, Math.ceil((oldest + windowMinutes * 60_000 - Date.now()) / 1000)) };

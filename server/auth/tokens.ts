@@ -47,9 +47,7 @@ export const issueToken = async (db: Db, config: ServerConfig, userId: number, u
       await tx.update(sysToken).set({ revokedAt: now, revokeReason: 'superseded' }).where(inArray(sysToken.id, surplus));
     }
     // Housekeeping: rows past their absolute lifetime for a day can no longer tell the client anything useful.
-    await tx
-      .delete(sysToken)
-      .where(and(eq(sysToken.userId, userId), lt(sysToken.createdAt, new Date(now.getTime() - config.tokenMaxHours * HOUR - 24 * HOUR))));
+    await tx.delete(sysToken).where(and(eq(sysToken.userId, userId), lt(sysToken.createdAt, new Date(now.getTime() - config.tokenMaxHours * HOUR - 24 * HOUR))));
   });
   return value;
 };
@@ -66,10 +64,7 @@ export const tokenHashOf = (value: string | undefined): string => {
  * the row is due a touch (at most once a minute: idle expiry needs no finer grain, and it spares a
  * write per request), else null.
  */
-export const checkTokenRow = (
-  config: ServerConfig,
-  row: { revoked: boolean; revokeReason: string | null; createdAt: number; lastSeenAt: number },
-): Date | null => {
+export const checkTokenRow = (config: ServerConfig, row: { revoked: boolean; revokeReason: string | null; createdAt: number; lastSeenAt: number }): Date | null => {
   if (row.revoked) throw new AppError(row.revokeReason === 'superseded' ? '11016' : '11015');
   const now = Date.now();
   if (now - row.createdAt > config.tokenMaxHours * HOUR) throw new AppError('11014');
@@ -81,7 +76,11 @@ export const touchToken = (db: Db, tokenId: number, at: Date) => db.update(sysTo
 
 /** Checks a token header value, answering the forced-logout codes 11011 to 11016. */
 export const authenticate = async (db: Db, config: ServerConfig, value: string | undefined): Promise<TokenRow> => {
-  const [row] = await db.select().from(sysToken).where(eq(sysToken.tokenHash, tokenHashOf(value))).limit(1);
+  const [row] = await db
+    .select()
+    .from(sysToken)
+    .where(eq(sysToken.tokenHash, tokenHashOf(value)))
+    .limit(1);
   if (!row) throw new AppError('11012');
   const touch = checkTokenRow(config, {
     revoked: Boolean(row.revokedAt),
@@ -94,7 +93,13 @@ export const authenticate = async (db: Db, config: ServerConfig, value: string |
 };
 
 export const revokeToken = (db: Db, tokenId: number, reason: RevokeReason) =>
-  db.update(sysToken).set({ revokedAt: new Date(), revokeReason: reason }).where(and(eq(sysToken.id, tokenId), isNull(sysToken.revokedAt)));
+  db
+    .update(sysToken)
+    .set({ revokedAt: new Date(), revokeReason: reason })
+    .where(and(eq(sysToken.id, tokenId), isNull(sysToken.revokedAt)));
 
 export const revokeUserTokens = (db: Db, userId: number, reason: RevokeReason) =>
-  db.update(sysToken).set({ revokedAt: new Date(), revokeReason: reason }).where(and(eq(sysToken.userId, userId), isNull(sysToken.revokedAt)));
+  db
+    .update(sysToken)
+    .set({ revokedAt: new Date(), revokeReason: reason })
+    .where(and(eq(sysToken.userId, userId), isNull(sysToken.revokedAt)));

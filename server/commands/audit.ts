@@ -67,7 +67,10 @@ export const registerAuditRoutes = (app: TypedApp, { db }: Services) => {
           action: Type.Optional(Nullable(Type.String({ maxLength: 48 }))),
         }),
       },
-      { type: 'object', properties: { list: { type: 'array', items: auditRecordSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } } },
+      {
+        type: 'object',
+        properties: { list: { type: 'array', items: auditRecordSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } },
+      },
     ),
     async (request) => {
       const body = withPaging(request.body);
@@ -82,7 +85,13 @@ export const registerAuditRoutes = (app: TypedApp, { db }: Services) => {
         to ? lt(auditLog.time, to) : undefined,
       );
       const [rows, [{ total }]] = await Promise.all([
-        db.select().from(auditLog).where(where).orderBy(desc(auditLog.time), desc(auditLog.id)).limit(body.pageSize).offset((body.pageNum - 1) * body.pageSize),
+        db
+          .select()
+          .from(auditLog)
+          .where(where)
+          .orderBy(desc(auditLog.time), desc(auditLog.id))
+          .limit(body.pageSize)
+          .offset((body.pageNum - 1) * body.pageSize),
         db.select({ total: count() }).from(auditLog).where(where),
       ]);
       const list = rows.map(({ licenseAccountId: _account, time, ...row }) => ({ ...row, time: iso(time) }));

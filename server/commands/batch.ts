@@ -48,7 +48,11 @@ const resolveFilter = async (services: Services, caller: Caller, filter: Record<
 
 const resolveIds = async (services: Services, account: number, ids: number[]) => {
   const unique = [...new Set(ids)];
-  const targets = await services.db.select(targetColumns).from(rvm).where(and(inArray(rvm.id, unique), eq(rvm.licenseAccountId, account))).orderBy(rvm.id);
+  const targets = await services.db
+    .select(targetColumns)
+    .from(rvm)
+    .where(and(inArray(rvm.id, unique), eq(rvm.licenseAccountId, account)))
+    .orderBy(rvm.id);
   const found = new Set(targets.map((target) => target.id));
   return { targets, missing: unique.filter((id) => !found.has(id)) };
 };
@@ -63,7 +67,11 @@ const answer = (request: FastifyRequest, queue: QueueRequest, outcome: QueueOutc
 const queueBatch = async (services: Services, request: FastifyRequest, log: FastifyBaseLogger, queue: QueueRequest) => {
   if (queue.targets.length + (queue.missing?.length ?? 0) === 0) return { batchId: null, total: 0, queued: 0, refused: [] };
   const outcome = await queueCommands(services.db, services, actorOf(callerOf(request)), queue);
-  void deliverInBackground(services, outcome.queued.map((row) => row.rvmId), log);
+  void deliverInBackground(
+    services,
+    outcome.queued.map((row) => row.rvmId),
+    log,
+  );
   return answer(request, queue, outcome);
 };
 
@@ -99,7 +107,10 @@ export const registerBatchRoutes = (app: TypedApp, services: Services) => {
   );
 
   const batchOf = async (account: number, id: number) => {
-    const [batch] = await db.select().from(rvmCommandBatch).where(and(eq(rvmCommandBatch.id, id), eq(rvmCommandBatch.licenseAccountId, account)));
+    const [batch] = await db
+      .select()
+      .from(rvmCommandBatch)
+      .where(and(eq(rvmCommandBatch.id, id), eq(rvmCommandBatch.licenseAccountId, account)));
     if (!batch) throw new AppError('2003');
     return batch;
   };
@@ -144,7 +155,14 @@ export const registerBatchRoutes = (app: TypedApp, services: Services) => {
       const counts = Object.fromEntries(COMMAND_STATUSES.map((name) => [name, 0]));
       for (const row of byStatus) counts[row.status] = Number(row.n);
       return ok(request, {
-        batch: { id: batch.id, command: batch.command, params: batch.params, machineCount: batch.machineCount, createdByName: batch.createdByName, createdTime: iso(batch.createdTime) },
+        batch: {
+          id: batch.id,
+          command: batch.command,
+          params: batch.params,
+          machineCount: batch.machineCount,
+          createdByName: batch.createdByName,
+          createdTime: iso(batch.createdTime),
+        },
         counts,
         list,
         total: Number(total),
@@ -172,7 +190,12 @@ export const registerBatchRoutes = (app: TypedApp, services: Services) => {
             eq(rvmCommand.batchId, batch.id),
             eq(rvmCommand.licenseAccountId, account),
             inArray(rvmCommand.status, [...FAILED_STATUSES]),
-            notExists(db.select({ one: sql`1` }).from(resend).where(eq(resend.resendOf, rvmCommand.id))),
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(resend)
+                .where(eq(resend.resendOf, rvmCommand.id)),
+            ),
           ),
         );
       return ok(

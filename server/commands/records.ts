@@ -11,7 +11,6 @@ import { iso } from '../fleet/access';
 
 type JsonSchema = Record<string, unknown>;
 
-
 const { licenseAccountId: _account, ...commandColumns } = getTableColumns(rvmCommand);
 export const COMMAND_SELECTION = { ...commandColumns, termNo: rvm.termNo };
 
@@ -42,7 +41,13 @@ export const toCommandRecord = (row: Row): CommandRecord => ({
 
 /** Commands matching `where` (callers scope it to the account), newest first. */
 export const readCommands = async (db: Db, where: SQL | undefined, page?: { limit: number; offset: number }): Promise<CommandRecord[]> => {
-  let query = db.select(COMMAND_SELECTION).from(rvmCommand).innerJoin(rvm, eq(rvm.id, rvmCommand.rvmId)).where(where).orderBy(desc(rvmCommand.createdTime), desc(rvmCommand.id)).$dynamic();
+  let query = db
+    .select(COMMAND_SELECTION)
+    .from(rvmCommand)
+    .innerJoin(rvm, eq(rvm.id, rvmCommand.rvmId))
+    .where(where)
+    .orderBy(desc(rvmCommand.createdTime), desc(rvmCommand.id))
+    .$dynamic();
   if (page) query = query.limit(page.limit).offset(page.offset);
   return (await query).map(toCommandRecord);
 };

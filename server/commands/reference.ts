@@ -29,10 +29,7 @@ const modelsText = (entry: CommandDefinition) => {
 };
 
 const successText = (entry: CommandDefinition) =>
-  [
-    entry.uploadsFile ? 'uploads a file (`file`) before its result' : '',
-    entry.storesParams ? "the server writes the params to the machine's fields of the same names" : '',
-  ]
+  [entry.uploadsFile ? 'uploads a file (`file`) before its result' : '', entry.storesParams ? "the server writes the params to the machine's fields of the same names" : '']
     .filter(Boolean)
     .join('; ') || '–';
 
@@ -40,7 +37,7 @@ const successText = (entry: CommandDefinition) =>
 export const commandsReference = (): string[] => [
   '### Commands',
   '',
-  'Generated from `resources/commands.ts`; the descriptions are the console\'s. `name?`: optional. A model the catalogue does not name takes every command without a model list.',
+  "Generated from `resources/commands.ts`; the descriptions are the console's. `name?`: optional. A model the catalogue does not name takes every command without a model list.",
   '',
   '| command | what it does | params | models (`rvm.termType`) | on success |',
   '|---|---|---|---|---|',

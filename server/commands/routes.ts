@@ -59,7 +59,10 @@ export const registerCommandRoutes = (app: TypedApp, services: Services) => {
           command: Type.Optional(NullableStringEnum(REMOTE_COMMANDS)),
         }),
       },
-      { type: 'object', properties: { list: { type: 'array', items: commandRecordSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } } },
+      {
+        type: 'object',
+        properties: { list: { type: 'array', items: commandRecordSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } },
+      },
     ),
     async (request) => {
       const caller = callerOf(request);
@@ -104,7 +107,11 @@ export const registerCommandRoutes = (app: TypedApp, services: Services) => {
 
   app.post(
     '/rvm/command/:id/cancel',
-    route('Cancel a command that has not finished (notSent, sending, sent); 5001 for other statuses. A later answer of the machine is ignored', { params: ID_PARAMS }, commandRecordSchema),
+    route(
+      'Cancel a command that has not finished (notSent, sending, sent); 5001 for other statuses. A later answer of the machine is ignored',
+      { params: ID_PARAMS },
+      commandRecordSchema,
+    ),
     async (request) => {
       const actor = actorOf(callerOf(request));
       const { id } = request.params;
@@ -136,7 +143,7 @@ export const registerCommandRoutes = (app: TypedApp, services: Services) => {
       config: { permissions: COMMAND_PERMISSIONS },
       schema: {
         tags: ['commands'],
-        summary: 'Download a file a machine uploaded (logs, diagnosis); 2003 when it is not the account\'s',
+        summary: "Download a file a machine uploaded (logs, diagnosis); 2003 when it is not the account's",
         description: `Needs one of: ${COMMAND_PERMISSIONS.join(', ')} (superAdmin passes). Answers the bytes with their content type and file name.`,
         security: [{ rvmToken: [] }],
         params: ID_PARAMS,

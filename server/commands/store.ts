@@ -54,15 +54,8 @@ export const releaseClaimed = async (db: Db, commandIds: number[]): Promise<void
  * The machine's commandAck: sending|notSent -> sent (accepted) or sendFailed (with its reason).
  * Unknown ids, other machines' ids and commands already past that state change nothing (false).
  */
-export const applyAck = async (
-  tx: Db,
-  rvmId: number,
-  ack: { commandId: number; accepted: boolean; reason?: string },
-  at: Date,
-): Promise<boolean> => {
-  const changes = ack.accepted
-    ? { status: 'sent', ackTime: at }
-    : { status: 'sendFailed', statusReason: reason(ack.reason) ?? 'refused', ackTime: at, finishedTime: at };
+export const applyAck = async (tx: Db, rvmId: number, ack: { commandId: number; accepted: boolean; reason?: string }, at: Date): Promise<boolean> => {
+  const changes = ack.accepted ? { status: 'sent', ackTime: at } : { status: 'sendFailed', statusReason: reason(ack.reason) ?? 'refused', ackTime: at, finishedTime: at };
   const changed = await tx
     .update(rvmCommand)
     .set({ ...changes, updatedTime: touched })
@@ -78,7 +71,11 @@ export const applyAck = async (
  */
 const applySideEffects = async (tx: Db, rvmId: number, command: string, params: Record<string, unknown>) => {
   if (!isRemoteCommand(command) || !commandDefinition(command).storesParams) return;
-  const values = Object.fromEntries(Object.keys(COMMAND_PARAMS[command].fields).filter((name) => params[name] !== undefined).map((name) => [name, params[name]]));
+  const values = Object.fromEntries(
+    Object.keys(COMMAND_PARAMS[command].fields)
+      .filter((name) => params[name] !== undefined)
+      .map((name) => [name, params[name]]),
+  );
   if (Object.keys(values).length > 0) await tx.update(rvm).set(values).where(eq(rvm.id, rvmId));
 };
 
@@ -87,17 +84,10 @@ const applySideEffects = async (tx: Db, rvmId: number, command: string, params: 
  * and file (kept only when the file is this machine's). Same idempotency rules as applyAck; a
  * success of a `storesParams` command (setOnOffTime, binHeight) writes the machine's values in the same transaction.
  */
-export const applyResult = async (
-  tx: Db,
-  rvmId: number,
-  result: { commandId: number; success: boolean; message?: string; fileId?: number },
-  at: Date,
-): Promise<boolean> => {
+export const applyResult = async (tx: Db, rvmId: number, result: { commandId: number; success: boolean; message?: string; fileId?: number }, at: Date): Promise<boolean> => {
   // Without a fileId the command keeps the file its machine uploaded before the result (a `file` message).
   const fileId =
-    result.fileId === undefined
-      ? rvmCommand.fileId
-      : sql`(select ${rvmFile.id} from ${rvmFile} where ${rvmFile.id} = ${result.fileId} and ${rvmFile.rvmId} = ${rvmId})`;
+    result.fileId === undefined ? rvmCommand.fileId : sql`(select ${rvmFile.id} from ${rvmFile} where ${rvmFile.id} = ${result.fileId} and ${rvmFile.rvmId} = ${rvmId})`;
   const [changed] = await tx
     .update(rvmCommand)
     .set({

@@ -56,7 +56,7 @@ export const registerCommandStream = (app: TypedApp, services: Services) => {
         description:
           `Needs one of: ${COMMAND_PERMISSIONS.join(', ')} (superAdmin passes). Token in the rvm-token header (read it with fetch streaming). ` +
           'Answers text/event-stream: `event: ready` first, then `event: command` with a CommandRecord as data each time a matching command changes, ' +
-          'and a comment line every 15 s. 6001 for another account\'s machine, 2003 for another account\'s batch.',
+          "and a comment line every 15 s. 6001 for another account's machine, 2003 for another account's batch.",
         security: [{ rvmToken: [] }],
         querystring: StrictObject({ rvmId: Type.Optional(MACHINE_ID), batchId: Type.Optional(Type.Integer({ minimum: 1 })) }),
         response: { 200: { description: 'text/event-stream', type: 'string' }, ...failureResponses(true) },
@@ -80,16 +80,15 @@ export const registerCommandStream = (app: TypedApp, services: Services) => {
       try {
         if (rvmId) await findMachine(db, caller, rvmId);
         if (batchId) {
-          const [batch] = await db.select({ id: rvmCommandBatch.id }).from(rvmCommandBatch).where(and(eq(rvmCommandBatch.id, batchId), eq(rvmCommandBatch.licenseAccountId, account)));
+          const [batch] = await db
+            .select({ id: rvmCommandBatch.id })
+            .from(rvmCommandBatch)
+            .where(and(eq(rvmCommandBatch.id, batchId), eq(rvmCommandBatch.licenseAccountId, account)));
           if (!batch) throw new AppError('2003');
         }
         // Database time, not this instance's clock: writers stamp rows with the database's now().
         [{ start }] = rowsOf<{ start: string }>(await db.execute(sql`select now()::text as start`));
-        matching = and(
-          eq(rvmCommand.licenseAccountId, account),
-          rvmId ? eq(rvmCommand.rvmId, rvmId) : undefined,
-          batchId ? eq(rvmCommand.batchId, batchId) : undefined,
-        );
+        matching = and(eq(rvmCommand.licenseAccountId, account), rvmId ? eq(rvmCommand.rvmId, rvmId) : undefined, batchId ? eq(rvmCommand.batchId, batchId) : undefined);
       } catch (error) {
         release();
         throw error;

@@ -16,13 +16,20 @@ export const toRow = (type: ConfiguredType): Stored => ({ ...definitionOnly(type
 export const fromRow = (raw: unknown, name: string): ConfiguredType => {
   const stored = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Stored;
   const order = stored.fieldOrder ?? Object.keys(stored.fields);
-  const fields = Object.fromEntries([...order.filter((field) => field in stored.fields), ...Object.keys(stored.fields).filter((field) => !order.includes(field))].map((field) => [field, stored.fields[field]]));
+  const fields = Object.fromEntries(
+    [...order.filter((field) => field in stored.fields), ...Object.keys(stored.fields).filter((field) => !order.includes(field))].map((field) => [field, stored.fields[field]]),
+  );
   return { ...definitionOnly(stored), name, fields };
 };
 
 const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   return value;
 };
 

@@ -28,7 +28,9 @@ const definitionsOf = (file: string, content: unknown): ConfiguredType[] => {
 
 export const loadTypeFiles = async (db: Db, dir: string | undefined, codeNames: ReadonlySet<string>) => {
   if (!dir || !existsSync(dir)) return { created: [], updated: [] };
-  const files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   const types = files.flatMap((name) => definitionsOf(name, JSON.parse(readFileSync(join(dir, name), 'utf8'))));
   if (types.length === 0) return { created: [], updated: [] };
   try {

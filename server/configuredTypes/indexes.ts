@@ -53,8 +53,7 @@ export const indexSpecs = (type: ConfiguredType): IndexSpec[] => {
 };
 
 /** The field of a unique index by its name (to name the field of a 23505 on write). */
-export const uniqueFieldOf = (type: ConfiguredType, constraint: string | undefined) =>
-  indexSpecs(type).find((index) => index.unique && index.name === constraint)?.field;
+export const uniqueFieldOf = (type: ConfiguredType, constraint: string | undefined) => indexSpecs(type).find((index) => index.unique && index.name === constraint)?.field;
 
 const existingIndexes = async (db: Db, typeName: string) =>
   rowsOf<{ name: string }>(

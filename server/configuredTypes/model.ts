@@ -59,39 +59,49 @@ const isoFilterValue = (field: ConfiguredField, raw: unknown, filterName: string
   return new Date(time).toISOString();
 };
 
-const dateFilter = (type: ConfiguredType, expressions: Record<string, SQL>) => (filter: FilterDeclaration, value: unknown): SQL | undefined => {
-  const field = type.fields[filter.field];
-  if (!field || (field.type !== 'date' && field.type !== 'datetime')) return undefined;
-  const expression = expressions[filter.field];
-  const blank = (item: unknown) => item === undefined || item === null || item === '';
-  const at = (item: unknown) => isoFilterValue(field, item, filter.name);
-  switch (filter.operator) {
-    case 'gte':
-      return gte(expression, at(value));
-    case 'lte':
-      return lte(expression, at(value));
-    case 'range': {
-      const [from, to] = value as unknown[];
-      return and(blank(from) ? undefined : gte(expression, at(from)), blank(to) ? undefined : lte(expression, at(to))) ?? sql`true`;
+const dateFilter =
+  (type: ConfiguredType, expressions: Record<string, SQL>) =>
+  (filter: FilterDeclaration, value: unknown): SQL | undefined => {
+    const field = type.fields[filter.field];
+    if (!field || (field.type !== 'date' && field.type !== 'datetime')) return undefined;
+    const expression = expressions[filter.field];
+    const blank = (item: unknown) => item === undefined || item === null || item === '';
+    const at = (item: unknown) => isoFilterValue(field, item, filter.name);
+    switch (filter.operator) {
+      case 'gte':
+        return gte(expression, at(value));
+      case 'lte':
+        return lte(expression, at(value));
+      case 'range': {
+        const [from, to] = value as unknown[];
+        return and(blank(from) ? undefined : gte(expression, at(from)), blank(to) ? undefined : lte(expression, at(to))) ?? sql`true`;
+      }
+      case 'in':
+        return sql`${expression} in (${sql.join(
+          (value as unknown[]).filter((item) => !blank(item)).map((item) => sql`${at(item)}`),
+          sql`, `,
+        )})`;
+      default:
+        return eq(expression, at(value));
     }
-    case 'in':
-      return sql`${expression} in (${sql.join((value as unknown[]).filter((item) => !blank(item)).map((item) => sql`${at(item)}`), sql`, `)})`;
-    default:
-      return eq(expression, at(value));
-  }
-};
+  };
 
 /**
  * A multiReference filter: `eq` the records holding that id, `in` those holding any of them (containment,
  * which the field's GIN index serves: ./indexes.ts).
  */
-const listFilter = (type: ConfiguredType) => (filter: FilterDeclaration, value: unknown): SQL | undefined => {
-  if (type.fields[filter.field]?.type !== 'multiReference') return undefined;
-  const list = sql.raw(qualified(listExpressionText(filter.field)));
-  const ids = (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number');
-  if (ids.length === 0) return sql`true`;
-  return sql`(${sql.join(ids.map((id) => sql`${list} @> ${JSON.stringify([id])}::jsonb`), sql` or `)})`;
-};
+const listFilter =
+  (type: ConfiguredType) =>
+  (filter: FilterDeclaration, value: unknown): SQL | undefined => {
+    if (type.fields[filter.field]?.type !== 'multiReference') return undefined;
+    const list = sql.raw(qualified(listExpressionText(filter.field)));
+    const ids = (Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number');
+    if (ids.length === 0) return sql`true`;
+    return sql`(${sql.join(
+      ids.map((id) => sql`${list} @> ${JSON.stringify([id])}::jsonb`),
+      sql` or `,
+    )})`;
+  };
 
 export interface ConfiguredModel extends ResourceModel {
   configured: ConfiguredType;
@@ -138,8 +148,7 @@ export const buildConfiguredModel = (type: ConfiguredType, uniqueFieldOf: (const
     joins: {},
     licenseAccountColumn: configuredRecord.licenseAccountId,
     hooks: {
-      scope: (caller) =>
-        caller.principal.licenseAccountId === null ? sql`false` : and(scopeBy, eq(configuredRecord.licenseAccountId, caller.principal.licenseAccountId)),
+      scope: (caller) => (caller.principal.licenseAccountId === null ? sql`false` : and(scopeBy, eq(configuredRecord.licenseAccountId, caller.principal.licenseAccountId))),
       filter: (filter, value) => listFilter(type)(filter, value) ?? dateFilter(type, computed)(filter, value),
     },
     readable: Object.keys(declaration.fields),

@@ -38,7 +38,10 @@ export const syncPermissionRows = async (db: Db, type: ConfiguredType) => {
       await db.update(sysPermission).set(values).where(eq(sysPermission.id, id));
       return id;
     }
-    const [row] = await db.insert(sysPermission).values({ ...values, identifier }).returning({ id: sysPermission.id });
+    const [row] = await db
+      .insert(sysPermission)
+      .values({ ...values, identifier })
+      .returning({ id: sysPermission.id });
     return row.id;
   };
   const menuIdentifier = customMenuIdentifier(type.name);

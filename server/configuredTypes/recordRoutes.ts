@@ -35,7 +35,9 @@ const schema = (summary: string, action: string, parts: Record<string, unknown>,
 });
 
 type Body = Record<string, unknown>;
-interface TypeParams { type: string }
+interface TypeParams {
+  type: string;
+}
 
 export const registerConfiguredRecordRoutes = (app: FastifyInstance, services: Services, registry: ConfiguredTypeRegistry) => {
   // The engine's own actions (server/crud/routes.ts), with every model the registry knows for references and deletes.
@@ -67,44 +69,107 @@ export const registerConfiguredRecordRoutes = (app: FastifyInstance, services: S
     return { model: entry.model, caller };
   };
 
-  app.post<{ Params: TypeParams; Body: Body | undefined }>('/custom/:type/page', { onRequest: permitted(['page']), schema: schema('One page of the filtered, sorted list', 'page', { params: typeParams, body: anyBody('{ pageNum, pageSize, sort?, order?, ...filters }') }, { type: 'object', properties: { list: { type: 'array', items: anyRecord }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } } }) }, async (request) => {
-    const { model, caller } = await resolve(request, ['page']);
-    return ok(request, await actions.page(model, caller, request.body ?? {}));
-  });
+  app.post<{ Params: TypeParams; Body: Body | undefined }>(
+    '/custom/:type/page',
+    {
+      onRequest: permitted(['page']),
+      schema: schema(
+        'One page of the filtered, sorted list',
+        'page',
+        { params: typeParams, body: anyBody('{ pageNum, pageSize, sort?, order?, ...filters }') },
+        { type: 'object', properties: { list: { type: 'array', items: anyRecord }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } } },
+      ),
+    },
+    async (request) => {
+      const { model, caller } = await resolve(request, ['page']);
+      return ok(request, await actions.page(model, caller, request.body ?? {}));
+    },
+  );
 
-  app.get<{ Params: TypeParams; Querystring: { nameLike?: string; ids?: string } }>('/custom/:type/list', { onRequest: permitted(['page', 'show', 'create', 'edit']), schema: schema(`Options for pickers and reference labels (at most ${OPTIONS_LIMIT})`, 'page|show|create|edit', { params: typeParams, querystring: optionsQuerySchema }, optionsAnswerSchema) }, async (request) => {
-    const { model, caller } = await resolve(request, ['page', 'show', 'create', 'edit']);
-    const rows = await actions.options(model, caller, request.query);
-    return ok(request, rows.map((row) => ({ id: row.id, name: row.name === null ? null : String(row.name) })));
-  });
+  app.get<{ Params: TypeParams; Querystring: { nameLike?: string; ids?: string } }>(
+    '/custom/:type/list',
+    {
+      onRequest: permitted(['page', 'show', 'create', 'edit']),
+      schema: schema(
+        `Options for pickers and reference labels (at most ${OPTIONS_LIMIT})`,
+        'page|show|create|edit',
+        { params: typeParams, querystring: optionsQuerySchema },
+        optionsAnswerSchema,
+      ),
+    },
+    async (request) => {
+      const { model, caller } = await resolve(request, ['page', 'show', 'create', 'edit']);
+      const rows = await actions.options(model, caller, request.query);
+      return ok(
+        request,
+        rows.map((row) => ({ id: row.id, name: row.name === null ? null : String(row.name) })),
+      );
+    },
+  );
 
-  app.get<{ Params: TypeParams & { id: number } }>('/custom/:type/:id', { onRequest: permitted(['show']), schema: schema('One record', 'show', { params: idTypeParams }, anyRecord) }, async (request) => {
-    const { model, caller } = await resolve(request, ['show']);
-    return ok(request, await actions.show(model, caller, request.params.id));
-  });
+  app.get<{ Params: TypeParams & { id: number } }>(
+    '/custom/:type/:id',
+    { onRequest: permitted(['show']), schema: schema('One record', 'show', { params: idTypeParams }, anyRecord) },
+    async (request) => {
+      const { model, caller } = await resolve(request, ['show']);
+      return ok(request, await actions.show(model, caller, request.params.id));
+    },
+  );
 
-  app.post<{ Params: TypeParams; Body: Body | undefined }>('/custom/:type', { onRequest: permitted(['create']), schema: schema('Create a record', 'create', { params: typeParams, body: anyBody('The record (no id)') }, anyRecord) }, async (request) => {
-    const { model, caller } = await resolve(request, ['create']);
-    return ok(request, await actions.create(model, caller, request.body ?? {}));
-  });
+  app.post<{ Params: TypeParams; Body: Body | undefined }>(
+    '/custom/:type',
+    { onRequest: permitted(['create']), schema: schema('Create a record', 'create', { params: typeParams, body: anyBody('The record (no id)') }, anyRecord) },
+    async (request) => {
+      const { model, caller } = await resolve(request, ['create']);
+      return ok(request, await actions.create(model, caller, request.body ?? {}));
+    },
+  );
 
-  app.put<{ Params: TypeParams; Body: Body | undefined }>('/custom/:type', { onRequest: permitted(['edit']), schema: schema('Update a record (absent fields keep their value)', 'edit', { params: typeParams, body: anyBody('The record with its id') }, anyRecord) }, async (request) => {
-    const { model, caller } = await resolve(request, ['edit']);
-    return ok(request, await actions.update(model, caller, request.body ?? {}));
-  });
+  app.put<{ Params: TypeParams; Body: Body | undefined }>(
+    '/custom/:type',
+    {
+      onRequest: permitted(['edit']),
+      schema: schema('Update a record (absent fields keep their value)', 'edit', { params: typeParams, body: anyBody('The record with its id') }, anyRecord),
+    },
+    async (request) => {
+      const { model, caller } = await resolve(request, ['edit']);
+      return ok(request, await actions.update(model, caller, request.body ?? {}));
+    },
+  );
 
-  app.delete<{ Params: TypeParams; Querystring: { id: number } }>('/custom/:type', { onRequest: permitted(['delete']), schema: schema('Delete a record', 'delete', { params: typeParams, querystring: idQuery }, { type: 'null' }) }, async (request) => {
-    const { model, caller } = await resolve(request, ['delete']);
-    await actions.delete(model, caller, [request.query.id]);
-    return ok(request, null);
-  });
+  app.delete<{ Params: TypeParams; Querystring: { id: number } }>(
+    '/custom/:type',
+    { onRequest: permitted(['delete']), schema: schema('Delete a record', 'delete', { params: typeParams, querystring: idQuery }, { type: 'null' }) },
+    async (request) => {
+      const { model, caller } = await resolve(request, ['delete']);
+      await actions.delete(model, caller, [request.query.id]);
+      return ok(request, null);
+    },
+  );
 
-  app.post<{ Params: TypeParams; Body: { ids: number[] } }>('/custom/:type/batchDelete', { onRequest: permitted(['delete']), schema: schema('Delete several records in one transaction (all or nothing)', 'delete', { params: typeParams, body: batchDeleteBodySchema }, { type: 'object', properties: { deleted: { type: 'integer' } } }) }, async (request) => {
-    const { model, caller } = await resolve(request, ['delete']);
-    return ok(request, { deleted: await actions.delete(model, caller, request.body.ids) });
-  });
+  app.post<{ Params: TypeParams; Body: { ids: number[] } }>(
+    '/custom/:type/batchDelete',
+    {
+      onRequest: permitted(['delete']),
+      schema: schema(
+        'Delete several records in one transaction (all or nothing)',
+        'delete',
+        { params: typeParams, body: batchDeleteBodySchema },
+        { type: 'object', properties: { deleted: { type: 'integer' } } },
+      ),
+    },
+    async (request) => {
+      const { model, caller } = await resolve(request, ['delete']);
+      return ok(request, { deleted: await actions.delete(model, caller, request.body.ids) });
+    },
+  );
 
-  const exportSchema = schema('Export the filtered list as CSV or XLSX (labels in the request language)', 'export', { params: typeParams, body: anyBody('{ format: csv|xlsx, columns?, sort?, order?, utcOffsetMinutes?, ...filters }') }, {});
+  const exportSchema = schema(
+    'Export the filtered list as CSV or XLSX (labels in the request language)',
+    'export',
+    { params: typeParams, body: anyBody('{ format: csv|xlsx, columns?, sort?, order?, utcOffsetMinutes?, ...filters }') },
+    {},
+  );
   exportSchema.response = { 200: { description: 'The file (text/csv or XLSX)', type: 'string', format: 'binary' }, ...failureResponses(true) };
   app.post<{ Params: TypeParams; Body: Body | undefined }>('/custom/:type/export', { onRequest: permitted(['export']), schema: exportSchema }, async (request, reply) => {
     const { model, caller } = await resolve(request, ['export']);

@@ -33,8 +33,7 @@ export interface StoreContext {
 
 const lock = (tx: Db) => tx.execute(sql`select pg_advisory_xact_lock(${TYPE_LOCK_KEY})`);
 
-const nextVersion = async (tx: Db) =>
-  rowsOf<{ version: number }>(await tx.execute(sql`select coalesce(max(version), 0)::int + 1 as version from resource_type`))[0].version;
+const nextVersion = async (tx: Db) => rowsOf<{ version: number }>(await tx.execute(sql`select coalesce(max(version), 0)::int + 1 as version from resource_type`))[0].version;
 
 const configuredNames = async (tx: Db) => (await tx.select({ name: resourceType.name }).from(resourceType)).map((row) => row.name);
 
@@ -87,8 +86,7 @@ const archiveValues = async (tx: Db, typeName: string, fields: string[], version
 
 type Row = typeof resourceType.$inferSelect;
 
-const readRow = async (tx: Db, name: string): Promise<Row | undefined> =>
-  (await tx.select().from(resourceType).where(eq(resourceType.name, name)).for('update'))[0];
+const readRow = async (tx: Db, name: string): Promise<Row | undefined> => (await tx.select().from(resourceType).where(eq(resourceType.name, name)).for('update'))[0];
 
 const definitionOf = (row: Row) => fromRow(row.definition, row.name);
 
@@ -177,7 +175,10 @@ export const deleteType = (context: StoreContext, name: string) =>
     await removePermissionRows(tx, name);
     const entry = { actor: context.actor, action: 'delete' as const, recordId: existing.id, before: definitionOf(existing), beforeStatus: existing.status };
     if ((await recordCount(tx, name)) > 0) {
-      await tx.update(resourceType).set({ status: 'archived', version: await nextVersion(tx), updatedTime: new Date() }).where(eq(resourceType.id, existing.id));
+      await tx
+        .update(resourceType)
+        .set({ status: 'archived', version: await nextVersion(tx), updatedTime: new Date() })
+        .where(eq(resourceType.id, existing.id));
       // kept for its records (routes 2003): the entry says so
       await recordDefinitionChange(tx, { ...entry, detail: { archived: true } });
       return 'archived' as const;

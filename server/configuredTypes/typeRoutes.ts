@@ -16,7 +16,10 @@ import { deleteType, saveType, saveTypes, type StoreContext } from './store';
 const definitionSchema = CONFIGURED_TYPE_SCHEMA as unknown as Record<string, unknown>;
 const updateSchema = {
   ...definitionSchema,
-  properties: { ...(CONFIGURED_TYPE_SCHEMA.properties as Record<string, unknown>), confirmArchive: { type: 'boolean', description: 'Go ahead although fields with data are removed or change kind: their values move to the records\' archive' } },
+  properties: {
+    ...(CONFIGURED_TYPE_SCHEMA.properties as Record<string, unknown>),
+    confirmArchive: { type: 'boolean', description: "Go ahead although fields with data are removed or change kind: their values move to the records' archive" },
+  },
 };
 const exportFileSchema = {
   type: 'object',
@@ -61,34 +64,53 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
   app.get('/resource-types', route('Every configured type, active and archived', {}, { type: 'array', items: typeAnswer }), async (request) => {
     superAdmin(request);
     await registry.refresh();
-    return ok(request, registry.all().map((entry) => entry.type));
+    return ok(
+      request,
+      registry.all().map((entry) => entry.type),
+    );
   });
 
-  app.get('/resource-types/active', route('The active types the caller may use (any of their actions granted)', {}, { type: 'array', items: typeAnswer }, 'Any signed-in user'), async (request) => {
-    const caller = callerOf(request);
-    const visible: ConfiguredType[] = [];
-    for (const entry of registry.all()) {
-      if (entry.type.status !== 'active') continue;
-      if (await caller.can(CONFIGURED_ACTIONS.map((action) => customPermission(entry.type.name, action)))) visible.push(entry.type);
-    }
-    return ok(request, visible);
-  });
+  app.get(
+    '/resource-types/active',
+    route('The active types the caller may use (any of their actions granted)', {}, { type: 'array', items: typeAnswer }, 'Any signed-in user'),
+    async (request) => {
+      const caller = callerOf(request);
+      const visible: ConfiguredType[] = [];
+      for (const entry of registry.all()) {
+        if (entry.type.status !== 'active') continue;
+        if (await caller.can(CONFIGURED_ACTIONS.map((action) => customPermission(entry.type.name, action)))) visible.push(entry.type);
+      }
+      return ok(request, visible);
+    },
+  );
 
-  app.post<{ Body: ConfiguredType }>('/resource-types', route('Create a type: its routes, indexes and permission rows exist when this answers', { body: definitionSchema }, typeAnswer), async (request) => {
-    const type = request.body;
-    await saveType(contextOf(request), type, 'create');
-    return ok(request, await answerOf(type.name));
-  });
+  app.post<{ Body: ConfiguredType }>(
+    '/resource-types',
+    route('Create a type: its routes, indexes and permission rows exist when this answers', { body: definitionSchema }, typeAnswer),
+    async (request) => {
+      const type = request.body;
+      await saveType(contextOf(request), type, 'create');
+      return ok(request, await answerOf(type.name));
+    },
+  );
 
-  app.put<{ Body: ConfiguredType & { confirmArchive?: boolean } }>('/resource-types', route('Change a type (9401 when fields with data would be lost, unless confirmArchive); also restores an archived one', { body: updateSchema }, typeAnswer), async (request) => {
-    const { confirmArchive, ...type } = request.body;
-    await saveType(contextOf(request), type, 'update', confirmArchive === true);
-    return ok(request, await answerOf(type.name));
-  });
+  app.put<{ Body: ConfiguredType & { confirmArchive?: boolean } }>(
+    '/resource-types',
+    route('Change a type (9401 when fields with data would be lost, unless confirmArchive); also restores an archived one', { body: updateSchema }, typeAnswer),
+    async (request) => {
+      const { confirmArchive, ...type } = request.body;
+      await saveType(contextOf(request), type, 'update', confirmArchive === true);
+      return ok(request, await answerOf(type.name));
+    },
+  );
 
   app.delete<{ Querystring: { name: string } }>(
     '/resource-types',
-    route('Delete a type; one with records is archived instead', { querystring: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 40 } } } }, { type: 'null' }),
+    route(
+      'Delete a type; one with records is archived instead',
+      { querystring: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 40 } } } },
+      { type: 'null' },
+    ),
     async (request) => {
       await deleteType(contextOf(request), request.query.name);
       await registry.refresh();
@@ -112,7 +134,10 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
     async (request, reply) => {
       superAdmin(request);
       await registry.refresh();
-      const names = request.query.names?.split(',').map((name) => name.trim()).filter(Boolean);
+      const names = request.query.names
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
       const entries = registry.all().filter((entry) => (names?.length ? names.includes(entry.type.name) : true));
       if (names?.some((name) => !entries.some((entry) => entry.type.name === name))) throw new AppError('9402');
       const file = { format: EXPORT_FORMAT, version: 1, types: entries.map((entry) => definitionOnly(entry.type)) };
@@ -125,7 +150,11 @@ export const registerTypeRoutes = (app: FastifyInstance, services: Services, reg
 
   app.post<{ Body: { types: ConfiguredType[]; confirmArchive?: boolean } }>(
     '/resource-types/import',
-    route('Create or update the types of an export file, all or nothing', { body: exportFileSchema }, { type: 'object', properties: { created: { type: 'array', items: { type: 'string' } }, updated: { type: 'array', items: { type: 'string' } } } }),
+    route(
+      'Create or update the types of an export file, all or nothing',
+      { body: exportFileSchema },
+      { type: 'object', properties: { created: { type: 'array', items: { type: 'string' } }, updated: { type: 'array', items: { type: 'string' } } } },
+    ),
     async (request) => {
       const { types, confirmArchive } = request.body;
       const outcome = await saveTypes(contextOf(request), types, confirmArchive === true);

@@ -99,7 +99,7 @@ export const exportListing = async (deps: CrudDeps, caller: Caller, model: Resou
   const first = await readRecords(deps.db, model, { where, orderBy, limit: Math.min(BATCH, cap) });
   async function* batches() {
     let batch = first;
-    for (let offset = 0; batch.length > 0; ) {
+    for (let offset = 0; batch.length > 0;) {
       yield await format(batch);
       offset += batch.length;
       if (batch.length < BATCH || offset >= cap) return;

@@ -66,7 +66,9 @@ const fieldLabel = (model: ResourceModel, field: string, locale: Locale) => labe
 
 /** A resource's name in `locale` for `count` records (react-admin's "One |||| Many" form). */
 const resourceLabel = (model: ResourceModel, locale: Locale, count: number) => {
-  const forms = label(model, locale, `resources.${model.declaration.name}.name`, model.declaration.name).split('||||').map((form) => form.trim());
+  const forms = label(model, locale, `resources.${model.declaration.name}.name`, model.declaration.name)
+    .split('||||')
+    .map((form) => form.trim());
   return count === 1 ? forms[0] : forms[forms.length - 1];
 };
 
@@ -76,7 +78,9 @@ const resourceLabel = (model: ResourceModel, locale: Locale, count: number) => {
  */
 export const uniqueViolation = (model: ResourceModel, error: unknown, input: Values, locale: Locale): AppError | null => {
   if (pgErrorCode(error) !== '23505') return null;
-  const declared = Object.entries(model.declaration.fields).filter(([, field]) => field.unique).map(([name]) => name);
+  const declared = Object.entries(model.declaration.fields)
+    .filter(([, field]) => field.unique)
+    .map(([name]) => name);
   const constraint = constraintOf(error);
   const fromDocument = model.document?.uniqueFieldOf(constraint);
   const fromIndex = fromDocument ? [fromDocument] : constraint ? uniqueIndexFields(model).get(constraint) : undefined;
@@ -128,7 +132,11 @@ const referencesTo = (target: ResourceModel, models: ModelRegistry): ReferenceHo
         if (model.document && field.type === 'multiReference') {
           // the document's JSON array of ids (server/configuredTypes/model.ts): containment of any one of them
           const list = model.computed[name];
-          const holds = (ids: number[]) => sql`(${sql.join(ids.map((id) => sql`${list} @> ${JSON.stringify([id])}::jsonb`), sql` or `)})`;
+          const holds = (ids: number[]) =>
+            sql`(${sql.join(
+              ids.map((id) => sql`${list} @> ${JSON.stringify([id])}::jsonb`),
+              sql` or `,
+            )})`;
           return [{ ...holder, table: model.table, value: list, holds, rows: model.document.rows, join: false, list: true }];
         }
         if (model.document) return [{ ...holder, table: model.table, value: model.computed[name], holds: among(model.computed[name]), rows: model.document.rows, join: false }];
@@ -139,7 +147,12 @@ const referencesTo = (target: ResourceModel, models: ModelRegistry): ReferenceHo
 
 /** Ids of the holder's records that reference one of `ids`. */
 const holdersOf = async (tx: Db, holder: ReferenceHolder, ids: number[]) =>
-  (await tx.select({ id: holder.referrer }).from(holder.table).where(and(holder.holds(ids), holder.rows))).map((row) => row.id as number);
+  (
+    await tx
+      .select({ id: holder.referrer })
+      .from(holder.table)
+      .where(and(holder.holds(ids), holder.rows))
+  ).map((row) => row.id as number);
 
 /**
  * Before deleting `ids` of `target` (inside the delete's transaction): a record still referenced
@@ -153,7 +166,10 @@ export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target
   for (const { model, table, holds, referrer, rows } of references.filter((reference) => reference.onDelete === 'restrict')) {
     // records deleted in the same call (a self-reference) do not hold the delete back
     const self = model === target ? notInArray(referrer, ids) : undefined;
-    const [{ n }] = await tx.select({ n: countDistinct(referrer) }).from(table).where(and(holds(ids), rows, self));
+    const [{ n }] = await tx
+      .select({ n: countDistinct(referrer) })
+      .from(table)
+      .where(and(holds(ids), rows, self));
     if (n > 0) {
       throw new AppError('5002', {
         issues: [{ field: model.declaration.name, message: 'validation.stillReferenced', values: { count: n, resource: resourceLabel(model, locale, n) } }],
@@ -168,11 +184,21 @@ export const applyDeleteBehaviour = async (tx: Db, models: ModelRegistry, target
       const { column } = model.document;
       const kept = sql`(select jsonb_agg(item order by item) from jsonb_array_elements(${column} -> ${field}::text) as item where not ((item #>> '{}')::int4 = any(${sql.raw(`array[${ids.map(Number).join(',')}]::int4[]`)})))`;
       const next = sql`case when ${kept} is null then ${column} - ${field}::text else jsonb_set(${column}, array[${field}::text], ${kept}) end`;
-      await tx.update(model.table).set({ [model.document.key]: next, ...model.document.updateValues() }).where(and(holder.holds(ids), holder.rows));
+      await tx
+        .update(model.table)
+        .set({ [model.document.key]: next, ...model.document.updateValues() })
+        .where(and(holder.holds(ids), holder.rows));
     } else if (onDelete === 'setNull' && model.document) {
       const { column } = model.document;
-      await tx.update(model.table).set({ [model.document.key]: sql`${column} - ${field}::text`, ...model.document.updateValues() }).where(and(inArray(value, ids), holder.rows));
-    } else if (onDelete === 'setNull') await tx.update(model.table).set({ [field]: null }).where(inArray(value, ids));
+      await tx
+        .update(model.table)
+        .set({ [model.document.key]: sql`${column} - ${field}::text`, ...model.document.updateValues() })
+        .where(and(inArray(value, ids), holder.rows));
+    } else if (onDelete === 'setNull')
+      await tx
+        .update(model.table)
+        .set({ [field]: null })
+        .where(inArray(value, ids));
     else if (onDelete === 'cascade' && model.document) {
       const cascaded = (await holdersOf(tx, holder, ids)).filter((id) => model !== target || !ids.includes(id));
       await applyDeleteBehaviour(tx, models, model, cascaded, locale, released);

@@ -147,10 +147,7 @@ export const buildModel = (declaration: ResourceDeclaration, tables: TableRegist
   };
 };
 
-export const buildModels = (
-  declarations: readonly ResourceDeclaration[],
-  tables: TableRegistry,
-  hooks: Readonly<Record<string, ResourceHooks>>,
-): ModelRegistry => new Map(declarations.map((declaration) => [declaration.name, buildModel(declaration, tables, hooks[declaration.name])]));
+export const buildModels = (declarations: readonly ResourceDeclaration[], tables: TableRegistry, hooks: Readonly<Record<string, ResourceHooks>>): ModelRegistry =>
+  new Map(declarations.map((declaration) => [declaration.name, buildModel(declaration, tables, hooks[declaration.name])]));
 
 export const tableNameOf = (model: ResourceModel) => getTableName(model.table);

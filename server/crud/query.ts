@@ -22,9 +22,7 @@ export const scopeCondition = (model: ResourceModel, caller: Caller): SQL | unde
     case 'global':
       return undefined;
     case 'licenseAccount':
-      return caller.principal.licenseAccountId === null
-        ? sql`false`
-        : eq(model.licenseAccountColumn as PgColumn, caller.principal.licenseAccountId);
+      return caller.principal.licenseAccountId === null ? sql`false` : eq(model.licenseAccountColumn as PgColumn, caller.principal.licenseAccountId);
     case 'custom':
       return model.hooks.scope?.(caller, model) ?? undefined;
   }

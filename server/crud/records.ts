@@ -44,9 +44,7 @@ const attachJoins = async (db: Db, model: ResourceModel, rows: Values[]) => {
   const ids = rows.map((row) => row.id as number);
   for (const [name, join] of Object.entries(model.joins)) {
     if (!model.readable.includes(name)) continue;
-    const links = ids.length
-      ? await db.select({ from: join.from, to: join.to }).from(join.table).where(inArray(join.from, ids)).orderBy(asc(join.to))
-      : [];
+    const links = ids.length ? await db.select({ from: join.from, to: join.to }).from(join.table).where(inArray(join.from, ids)).orderBy(asc(join.to)) : [];
     const byRow = new Map<number, number[]>();
     for (const link of links) {
       const list = byRow.get(link.from as number) ?? [];
@@ -73,8 +71,7 @@ export interface ReadOptions {
 
 // Written in for the sizes the console offers only: every other size would be one more statement text, and the
 // names are few (namedStatements.ts MAX_NAMES) and kept for the process's life.
-const limitOf = (options: ReadOptions, limit: number) =>
-  options.planOnce && (LIST_PAGE_SIZES as readonly number[]).includes(limit) ? rowLimit(limit) : limit;
+const limitOf = (options: ReadOptions, limit: number) => (options.planOnce && (LIST_PAGE_SIZES as readonly number[]).includes(limit) ? rowLimit(limit) : limit);
 
 /**
  * The ids of one page, for a model with computed fields: the page is chosen on plain columns first,
@@ -90,8 +87,7 @@ const pageIds = (db: Db, model: ResourceModel, options: ReadOptions) => {
   return ids;
 };
 
-export const readRecords = async (db: Db, model: ResourceModel, options: ReadOptions): Promise<WireRecord[]> =>
-  (await readRecordsWith(db, model, options, {})).records;
+export const readRecords = async (db: Db, model: ResourceModel, options: ReadOptions): Promise<WireRecord[]> => (await readRecordsWith(db, model, options, {})).records;
 
 /**
  * The records, and `extra`: scalar expressions read in the same statement (from the first row; undefined
@@ -129,7 +125,10 @@ export const readScalar = async (db: Db, expression: SQL): Promise<number> => {
 };
 
 export const countRecords = async (db: Db, model: ResourceModel, where?: SQL): Promise<number> => {
-  const [row] = await db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(model.table).where(where);
+  const [row] = await db
+    .select({ total: sql<number>`count(*)`.mapWith(Number) })
+    .from(model.table)
+    .where(where);
   return row?.total ?? 0;
 };
 
@@ -149,7 +148,10 @@ export const labelsOf = async (db: Db, models: ModelRegistry, resource: string |
   const labels = new Map<number, string>();
   if (!model || ids.length === 0) return labels;
   const name = model.columns[model.declaration.nameField] ?? model.computed[model.declaration.nameField];
-  const rows = await db.select({ id: model.id, name }).from(model.table).where(inArray(model.id, [...new Set(ids)]));
+  const rows = await db
+    .select({ id: model.id, name })
+    .from(model.table)
+    .where(inArray(model.id, [...new Set(ids)]));
   for (const row of rows) labels.set(row.id as number, String(row.name ?? ''));
   return labels;
 };

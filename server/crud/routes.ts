@@ -49,9 +49,7 @@ export const OPTIONS_LIMIT = 50;
 
 /** Permissions of every resource with a reference to `model` (its labels show in their lists). */
 const referrerPermissions = (model: ResourceModel, models: ModelRegistry): string[] => {
-  const referrers = [...models.values()].filter((other) =>
-    Object.values(other.declaration.fields).some((field) => field.reference === model.declaration.name && !field.virtual),
-  );
+  const referrers = [...models.values()].filter((other) => Object.values(other.declaration.fields).some((field) => field.reference === model.declaration.name && !field.virtual));
   return [...new Set(referrers.flatMap((other) => Object.values(other.declaration.permissions).filter((p): p is string => Boolean(p))))];
 };
 
@@ -93,7 +91,13 @@ export const readOptions = (db: Db, model: ResourceModel, caller: Caller, query:
   return db
     .select({ id: model.id, name })
     .from(model.table)
-    .where(and(scopeCondition(model, caller), query.nameLike ? containsCondition(name, query.nameLike, model.shortContains[model.declaration.nameField]) : undefined, ids.length ? inArray(model.id, ids) : undefined))
+    .where(
+      and(
+        scopeCondition(model, caller),
+        query.nameLike ? containsCondition(name, query.nameLike, model.shortContains[model.declaration.nameField]) : undefined,
+        ids.length ? inArray(model.id, ids) : undefined,
+      ),
+    )
     .orderBy(asc(name), asc(model.id))
     .limit(OPTIONS_LIMIT);
 };
@@ -143,8 +147,10 @@ export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, mod
   const nullData = { type: 'null' };
 
   if (permissions.page) {
-    app.post<{ Body: Body }>(`${apiPath}/page`, route(model, 'One page of the filtered, sorted list', [permissions.page], { body: pageBodySchema(model) }, pageAnswerSchema(model)), async (request) =>
-      ok(request, await actions.page(model, callerOf(request), request.body)),
+    app.post<{ Body: Body }>(
+      `${apiPath}/page`,
+      route(model, 'One page of the filtered, sorted list', [permissions.page], { body: pageBodySchema(model) }, pageAnswerSchema(model)),
+      async (request) => ok(request, await actions.page(model, callerOf(request), request.body)),
     );
   }
 
@@ -154,7 +160,13 @@ export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, mod
   if (pickerPermissions.length) {
     app.get<{ Querystring: { nameLike?: string; ids?: string } }>(
       `${apiPath}/list`,
-      route(model, `Options for pickers and reference labels (at most ${OPTIONS_LIMIT}); \`ids=\` alone also for holders of a referencing resource's permission`, [...new Set([...pickerPermissions, ...labelPermissions])], { querystring: optionsQuerySchema }, optionsAnswerSchema),
+      route(
+        model,
+        `Options for pickers and reference labels (at most ${OPTIONS_LIMIT}); \`ids=\` alone also for holders of a referencing resource's permission`,
+        [...new Set([...pickerPermissions, ...labelPermissions])],
+        { querystring: optionsQuerySchema },
+        optionsAnswerSchema,
+      ),
       async (request) => {
         const caller = callerOf(request);
         const { query } = request;
@@ -177,8 +189,10 @@ export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, mod
   }
 
   if (permissions.edit) {
-    app.put<{ Body: Body }>(apiPath, route(model, 'Update a record (absent fields keep their value)', [permissions.edit], { body: updateBodySchema(model) }, record), async (request) =>
-      ok(request, await actions.update(model, callerOf(request), request.body)),
+    app.put<{ Body: Body }>(
+      apiPath,
+      route(model, 'Update a record (absent fields keep their value)', [permissions.edit], { body: updateBodySchema(model) }, record),
+      async (request) => ok(request, await actions.update(model, callerOf(request), request.body)),
     );
   }
 
@@ -189,10 +203,16 @@ export const registerResourceRoutes = (app: FastifyInstance, deps: CrudDeps, mod
     });
     app.post<{ Body: { ids: number[] } }>(
       `${apiPath}/batchDelete`,
-      route(model, 'Delete several records in one transaction (all or nothing)', [permissions.delete], { body: batchDeleteBodySchema }, {
-        type: 'object',
-        properties: { deleted: { type: 'integer' } },
-      }),
+      route(
+        model,
+        'Delete several records in one transaction (all or nothing)',
+        [permissions.delete],
+        { body: batchDeleteBodySchema },
+        {
+          type: 'object',
+          properties: { deleted: { type: 'integer' } },
+        },
+      ),
       async (request) => ok(request, { deleted: await actions.delete(model, callerOf(request), request.body.ids) }),
     );
   }

@@ -68,7 +68,11 @@ const writeSchema = (model: ResourceModel, names: string[], required: string[]):
 
 export const createBodySchema = (model: ResourceModel): JsonSchema => {
   const { fields } = model.declaration;
-  return writeSchema(model, model.creatable, model.creatable.filter((name) => fields[name].required || fields[name].requiredOnCreate));
+  return writeSchema(
+    model,
+    model.creatable,
+    model.creatable.filter((name) => fields[name].required || fields[name].requiredOnCreate),
+  );
 };
 
 export const updateBodySchema = (model: ResourceModel): JsonSchema => {

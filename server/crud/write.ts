@@ -30,8 +30,7 @@ const refuseIssues = (model: ResourceModel, locale: Locale, issues: Issue[]) => 
   if (issues.length) throw invalid(localizeIssues(model, locale, issues));
 };
 
-const validate = (model: ResourceModel, locale: Locale, input: Values, mode: 'create' | 'edit') =>
-  refuseIssues(model, locale, validateRecord(model.declaration, input, mode));
+const validate = (model: ResourceModel, locale: Locale, input: Values, mode: 'create' | 'edit') => refuseIssues(model, locale, validateRecord(model.declaration, input, mode));
 
 /** Runs a write's transaction; a unique violation on a declared `unique` field answers 2002 naming it. */
 const guarded = async <T>(model: ResourceModel, caller: Caller, input: Values, run: () => Promise<T>): Promise<T> => {
@@ -80,7 +79,10 @@ const checkReferences = async (tx: Db, caller: Caller, model: ResourceModel, mod
     const ids = unique((Array.isArray(value) ? value : [value]).filter((id): id is number => typeof id === 'number'));
     const target = models.get(field.reference);
     if (!target || ids.length === 0) continue;
-    const found = await tx.select({ id: target.id }).from(target.table).where(and(inArray(target.id, ids), scopeCondition(target, caller)));
+    const found = await tx
+      .select({ id: target.id })
+      .from(target.table)
+      .where(and(inArray(target.id, ids), scopeCondition(target, caller)));
     if (found.length !== ids.length) throw invalidField(name, 'validation.reference');
   }
   // image and file fields: uploaded files of the caller's account (docs/files.md)
@@ -137,7 +139,8 @@ const secretFields = (model: ResourceModel) =>
 
 /** Only the declared, stored fields: a row also holds columns no declaration shows (a user's password hash); a virtual field (a confirmation) is never stored. */
 const declaredOnly = (model: ResourceModel, values: Values | undefined) =>
-  values && Object.fromEntries(Object.entries(values).filter(([name]) => name !== 'id' && Object.hasOwn(model.declaration.fields, name) && !model.declaration.fields[name].virtual));
+  values &&
+  Object.fromEntries(Object.entries(values).filter(([name]) => name !== 'id' && Object.hasOwn(model.declaration.fields, name) && !model.declaration.fields[name].virtual));
 
 /** The audit entry of a write (docs/audit-log.md), in the write's transaction. */
 const audit = (model: ResourceModel, caller: Caller, action: 'create' | 'update' | 'delete', recordId: number, before?: Values, after?: Values) => ({
@@ -172,26 +175,26 @@ const storedFields = (model: ResourceModel, row: Values): Values => (model.docum
 
 /** What an update sets: the changed columns, or the whole document with the changes merged in. */
 const updateValues = (model: ResourceModel, stored: Values, input: Values): Values =>
-  model.document
-    ? { [model.document.key]: model.document.toDocument({ ...stored, ...input }), ...model.document.updateValues() }
-    : columnValues(model, input);
+  model.document ? { [model.document.key]: model.document.toDocument({ ...stored, ...input }), ...model.document.updateValues() } : columnValues(model, input);
 
 export const createRecord = async ({ db, models }: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
   // An absent field takes its declared default (as the create form shows it), not the column's.
   const input: Values = withDefaults(model, body);
   validate(model, caller.locale, input, 'create');
-  return guarded(model, caller, input, () => db.transaction(async (tx) => {
-    const context: HookContext = { tx, caller, model, models };
-    const values: Values = insertValues(model, caller, input);
-    await model.hooks.beforeCreate?.(context, input, values);
-    await checkReferences(tx, caller, model, models, input);
-    const [row] = await tx.insert(model.table).values(values).returning({ id: model.id });
-    const id = row.id as number;
-    await syncJoins(tx, model, id, input);
-    await model.hooks.afterCreate?.(context, id, input);
-    await recordWrite(tx, audit(model, caller, 'create', id, undefined, input));
-    return id;
-  }));
+  return guarded(model, caller, input, () =>
+    db.transaction(async (tx) => {
+      const context: HookContext = { tx, caller, model, models };
+      const values: Values = insertValues(model, caller, input);
+      await model.hooks.beforeCreate?.(context, input, values);
+      await checkReferences(tx, caller, model, models, input);
+      const [row] = await tx.insert(model.table).values(values).returning({ id: model.id });
+      const id = row.id as number;
+      await syncJoins(tx, model, id, input);
+      await model.hooks.afterCreate?.(context, id, input);
+      await recordWrite(tx, audit(model, caller, 'create', id, undefined, input));
+      return id;
+    }),
+  );
 };
 
 export const updateRecord = async (deps: WriteDeps, caller: Caller, model: ResourceModel, body: Values): Promise<number> => {
@@ -199,32 +202,34 @@ export const updateRecord = async (deps: WriteDeps, caller: Caller, model: Resou
   const { id, ...input } = body as Values & { id: number };
   validate(model, caller.locale, input, 'edit');
   const released: number[] = [];
-  const written = await guarded(model, caller, input, () => db.transaction(async (tx) => {
-    const [row] = (await tx
-      .select()
-      .from(model.table)
-      .where(and(eq(model.id, id), scopeCondition(model, caller)))
-      .for('update')) as Values[];
-    if (!row) throw notFound(model);
-    const existing = storedFields(model, row);
-    // Cross-field rules hold for the record as it will be stored, not only for the fields sent.
-    refuseIssues(model, caller.locale, ruleIssues(model.declaration, { ...existing, ...input }));
-    const context: HookContext = { tx, caller, model, models };
-    const values = updateValues(model, existing, input);
-    await model.hooks.beforeUpdate?.(context, id, input, values, existing);
-    await checkReferences(tx, caller, model, models, input);
-    await checkTree(tx, model, id, input);
-    if (Object.keys(values).length) await tx.update(model.table).set(values).where(eq(model.id, id));
-    const joinedBefore = await joinedIds(tx, model, id, input);
-    await syncJoins(tx, model, id, input);
-    await model.hooks.afterUpdate?.(context, id, input, existing);
-    await recordWrite(tx, audit(model, caller, 'update', id, { ...existing, ...joinedBefore }, input));
-    // a replaced or emptied image/file value lets go of its file
-    const kept = new Set(fileIdsOf(model, { ...existing, ...input }));
-    released.push(...fileIdsOf(model, existing).filter((file) => !kept.has(file)));
-    await markUnsaved(tx, released);
-    return id;
-  }));
+  const written = await guarded(model, caller, input, () =>
+    db.transaction(async (tx) => {
+      const [row] = (await tx
+        .select()
+        .from(model.table)
+        .where(and(eq(model.id, id), scopeCondition(model, caller)))
+        .for('update')) as Values[];
+      if (!row) throw notFound(model);
+      const existing = storedFields(model, row);
+      // Cross-field rules hold for the record as it will be stored, not only for the fields sent.
+      refuseIssues(model, caller.locale, ruleIssues(model.declaration, { ...existing, ...input }));
+      const context: HookContext = { tx, caller, model, models };
+      const values = updateValues(model, existing, input);
+      await model.hooks.beforeUpdate?.(context, id, input, values, existing);
+      await checkReferences(tx, caller, model, models, input);
+      await checkTree(tx, model, id, input);
+      if (Object.keys(values).length) await tx.update(model.table).set(values).where(eq(model.id, id));
+      const joinedBefore = await joinedIds(tx, model, id, input);
+      await syncJoins(tx, model, id, input);
+      await model.hooks.afterUpdate?.(context, id, input, existing);
+      await recordWrite(tx, audit(model, caller, 'update', id, { ...existing, ...joinedBefore }, input));
+      // a replaced or emptied image/file value lets go of its file
+      const kept = new Set(fileIdsOf(model, { ...existing, ...input }));
+      released.push(...fileIdsOf(model, existing).filter((file) => !kept.has(file)));
+      await markUnsaved(tx, released);
+      return id;
+    }),
+  );
   await releaseAfterCommit(deps, released);
   return written;
 };
@@ -247,7 +252,10 @@ export const deleteRecords = async (deps: WriteDeps, caller: Caller, model: Reso
     await applyDeleteBehaviour(tx, models, model, ids, caller.locale, released);
     const deleted = await tx.delete(model.table).where(inArray(model.id, ids)).returning({ id: model.id });
     const idKey = Object.entries(model.columns).find(([, column]) => column === model.id)?.[0] ?? 'id';
-    await recordWrites(tx, found.map((row) => audit(model, caller, 'delete', row[idKey] as number, storedFields(model, row))));
+    await recordWrites(
+      tx,
+      found.map((row) => audit(model, caller, 'delete', row[idKey] as number, storedFields(model, row))),
+    );
     released.push(...found.flatMap((row) => fileIdsOf(model, storedFields(model, row))));
     await markUnsaved(tx, released);
     return deleted.length;

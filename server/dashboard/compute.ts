@@ -29,7 +29,6 @@ import {
 
 export type { Card, MachineFilter };
 
-
 /**
  * The machine conditions of a list body, as POST /rvm/page applies them; facts in their whole-account form
  * (`within`: a condition every machine counted meets, which the facts' sets may use to read less).
@@ -120,7 +119,10 @@ export const computeDashboard = async (input: DashboardInput): Promise<Dashboard
   const sidePasses = input.sidePasses ?? SIDE_PASSES;
   const passOf = (key: string) => sidePasses.findIndex((keys) => keys.includes(key)) + 1;
   const passQuery = (pass: number) => sql`select ${rvm.termType} as term_type${pass === 0 ? sql`, ${counter({})} as scoped` : sql``}
-      ${sql.join(counted.flatMap(({ key, extra }, index) => (passOf(key) === pass ? [sql`, ${counter(extra)} as ${sql.identifier(`c${index}`)}`] : [])), sql``)}
+      ${sql.join(
+        counted.flatMap(({ key, extra }, index) => (passOf(key) === pass ? [sql`, ${counter(extra)} as ${sql.identifier(`c${index}`)}`] : [])),
+        sql``,
+      )}
     from ${rvm} where ${where} group by 1`;
   const [figures, ...passResults] = await Promise.all([
     // Without a saved filter (no condition) the whole account's roll-up answers.

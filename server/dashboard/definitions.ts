@@ -69,8 +69,7 @@ interface FactForms {
 
 const openAlarm = (code: string): FactForms => ({
   perMachine: () => sql`exists (select 1 from rvm_event e where e.rvm_id = ${id} and e.code = ${constantText(code)} and e.cleared_time is null)`,
-  inAccount: (account) =>
-    sql`${id} in (select e.rvm_id from rvm_event e where e.license_account_id = ${account} and e.code = ${code} and e.cleared_time is null)`,
+  inAccount: (account) => sql`${id} in (select e.rvm_id from rvm_event e where e.license_account_id = ${account} and e.code = ${code} and e.cleared_time is null)`,
 });
 
 /**

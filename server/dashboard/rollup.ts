@@ -164,12 +164,14 @@ export const fleetsOnly = (base: Record<string, unknown>): number[] | undefined 
 
 /** The fleets and all their sub-fleets, of the account only. */
 const fleetSubtree = async (db: Db, account: number, ids: readonly number[]): Promise<number[]> =>
-  rowsOf<{ id: number }>(await db.execute(sql`
+  rowsOf<{ id: number }>(
+    await db.execute(sql`
     with recursive subtree(id) as (
       select id from fleet where license_account_id = ${account} and id = any(${sql.param([...ids])}::int4[])
       union
       select child.id from fleet child join subtree on child.parent_id = subtree.id
-    ) select id from subtree`)).map((row) => Number(row.id));
+    ) select id from subtree`),
+  ).map((row) => Number(row.id));
 
 /**
  * The consumer figures of the scope: the whole account (`machines` undefined) from its 15-minute

@@ -43,8 +43,12 @@ const segment = {
 const report = {
   type: 'object',
   properties: {
-    sessions: { type: 'integer' }, items: { type: 'integer' }, accepted: { type: 'integer' }, rejected: { type: 'integer' },
-    rejectRate: { type: ['number', 'null'] }, refund: { type: 'number' },
+    sessions: { type: 'integer' },
+    items: { type: 'integer' },
+    accepted: { type: 'integer' },
+    rejected: { type: 'integer' },
+    rejectRate: { type: ['number', 'null'] },
+    refund: { type: 'number' },
   },
 } as const;
 const answerSchema = {
@@ -136,7 +140,13 @@ export const registerDashboardRoutes = (app: TypedApp, { db, models }: Services)
       // No license account: nothing is the caller's (the scope condition is false).
       const account = caller.principal.licenseAccountId ?? -1;
       const answer = await computeDashboard({
-        db, model, caller, account, base, periods, currency: caller.principal.licenseAccountCurrency ?? DEFAULT_CURRENCY,
+        db,
+        model,
+        caller,
+        account,
+        base,
+        periods,
+        currency: caller.principal.licenseAccountCurrency ?? DEFAULT_CURRENCY,
         usage: (tx, machines) => usageOf(tx, account, periods, machines, base),
       });
       return ok(request, { ...answer, savedFilter: chosen });

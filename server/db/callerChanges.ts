@@ -31,11 +31,7 @@ const MAX_CLASSIFIED = 5_000;
 export const changesCallers = (text: string): boolean => {
   let known = classified.get(text);
   if (known === undefined) {
-    known =
-      CALLER_TABLE.test(text) &&
-      WRITE.test(text.replace(/\bfor\s+(no\s+key\s+)?update\b/gi, '')) &&
-      !TOKEN_TOUCH.test(text) &&
-      !TOKEN_HOUSEKEEPING.test(text);
+    known = CALLER_TABLE.test(text) && WRITE.test(text.replace(/\bfor\s+(no\s+key\s+)?update\b/gi, '')) && !TOKEN_TOUCH.test(text) && !TOKEN_HOUSEKEEPING.test(text);
     if (classified.size >= MAX_CLASSIFIED) classified.clear();
     classified.set(text, known);
   }
@@ -71,7 +67,11 @@ export class CallerChangeFeed {
 type QueryFunction = (...args: unknown[]) => unknown;
 
 const textOf = (config: unknown): string | undefined =>
-  typeof config === 'string' ? config : config && typeof config === 'object' && typeof (config as { text?: unknown }).text === 'string' ? (config as { text: string }).text : undefined;
+  typeof config === 'string'
+    ? config
+    : config && typeof config === 'object' && typeof (config as { text?: unknown }).text === 'string'
+      ? (config as { text: string }).text
+      : undefined;
 
 /**
  * For `pool.on('connect')` (after any other wrapper): a statement that changes callers signals when it

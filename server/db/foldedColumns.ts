@@ -56,7 +56,9 @@ export const createFoldedColumns = async (db: Db, models: SearchedModels): Promi
     }
     const index = bigramIndexName(table, column);
     if (!indexes.has(index)) {
-      await db.execute(sql.raw(`create index if not exists ${quoted(index)} on ${quoted(table)} using gin (contains_bigrams(${quoted(folded)})) with (gin_pending_list_limit = 64)`));
+      await db.execute(
+        sql.raw(`create index if not exists ${quoted(index)} on ${quoted(table)} using gin (contains_bigrams(${quoted(folded)})) with (gin_pending_list_limit = 64)`),
+      );
       indexes.add(index);
       indexedTables.add(table);
       added.push(index);

@@ -17,8 +17,7 @@ export const tablesOf = (module: Record<string, unknown>): TableRegistry =>
 export const TABLES: TableRegistry = tablesOf(schema);
 
 /** Column of `table` by its property name (= the declaration's field name). */
-export const columnByField = (table: PgTable, field: string): PgColumn | undefined =>
-  (getTableColumns(table) as Record<string, PgColumn>)[field];
+export const columnByField = (table: PgTable, field: string): PgColumn | undefined => (getTableColumns(table) as Record<string, PgColumn>)[field];
 
 /** [property name, column] of `table` by SQL column name (join tables are declared by column names). */
 export const columnBySqlName = (table: PgTable, name: string): [string, PgColumn] | undefined =>

@@ -68,11 +68,15 @@ export const createTrigramIndexes = async (db: Db, models: SearchedModels): Prom
   );
   // A declaration whose table is not there yet (created later, as tests' fixtures do) gets its index at a later start.
   const tables = new Set(
-    rowsOf<{ name: string }>(await db.execute(sql`select tablename as name from pg_tables where schemaname = current_schema() and tablename in ${tableNames}`)).map((row) => row.name),
+    rowsOf<{ name: string }>(await db.execute(sql`select tablename as name from pg_tables where schemaname = current_schema() and tablename in ${tableNames}`)).map(
+      (row) => row.name,
+    ),
   );
   const created: string[] = [];
   for (const index of wanted.filter((candidate) => !existing.has(candidate.name) && tables.has(candidate.table))) {
-    await db.execute(sql.raw(`create index if not exists ${quoted(index.name)} on ${quoted(index.table)} using gin (${quoted(index.column)} gin_trgm_ops) with (gin_pending_list_limit = 64)`));
+    await db.execute(
+      sql.raw(`create index if not exists ${quoted(index.name)} on ${quoted(index.table)} using gin (${quoted(index.column)} gin_trgm_ops) with (gin_pending_list_limit = 64)`),
+    );
     created.push(index.name);
   }
   return created;

@@ -47,10 +47,7 @@ const candidates = async (services: Services, kind: NotificationKind, now: Date)
   const at = sql`${now.toISOString()}::timestamptz`;
   const since = sql`${new Date(now.getTime() - LOOKBACK_HOURS * 3_600_000).toISOString()}::timestamptz`;
   // seq: the reminder due now (only the latest one when runs were missed), 0 for the other kinds.
-  const seq: SQL =
-    kind === 'reminder'
-      ? sql`least(floor(extract(epoch from ${at} - e.raised_time) / (r.reminder_hours * 3600)), ${SMALLINT_MAX})::int`
-      : sql`0`;
+  const seq: SQL = kind === 'reminder' ? sql`least(floor(extract(epoch from ${at} - e.raised_time) / (r.reminder_hours * 3600)), ${SMALLINT_MAX})::int` : sql`0`;
   const condition: SQL =
     kind === 'raised'
       ? sql`e.raised_time >= ${since} and ${RULE_FLEETS}`
@@ -81,7 +78,14 @@ const candidates = async (services: Services, kind: NotificationKind, now: Date)
   return rowsOf<Candidate>(result);
 };
 
-export const recipientsOf = (list: string) => [...new Set(list.split(',').map((address) => address.trim()).filter(Boolean))];
+export const recipientsOf = (list: string) => [
+  ...new Set(
+    list
+      .split(',')
+      .map((address) => address.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** The notification's first mail and, when any recipient's mail did not go out, each reason (`<address>: <error>`). */
 export const notificationOutcome = (results: readonly RecipientResult[]) => {

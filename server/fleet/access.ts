@@ -93,13 +93,7 @@ export const pageOf = <T>(list: T[], total: number, body: PageBody) => ({ list, 
  * Route options in the core's style: permissions for the guard, OpenAPI description, envelope.
  * `schema` (TypeBox body, querystring, params; `{}` for none) types the handler's request.
  */
-export const fleetRoute = <Schema extends FastifySchema>(
-  tag: string,
-  summary: string,
-  permissions: readonly string[],
-  schema: Schema,
-  data: JsonSchema = {},
-) => ({
+export const fleetRoute = <Schema extends FastifySchema>(tag: string, summary: string, permissions: readonly string[], schema: Schema, data: JsonSchema = {}) => ({
   config: { permissions },
   schema: {
     tags: [tag],

@@ -10,9 +10,7 @@ import { ok } from '../lib/envelope';
 import { AppError } from '../lib/errors';
 import { Nullable, NullableStringEnum, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
-import {
-  accountOf, findMachine, fleetRoute, iso, MACHINE_ID, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, withPaging,
-} from './access';
+import { accountOf, findMachine, fleetRoute, iso, MACHINE_ID, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, withPaging } from './access';
 import { pictureUrl } from './pictures';
 
 const SORT_KEYS = ['startTime', 'totalRefund', 'itemCount', 'rejectedCount'] as const;
@@ -82,9 +80,14 @@ export const registerConsumerSessionRoutes = (app: TypedApp, { db }: Services) =
 
   app.get(
     '/rvmpage/consumerSessionDetails',
-    fleetRoute('rvmpage', 'Consumer session details: the session, its machine and its items (reject reason codes, picture URLs); 2003 when not the caller\'s', [PERMISSIONS.consumerSessions], {
-      querystring: StrictObject({ id: Type.Integer({ minimum: 1, description: 'Consumer session id' }) }),
-    }),
+    fleetRoute(
+      'rvmpage',
+      "Consumer session details: the session, its machine and its items (reject reason codes, picture URLs); 2003 when not the caller's",
+      [PERMISSIONS.consumerSessions],
+      {
+        querystring: StrictObject({ id: Type.Integer({ minimum: 1, description: 'Consumer session id' }) }),
+      },
+    ),
     async (request) => {
       const { id } = request.query;
       const account = accountOf(callerOf(request));
@@ -120,4 +123,3 @@ export const registerConsumerSessionRoutes = (app: TypedApp, { db }: Services) =
     },
   );
 };
-

@@ -31,7 +31,17 @@ export const registerFleetTreeRoutes = (app: TypedApp, { db }: Services) => {
       const nodes = new Map<number, FleetNode>(
         fleets.map((row) => [
           row.id,
-          { id: row.id, name: row.name, level: row.level, parentId: row.parentId, createTime: iso(row.createTime), machineCount: 0, totalMachineCount: 0, statusCounts: noStatuses(), children: [] },
+          {
+            id: row.id,
+            name: row.name,
+            level: row.level,
+            parentId: row.parentId,
+            createTime: iso(row.createTime),
+            machineCount: 0,
+            totalMachineCount: 0,
+            statusCounts: noStatuses(),
+            children: [],
+          },
         ]),
       );
       const roots: FleetNode[] = [];

@@ -10,9 +10,7 @@ import { rvmEvent, rvmOnlineHistory, rvmStatusHistory, serviceSession } from '..
 import { ok } from '../lib/envelope';
 import { Nullable, NullableStringEnum, StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
-import {
-  findMachine, fleetRoute, iso, MACHINE_ID, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, withPaging, type PageBody,
-} from './access';
+import { findMachine, fleetRoute, iso, MACHINE_ID, PAGE_PROPERTIES, pageOf, PERMISSIONS, RANGE_PROPERTIES, timeRange, withPaging, type PageBody } from './access';
 import { eventToWire } from './machinePage';
 
 /** The chart never needs more points than this; a range that holds more is clipped at its start. */
@@ -29,14 +27,7 @@ type IntervalTable = typeof rvmStatusHistory | typeof rvmOnlineHistory;
 const seconds = (start: Date, end: Date | null, now: Date) => Math.round(((end ?? now).getTime() - start.getTime()) / 1000);
 
 /** Intervals of `table` overlapping [from, to): a page (newest first), the total and the clipped timeline. */
-const intervals = async <K extends 'status' | 'online'>(
-  db: Db,
-  table: IntervalTable,
-  key: K,
-  body: RangeBody,
-  extra: SQL | undefined,
-  defaultDays: number,
-) => {
+const intervals = async <K extends 'status' | 'online'>(db: Db, table: IntervalTable, key: K, body: RangeBody, extra: SQL | undefined, defaultDays: number) => {
   const { from, to } = timeRange(body, defaultDays);
   const value = (table as typeof rvmStatusHistory & typeof rvmOnlineHistory)[key];
   const overlap = and(eq(table.rvmId, body.id), lt(table.startTime, to), or(isNull(table.endTime), gt(table.endTime, from)));
@@ -76,9 +67,14 @@ const rangeBody = <Extra extends TProperties>(extra: Extra) => StrictObject({ id
 export const registerHistoryRoutes = (app: TypedApp, { db }: Services) => {
   app.post(
     '/rvmpage/statusHistory',
-    fleetRoute('rvmpage', 'StatusHistory tab: status intervals overlapping [from, to) (default 7 days), paged newest first, plus the clipped timeline and seconds per status', [PERMISSIONS.statusHistory], {
-      body: rangeBody({ status: Type.Optional(NullableStringEnum(RVM_STATUSES)) }),
-    }),
+    fleetRoute(
+      'rvmpage',
+      'StatusHistory tab: status intervals overlapping [from, to) (default 7 days), paged newest first, plus the clipped timeline and seconds per status',
+      [PERMISSIONS.statusHistory],
+      {
+        body: rangeBody({ status: Type.Optional(NullableStringEnum(RVM_STATUSES)) }),
+      },
+    ),
     async (request) => {
       const body = withPaging(request.body);
       await findMachine(db, callerOf(request), body.id);
@@ -102,9 +98,14 @@ export const registerHistoryRoutes = (app: TypedApp, { db }: Services) => {
 
   app.post(
     '/rvmpage/serviceSessions',
-    fleetRoute('rvmpage', 'ServiceSessions tab: technician visits started in [from, to) (default 30 days), newest first, with counts per cleaning outcome', [PERMISSIONS.serviceSessions], {
-      body: rangeBody({ cleaningOutcome: Type.Optional(NullableStringEnum(CLEANING_OUTCOMES)) }),
-    }),
+    fleetRoute(
+      'rvmpage',
+      'ServiceSessions tab: technician visits started in [from, to) (default 30 days), newest first, with counts per cleaning outcome',
+      [PERMISSIONS.serviceSessions],
+      {
+        body: rangeBody({ cleaningOutcome: Type.Optional(NullableStringEnum(CLEANING_OUTCOMES)) }),
+      },
+    ),
     async (request) => {
       const body = withPaging(request.body);
       await findMachine(db, callerOf(request), body.id);
@@ -112,7 +113,13 @@ export const registerHistoryRoutes = (app: TypedApp, { db }: Services) => {
       const inRange = and(eq(serviceSession.rvmId, body.id), gte(serviceSession.startTime, from), lt(serviceSession.startTime, to));
       const where = and(inRange, body.cleaningOutcome ? eq(serviceSession.cleaningOutcome, body.cleaningOutcome) : undefined);
       const [rows, [{ total }], outcomes] = await Promise.all([
-        db.select().from(serviceSession).where(where).orderBy(desc(serviceSession.startTime)).limit(body.pageSize).offset((body.pageNum - 1) * body.pageSize),
+        db
+          .select()
+          .from(serviceSession)
+          .where(where)
+          .orderBy(desc(serviceSession.startTime))
+          .limit(body.pageSize)
+          .offset((body.pageNum - 1) * body.pageSize),
         db.select({ total: count() }).from(serviceSession).where(where),
         db.select({ outcome: serviceSession.cleaningOutcome, sessions: count() }).from(serviceSession).where(inRange).groupBy(serviceSession.cleaningOutcome),
       ]);
@@ -155,7 +162,13 @@ export const registerHistoryRoutes = (app: TypedApp, { db }: Services) => {
         body.openOnly ? isNull(rvmEvent.clearedTime) : undefined,
       );
       const [rows, [{ total }]] = await Promise.all([
-        db.select().from(rvmEvent).where(where).orderBy(desc(rvmEvent.raisedTime)).limit(body.pageSize).offset((body.pageNum - 1) * body.pageSize),
+        db
+          .select()
+          .from(rvmEvent)
+          .where(where)
+          .orderBy(desc(rvmEvent.raisedTime))
+          .limit(body.pageSize)
+          .offset((body.pageNum - 1) * body.pageSize),
         db.select({ total: count() }).from(rvmEvent).where(where),
       ]);
       return ok(request, { ...pageOf(rows.map(eventToWire), Number(total), body), from: from.toISOString(), to: to.toISOString() });

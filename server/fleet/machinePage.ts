@@ -45,8 +45,7 @@ const fleetPath = async (db: Db, fleetId: number) =>
       ) select id, name, level from up order by level`),
   );
 
-const binState = (machine: MachineRow, fill: number) =>
-  fill >= (machine.binAlreadyFull ?? 100) ? 'full' : fill >= (machine.binAlmostFull ?? 80) ? 'almostFull' : 'ok';
+const binState = (machine: MachineRow, fill: number) => (fill >= (machine.binAlreadyFull ?? 100) ? 'full' : fill >= (machine.binAlmostFull ?? 80) ? 'almostFull' : 'ok');
 
 const overview = async (db: Db, machine: MachineRow, dayStart: Date) => {
   const [path, bins, [today], openAlarms, lastEvents] = await Promise.all([
@@ -62,7 +61,12 @@ const overview = async (db: Db, machine: MachineRow, dayStart: Date) => {
       })
       .from(consumerSession)
       .where(and(eq(consumerSession.rvmId, machine.id), gte(consumerSession.startTime, dayStart))),
-    db.select().from(rvmEvent).where(and(eq(rvmEvent.rvmId, machine.id), isNull(rvmEvent.clearedTime))).orderBy(desc(rvmEvent.raisedTime)).limit(20),
+    db
+      .select()
+      .from(rvmEvent)
+      .where(and(eq(rvmEvent.rvmId, machine.id), isNull(rvmEvent.clearedTime)))
+      .orderBy(desc(rvmEvent.raisedTime))
+      .limit(20),
     db.select().from(rvmEvent).where(eq(rvmEvent.rvmId, machine.id)).orderBy(desc(rvmEvent.raisedTime)).limit(10),
   ]);
   return {
@@ -125,7 +129,10 @@ export const registerMachinePageRoutes = (app: TypedApp, services: Services) => 
   app.get(
     '/rvmpage/overview',
     fleetRoute('rvmpage', 'Overview tab: identity, status, bins, today, open alarms, last events', [PERMISSIONS.overview], {
-      querystring: StrictObject({ id: MACHINE_ID, dayStart: Type.Optional(Type.String({ maxLength: 40, description: "Start of the caller's today (ISO); default UTC midnight" })) }),
+      querystring: StrictObject({
+        id: MACHINE_ID,
+        dayStart: Type.Optional(Type.String({ maxLength: 40, description: "Start of the caller's today (ISO); default UTC midnight" })),
+      }),
     }),
     async (request) => {
       const { query } = request;

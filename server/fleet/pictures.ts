@@ -29,7 +29,9 @@ const SHAPES: Record<ItemType, (color: string, variant: number) => string> = {
 <ellipse cx="60" cy="130" rx="26" ry="7" fill="${color}" stroke="#263238" stroke-width="2"/>
 <rect x="54" y="24" width="12" height="6" rx="3" fill="#90a4ae"/>
 <rect x="34" y="66" width="52" height="22" fill="#ffffff" fill-opacity="0.8"/>`,
-  glass: (color) => `<path d="M54 10 h12 v34 c0 8 16 12 16 26 v66 a6 6 0 0 1 -6 6 h-32 a6 6 0 0 1 -6 -6 v-66 c0 -14 16 -18 16 -26 z" fill="${color}" fill-opacity="0.85" stroke="#1b1b1b" stroke-width="2"/>
+  glass: (
+    color,
+  ) => `<path d="M54 10 h12 v34 c0 8 16 12 16 26 v66 a6 6 0 0 1 -6 6 h-32 a6 6 0 0 1 -6 -6 v-66 c0 -14 16 -18 16 -26 z" fill="${color}" fill-opacity="0.85" stroke="#1b1b1b" stroke-width="2"/>
 <rect x="40" y="90" width="40" height="24" fill="#fafafa" fill-opacity="0.8"/>`,
   plasticCup: (color) => `<path d="M30 44 h60 l-8 96 h-44 z" fill="${color}" fill-opacity="0.8" stroke="#37474f" stroke-width="2"/>
 <rect x="26" y="36" width="68" height="10" rx="4" fill="#eceff1" stroke="#37474f" stroke-width="2"/>

@@ -23,12 +23,17 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 export const registerSearchRoutes = (app: TypedApp, { db }: Services) => {
   app.get(
     '/search',
-    fleetRoute('search', 'Search machines (serial, RVM number, address) and consumer sessions (voucher code, user ID); hits typed "machine" or "consumerSession"', [PERMISSIONS.search], {
-      querystring: StrictObject({
-        q: Type.String({ minLength: 1, maxLength: 64 }),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT })),
-      }),
-    }),
+    fleetRoute(
+      'search',
+      'Search machines (serial, RVM number, address) and consumer sessions (voucher code, user ID); hits typed "machine" or "consumerSession"',
+      [PERMISSIONS.search],
+      {
+        querystring: StrictObject({
+          q: Type.String({ minLength: 1, maxLength: 64 }),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT })),
+        }),
+      },
+    ),
     async (request) => {
       // The validator fills an absent limit with its default; the schema's type cannot say so.
       const query = { ...request.query, limit: request.query.limit ?? DEFAULT_LIMIT };
@@ -42,7 +47,12 @@ export const registerSearchRoutes = (app: TypedApp, { db }: Services) => {
 
       const machineColumns = { id: rvm.id, termNo: rvm.termNo, serialNumber: rvm.serialNumber, address: rvm.address, termType: rvm.termType, currentSts: rvm.currentSts };
       const machinesWhere = (match: SQL | undefined) =>
-        db.select(machineColumns).from(rvm).where(and(eq(rvm.licenseAccountId, account), match)).orderBy(rvm.termNo).limit(query.limit + 1);
+        db
+          .select(machineColumns)
+          .from(rvm)
+          .where(and(eq(rvm.licenseAccountId, account), match))
+          .orderBy(rvm.termNo)
+          .limit(query.limit + 1);
       const [byIdentifier, byAddress, sessions] = await Promise.all([
         machinesWhere(or(ilike(rvm.serialNumber, prefix), ilike(rvm.termNo, prefix))),
         machinesWhere(ilike(rvm.address, `%${escapeLike(q)}%`)),

@@ -73,10 +73,7 @@ const publishExternal = (client: MqttClient, topic: string, payload: string) =>
   new Promise<void>((resolve, reject) => client.publish(topic, payload, { qos: 1 }, (error) => (error ? reject(error) : resolve())));
 
 /** The embedded broker on `port` (0 = any free port). A taken port answers null after one clear log line. */
-export const startEmbeddedBroker = async (
-  hooks: BrokerHooks,
-  { host, port, log }: { host: string; port: number; log: FastifyBaseLogger },
-): Promise<BrokerLink | null> => {
+export const startEmbeddedBroker = async (hooks: BrokerHooks, { host, port, log }: { host: string; port: number; log: FastifyBaseLogger }): Promise<BrokerLink | null> => {
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       if (!username || !password || !isClientIdOf(client.id, username)) return done(refuse(username && !isClientIdOf(client.id, username) ? 5 : 4), false);
@@ -113,7 +110,10 @@ export const startEmbeddedBroker = async (
       const machine = identityOf(client);
       const topic = parseUpTopic(packet.topic);
       if (!machine || topic?.kind !== 'goodbye' || topic.serial !== machine.serialNumber) return done();
-      hooks.process(machine, topic.kind, packet.payload.toString()).then(() => done(), () => done());
+      hooks.process(machine, topic.kind, packet.payload.toString()).then(
+        () => done(),
+        () => done(),
+      );
     },
   });
   const server: Server = createServer((socket) => limitPacketSize(broker.handle(socket), MAX_PACKET_BYTES, log));
@@ -172,7 +172,10 @@ export const connectExternalBroker = async (hooks: BrokerHooks, { url, log }: { 
         }
         return hooks.process(identity, topic.kind, payload);
       })
-      .then(() => done(), (error: Error) => done(error));
+      .then(
+        () => done(),
+        (error: Error) => done(error),
+      );
   };
   client.on('connect', () => {
     client.subscribe(SHARED_UP_FILTER, { qos: 1 }, (error) => {

@@ -43,17 +43,17 @@ export const isClientIdOf = (clientId: string, serial: string): boolean =>
 export class SerialTaken extends Error {}
 
 /** Creates or rotates a machine's secret; answers the secret, which is never stored or shown again. */
-export const issueCredential = async (
-  db: Db,
-  machine: { id: number; licenseAccountId: number; serialNumber: string },
-  userId: number | null,
-): Promise<string> => {
+export const issueCredential = async (db: Db, machine: { id: number; licenseAccountId: number; serialNumber: string }, userId: number | null): Promise<string> => {
   if (!SERIAL_NUMBER.test(machine.serialNumber)) throw new SerialTaken('invalid serial number');
   const secret = newSecret();
   await db.transaction(async (tx) => {
     // A serial number has one credential in the installation. Another record of the same account
     // (a machine registered again) takes it over; another account's never: that would lock its machine out.
-    const [holder] = await tx.select().from(rvmCredential).where(and(eq(rvmCredential.serialNumber, machine.serialNumber), sql`${rvmCredential.rvmId} <> ${machine.id}`)).for('update');
+    const [holder] = await tx
+      .select()
+      .from(rvmCredential)
+      .where(and(eq(rvmCredential.serialNumber, machine.serialNumber), sql`${rvmCredential.rvmId} <> ${machine.id}`))
+      .for('update');
     if (holder && holder.licenseAccountId !== machine.licenseAccountId) throw new SerialTaken(machine.serialNumber);
     if (holder) await tx.delete(rvmCredential).where(eq(rvmCredential.rvmId, holder.rvmId));
     await tx

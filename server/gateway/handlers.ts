@@ -17,7 +17,10 @@ import { sessionRollupCtes, type ReportItemsBatch } from '../reports/rollup';
 import type { HookupEvents } from '../hookups/outbox';
 
 export class Refusal extends Error {
-  constructor(readonly reason: QuarantineReason, readonly value: string | null = null) {
+  constructor(
+    readonly reason: QuarantineReason,
+    readonly value: string | null = null,
+  ) {
     super(`refused: ${reason}`);
   }
 }
@@ -69,7 +72,12 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     // A changed version is kept in the machine's version history (docs/deployments.md "Versions").
     if (message.softwareVersion) {
       await recordVersion(tx, {
-        rvmId: machine.id, licenseAccountId: machine.licenseAccountId, resourceType: 'software', version: message.softwareVersion, source: 'hello', at: receivedAt,
+        rvmId: machine.id,
+        licenseAccountId: machine.licenseAccountId,
+        resourceType: 'software',
+        version: message.softwareVersion,
+        source: 'hello',
+        at: receivedAt,
       });
     }
     await setOnline(tx, machine, receivedAt);
@@ -102,7 +110,12 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     }
     // A replayed (quarantined) level is valid now but old: it must not overwrite newer levels.
     if (replay) return;
-    await hookups?.binsReported(tx, machine, message.bins.map((bin) => ({ ...bin, fillPercent: fillPercentOf(machine, bin.currentHeight) })), at);
+    await hookups?.binsReported(
+      tx,
+      machine,
+      message.bins.map((bin) => ({ ...bin, fillPercent: fillPercentOf(machine, bin.currentHeight) })),
+      at,
+    );
     for (const bin of message.bins) {
       const values = {
         currentHeight: bin.currentHeight,
@@ -124,8 +137,13 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
       const [already] = await tx.select({ id: rvmEvent.id }).from(rvmEvent).where(open).limit(1);
       if (already) return; // raised twice without a clear: one open event
       await tx.insert(rvmEvent).values({
-        licenseAccountId: machine.licenseAccountId, rvmId: machine.id, code: alarm.code, category: alarm.category,
-        severity: alarm.severity, raisedTime: at, detail: message.detail ?? null,
+        licenseAccountId: machine.licenseAccountId,
+        rvmId: machine.id,
+        code: alarm.code,
+        category: alarm.category,
+        severity: alarm.severity,
+        raisedTime: at,
+        detail: message.detail ?? null,
       });
       // The performance screen's fleet roll-ups count error events (docs/performance.md).
       if (alarm.severity === 'error') usage?.performance.errorRaised(machine.id, alarm.code, at);
@@ -143,8 +161,13 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     const accepted = message.items.filter((item) => item.rejectReason === undefined).length;
     const rejected = message.items.length - accepted;
     const items = message.items.map((item) => ({
-      seq: item.seq, item_type: item.itemType, barcode: item.barcode ?? null, category: item.category ?? null,
-      refund: item.refund, reject_reason: item.rejectReason ?? null, picture: item.picture ?? null,
+      seq: item.seq,
+      item_type: item.itemType,
+      barcode: item.barcode ?? null,
+      category: item.category ?? null,
+      refund: item.refund,
+      reject_reason: item.rejectReason ?? null,
+      picture: item.picture ?? null,
     }));
     // One statement (one round trip): the session (stored once per machine and sessionId), its items,
     // the (UTC) day and hour roll-ups the fleet-wide figures read, and the machine's last session time.
@@ -184,7 +207,12 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
       select count(*)::int as inserted from s`);
     if (usage && Number(rowsOf<{ inserted: number }>(written)[0]?.inserted ?? 0) > 0) {
       usage.add({
-        licenseAccountId: machine.licenseAccountId, rvmId: machine.id, startTime: new Date(message.startTime), items: message.items.length, accepted, rejected,
+        licenseAccountId: machine.licenseAccountId,
+        rvmId: machine.id,
+        startTime: new Date(message.startTime),
+        items: message.items.length,
+        accepted,
+        rejected,
         refund: message.totalRefund,
       });
     }
@@ -201,9 +229,15 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     const inserted = await tx
       .insert(serviceSession)
       .values({
-        licenseAccountId: machine.licenseAccountId, rvmId: machine.id, externalId: message.serviceId, technician: message.technician,
-        startTime: new Date(message.startTime), endTime: new Date(message.endTime), cleaningOutcome: message.cleaningOutcome,
-        binsEmptied: message.binsEmptied, note: message.note ?? null,
+        licenseAccountId: machine.licenseAccountId,
+        rvmId: machine.id,
+        externalId: message.serviceId,
+        technician: message.technician,
+        startTime: new Date(message.startTime),
+        endTime: new Date(message.endTime),
+        cleaningOutcome: message.cleaningOutcome,
+        binsEmptied: message.binsEmptied,
+        note: message.note ?? null,
       })
       .onConflictDoNothing()
       .returning({ id: serviceSession.id });
@@ -226,21 +260,34 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     if (content.length > MAX_FILE_BYTES) throw new Refusal('valueOutOfRange', `${content.length} bytes`);
     // A file answers one of this machine's commands, or none.
     const [command] = message.commandId
-      ? await tx.select({ id: rvmCommand.id }).from(rvmCommand).where(and(eq(rvmCommand.id, message.commandId), eq(rvmCommand.rvmId, machine.id))).limit(1)
+      ? await tx
+          .select({ id: rvmCommand.id })
+          .from(rvmCommand)
+          .where(and(eq(rvmCommand.id, message.commandId), eq(rvmCommand.rvmId, machine.id)))
+          .limit(1)
       : [];
     const [file] = await tx
       .insert(rvmFile)
       .values({
-        licenseAccountId: machine.licenseAccountId, rvmId: machine.id, commandId: command?.id ?? null, kind: message.kind,
-        name: message.name, contentType: message.contentType, size: content.length, content,
+        licenseAccountId: machine.licenseAccountId,
+        rvmId: machine.id,
+        commandId: command?.id ?? null,
+        kind: message.kind,
+        name: message.name,
+        contentType: message.contentType,
+        size: content.length,
+        content,
       })
       .returning({ id: rvmFile.id });
-    if (command) await tx.update(rvmCommand).set({ fileId: file.id, updatedTime: sql`now()` }).where(eq(rvmCommand.id, command.id));
+    if (command)
+      await tx
+        .update(rvmCommand)
+        .set({ fileId: file.id, updatedTime: sql`now()` })
+        .where(eq(rvmCommand.id, command.id));
   },
   deployStatus: async ({ tx, machine, at }, message) => {
     await applyDeployStatus(tx, machine, { deployId: message.deployId, state: message.state, version: message.version, reason: message.reason }, at);
   },
 };
 
-export const handle = <K extends MessageKind>(kind: K, context: HandlerContext, message: MessageBodies[K]) =>
-  (HANDLERS[kind] as Handler<K>)(context, message);
+export const handle = <K extends MessageKind>(kind: K, context: HandlerContext, message: MessageBodies[K]) => (HANDLERS[kind] as Handler<K>)(context, message);

@@ -78,9 +78,7 @@ export const startGateway = async (db: Db, jobs: JobRunner, log: FastifyBaseLogg
     },
     process: (identity, kind, payload) => intake.submit({ identity, kind, payload, receivedAt: new Date() }).then(() => undefined),
   };
-  link = options.mqttUrl
-    ? await connectExternalBroker(hooks, { url: options.mqttUrl, log })
-    : await startEmbeddedBroker(hooks, { host: options.host, port: options.port, log });
+  link = options.mqttUrl ? await connectExternalBroker(hooks, { url: options.mqttUrl, log }) : await startEmbeddedBroker(hooks, { host: options.host, port: options.port, log });
   if (link?.machineUrl) log.info(`machine gateway: machines connect to ${link.machineUrl}`);
 
   jobs.add({ name: 'gatewayOfflineSweep', everyMs: 15_000, run: (now) => sweepSilentMachines(db, now, options.offlineAfterSeconds) });

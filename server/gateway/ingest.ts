@@ -96,8 +96,14 @@ const loadMachines = async (db: Db, checked: Checked[]): Promise<Map<string, Loa
   if (!ids.size) return machines;
   const rows = await db
     .select({
-      id: rvm.id, licenseAccountId: rvm.licenseAccountId, serialNumber: rvm.serialNumber, binCount: rvm.binCount,
-      binEmptyHeight: rvm.binEmptyHeight, binFullHeight: rvm.binFullHeight, statusSince: rvm.statusSince, online: rvm.online,
+      id: rvm.id,
+      licenseAccountId: rvm.licenseAccountId,
+      serialNumber: rvm.serialNumber,
+      binCount: rvm.binCount,
+      binEmptyHeight: rvm.binEmptyHeight,
+      binFullHeight: rvm.binFullHeight,
+      statusSince: rvm.statusSince,
+      online: rvm.online,
       createTime: rvm.createTime,
     })
     .from(rvm)
@@ -151,7 +157,10 @@ class NeedsSavepoints extends Error {}
 /** Processes a batch (in arrival order) and answers one outcome per message. Throws only when the database is away. */
 export const ingestBatch = async (db: Db, messages: readonly IncomingMessage[], log?: FastifyBaseLogger): Promise<Outcome[]> => {
   const checked = messages.map(check);
-  const machines = await loadMachines(db, checked.filter((item): item is Checked => !(item instanceof Refusal)));
+  const machines = await loadMachines(
+    db,
+    checked.filter((item): item is Checked => !(item instanceof Refusal)),
+  );
   // Fast pass: handlers refuse before their first write, so a refusal needs no savepoint; only a
   // database error (a value the checks let through) makes the batch run again, message by message.
   try {
@@ -244,8 +253,7 @@ const runBatch = async (
           // The database's own words (e.g. 'value "…" is out of range for type integer'), never the SQL text.
           log?.warn({ err: error, serial: message.identity.serialNumber, kind: item.kind }, 'machine message refused by the database');
           await refuse(new Refusal('valueOutOfRange', databaseReason(error)));
-        }
-        else throw error;
+        } else throw error;
       }
     }
     if (heartbeats.length) {

@@ -56,7 +56,11 @@ export class Intake {
     while (this.queues[shard].length) {
       const batch = this.queues[shard].splice(0, MAX_BATCH);
       try {
-        const outcomes = await ingestBatch(this.db, batch.map((item) => item.message), this.log);
+        const outcomes = await ingestBatch(
+          this.db,
+          batch.map((item) => item.message),
+          this.log,
+        );
         outcomes.forEach((outcome, index) => {
           if (outcome.result === 'quarantined') this.quarantined++;
           else this.processed++;

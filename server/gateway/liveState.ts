@@ -16,7 +16,10 @@ interface MachineRef {
 }
 
 const openInterval = async (tx: Db, machine: MachineRef, status: LiveStatus, at: Date) => {
-  await tx.update(rvmStatusHistory).set({ endTime: at }).where(and(eq(rvmStatusHistory.rvmId, machine.id), isNull(rvmStatusHistory.endTime)));
+  await tx
+    .update(rvmStatusHistory)
+    .set({ endTime: at })
+    .where(and(eq(rvmStatusHistory.rvmId, machine.id), isNull(rvmStatusHistory.endTime)));
   await tx.insert(rvmStatusHistory).values({ licenseAccountId: machine.licenseAccountId, rvmId: machine.id, status, startTime: at });
   // Every status change passes here: its webhook messages (docs/api-hookups.md) in the same transaction.
   await recordStatusChange(tx, machine, status, at);
@@ -31,10 +34,14 @@ export const setStatus = async (tx: Db, machine: MachineRef, status: Exclude<Liv
   const [changed] = await tx
     .update(rvm)
     .set({ currentSts: status, statusSince: sql`greatest(${rvm.statusSince}, ${at})` })
-    .where(and(
-      eq(rvm.id, machine.id), sql`${rvm.currentSts} <> ${status}`, sql`${rvm.currentSts} <> 'Offline'`,
-      sql`${rvm.statusSince} <= ${new Date(at.getTime() + MAX_CLOCK_SKEW_MS)}`,
-    ))
+    .where(
+      and(
+        eq(rvm.id, machine.id),
+        sql`${rvm.currentSts} <> ${status}`,
+        sql`${rvm.currentSts} <> 'Offline'`,
+        sql`${rvm.statusSince} <= ${new Date(at.getTime() + MAX_CLOCK_SKEW_MS)}`,
+      ),
+    )
     .returning({ statusSince: rvm.statusSince });
   if (!changed) return false;
   await openInterval(tx, machine, status, changed.statusSince);
@@ -52,7 +59,10 @@ export const setOnline = async (tx: Db, machine: MachineRef, at: Date, status: E
     await tx.update(rvm).set({ lastSeenTime: at }).where(eq(rvm.id, machine.id));
     return false;
   }
-  await tx.update(rvmOnlineHistory).set({ endTime: at }).where(and(eq(rvmOnlineHistory.rvmId, machine.id), isNull(rvmOnlineHistory.endTime)));
+  await tx
+    .update(rvmOnlineHistory)
+    .set({ endTime: at })
+    .where(and(eq(rvmOnlineHistory.rvmId, machine.id), isNull(rvmOnlineHistory.endTime)));
   await tx.insert(rvmOnlineHistory).values({ licenseAccountId: machine.licenseAccountId, rvmId: machine.id, online: true, startTime: at });
   await openInterval(tx, machine, status, at);
   return true;
@@ -66,7 +76,10 @@ export const setOffline = async (tx: Db, machine: MachineRef, at: Date, silentBe
     .where(and(eq(rvm.id, machine.id), eq(rvm.online, true), silentBefore ? sql`${rvm.lastSeenTime} < ${silentBefore}` : undefined))
     .returning({ id: rvm.id });
   if (!changed.length) return false;
-  await tx.update(rvmOnlineHistory).set({ endTime: at }).where(and(eq(rvmOnlineHistory.rvmId, machine.id), isNull(rvmOnlineHistory.endTime)));
+  await tx
+    .update(rvmOnlineHistory)
+    .set({ endTime: at })
+    .where(and(eq(rvmOnlineHistory.rvmId, machine.id), isNull(rvmOnlineHistory.endTime)));
   await tx.insert(rvmOnlineHistory).values({ licenseAccountId: machine.licenseAccountId, rvmId: machine.id, online: false, startTime: at });
   await openInterval(tx, machine, 'Offline', at);
   return true;

@@ -2,9 +2,7 @@
 // topic layout. The schemas are the contract: the gateway validates every message with them and the
 // simulator's tests check what it sends against them.
 import { Ajv, type ValidateFunction } from 'ajv';
-import {
-  CLEANING_OUTCOMES, ITEM_TYPES, PAYOUT_METHODS, REJECT_REASON_CODES, RVM_STATUSES, type MessageType,
-} from '../../resources/fleetCatalogue';
+import { CLEANING_OUTCOMES, ITEM_TYPES, PAYOUT_METHODS, REJECT_REASON_CODES, RVM_STATUSES, type MessageType } from '../../resources/fleetCatalogue';
 import { DEPLOY_STATES, type DeployState } from '../../resources/deploymentPackage';
 
 export const PROTOCOL_VERSION = 1;
@@ -56,9 +54,13 @@ export const SCHEMAS = {
   bins: strict(
     {
       bins: {
-        type: 'array', minItems: 1, maxItems: 8,
+        type: 'array',
+        minItems: 1,
+        maxItems: 8,
         items: {
-          type: 'object', additionalProperties: false, required: ['binNo', 'currentHeight'],
+          type: 'object',
+          additionalProperties: false,
+          required: ['binNo', 'currentHeight'],
           properties: {
             binNo: { type: 'integer', minimum: 1, maximum: 8 },
             currentHeight: { type: 'integer' },
@@ -82,9 +84,13 @@ export const SCHEMAS = {
       voucherCode: text(32),
       donationInstituteId: { type: 'integer', minimum: 1 },
       items: {
-        type: 'array', minItems: 1, maxItems: 500,
+        type: 'array',
+        minItems: 1,
+        maxItems: 500,
         items: {
-          type: 'object', additionalProperties: false, required: ['seq', 'itemType', 'refund'],
+          type: 'object',
+          additionalProperties: false,
+          required: ['seq', 'itemType', 'refund'],
           properties: {
             seq: { type: 'integer', minimum: 1, maximum: 32_000 },
             itemType: { enum: ITEM_TYPES },
@@ -112,7 +118,10 @@ export const SCHEMAS = {
     ['serviceId', 'technician', 'startTime', 'endTime', 'cleaningOutcome', 'binsEmptied'],
   ),
   commandAck: strict({ commandId: { type: 'integer', minimum: 1 }, accepted: { type: 'boolean' }, reason: text(200) }, ['commandId', 'accepted']),
-  commandResult: strict({ commandId: { type: 'integer', minimum: 1 }, success: { type: 'boolean' }, message: text(200), fileId: { type: 'integer', minimum: 1 } }, ['commandId', 'success']),
+  commandResult: strict({ commandId: { type: 'integer', minimum: 1 }, success: { type: 'boolean' }, message: text(200), fileId: { type: 'integer', minimum: 1 } }, [
+    'commandId',
+    'success',
+  ]),
   file: strict(
     {
       commandId: { type: 'integer', minimum: 1 },
@@ -125,10 +134,7 @@ export const SCHEMAS = {
     },
     ['kind', 'name', 'contentType', 'data'],
   ),
-  deployStatus: strict(
-    { deployId: { type: 'integer', minimum: 1 }, state: { enum: DEPLOY_STATES }, version: text(32, 1), reason: text(200) },
-    ['deployId', 'state'],
-  ),
+  deployStatus: strict({ deployId: { type: 'integer', minimum: 1 }, state: { enum: DEPLOY_STATES }, version: text(32, 1), reason: text(200) }, ['deployId', 'state']),
 } as const;
 
 export type MessageKind = keyof typeof SCHEMAS;
@@ -137,7 +143,11 @@ export const isMessageKind = (kind: string): kind is MessageKind => Object.hasOw
 /** Keeps the catalogue's message types (quarantine filter, labels) and the protocol in step at compile time. */
 export const messageTypeOf = (kind: string): MessageType => (isMessageKind(kind) ? kind : 'unknown');
 
-interface Head { v: 1; id: string; ts: string }
+interface Head {
+  v: 1;
+  id: string;
+  ts: string;
+}
 type Status = 'Up' | 'Down' | 'Sleep';
 export interface MessageBodies {
   hello: Head & { softwareVersion?: string; model?: string };
@@ -147,8 +157,14 @@ export interface MessageBodies {
   bins: Head & { bins: Array<{ binNo: number; currentHeight: number; itemCount?: number; emptied?: boolean }> };
   alarm: Head & { code: string; state: 'raised' | 'cleared'; detail?: string };
   session: Head & {
-    sessionId: string; startTime: string; endTime: string; payoutMethod: string; totalRefund: number;
-    userId?: string; voucherCode?: string; donationInstituteId?: number;
+    sessionId: string;
+    startTime: string;
+    endTime: string;
+    payoutMethod: string;
+    totalRefund: number;
+    userId?: string;
+    voucherCode?: string;
+    donationInstituteId?: number;
     items: Array<{ seq: number; itemType: string; barcode?: string; category?: string; refund: number; rejectReason?: number; picture?: string }>;
   };
   service: Head & { serviceId: string; technician: string; startTime: string; endTime: string; cleaningOutcome: string; binsEmptied: number; note?: string };

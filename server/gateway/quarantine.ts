@@ -121,13 +121,23 @@ export const registerQuarantineRoutes = (app: TypedApp, { db }: Services) => {
       const [rows, [{ total }], retry] = await Promise.all([
         db
           .select({
-            id: quarantineMessage.id, causedBy: quarantineMessage.causedBy, messageType: quarantineMessage.messageType,
-            content: sql<string>`left(${quarantineMessage.content}, ${CONTENT_PREVIEW_CHARS})`, contentBytes: quarantineMessage.contentBytes,
-            viaEnrollmentKey: quarantineMessage.viaEnrollmentKey, receivedTime: quarantineMessage.receivedTime, reason: quarantineMessage.reason,
-            value: quarantineMessage.value, retryCount: quarantineMessage.retryCount, lastRetryTime: quarantineMessage.lastRetryTime,
+            id: quarantineMessage.id,
+            causedBy: quarantineMessage.causedBy,
+            messageType: quarantineMessage.messageType,
+            content: sql<string>`left(${quarantineMessage.content}, ${CONTENT_PREVIEW_CHARS})`,
+            contentBytes: quarantineMessage.contentBytes,
+            viaEnrollmentKey: quarantineMessage.viaEnrollmentKey,
+            receivedTime: quarantineMessage.receivedTime,
+            reason: quarantineMessage.reason,
+            value: quarantineMessage.value,
+            retryCount: quarantineMessage.retryCount,
+            lastRetryTime: quarantineMessage.lastRetryTime,
           })
           .from(quarantineMessage)
-          .where(where).orderBy(desc(quarantineMessage.receivedTime), desc(quarantineMessage.id)).limit(body.pageSize).offset((body.pageNum - 1) * body.pageSize),
+          .where(where)
+          .orderBy(desc(quarantineMessage.receivedTime), desc(quarantineMessage.id))
+          .limit(body.pageSize)
+          .offset((body.pageNum - 1) * body.pageSize),
         db.select({ total: count() }).from(quarantineMessage).where(where),
         retryState(db, account),
       ]);

@@ -58,18 +58,23 @@ export const registerGatewayRoutes = (app: TypedApp, services: Services) => {
     },
   );
 
-  app.get(
-    '/gateway',
-    fleetRoute('gateway', 'Where machines connect, and whether the license account has an enrollment key', [PERMISSIONS.fleetPage], {}),
-    async (request) => {
-      const [key] = await db.select().from(gatewayEnrollmentKey).where(eq(gatewayEnrollmentKey.licenseAccountId, accountOf(callerOf(request)))).limit(1);
-      return ok(request, { machineUrl: services.gateway.machineUrl, connected: services.gateway.connected, enrollmentKeyRotatedTime: iso(key?.rotatedTime) });
-    },
-  );
+  app.get('/gateway', fleetRoute('gateway', 'Where machines connect, and whether the license account has an enrollment key', [PERMISSIONS.fleetPage], {}), async (request) => {
+    const [key] = await db
+      .select()
+      .from(gatewayEnrollmentKey)
+      .where(eq(gatewayEnrollmentKey.licenseAccountId, accountOf(callerOf(request))))
+      .limit(1);
+    return ok(request, { machineUrl: services.gateway.machineUrl, connected: services.gateway.connected, enrollmentKeyRotatedTime: iso(key?.rotatedTime) });
+  });
 
   app.post(
     '/gateway/enrollment-key',
-    fleetRoute('gateway', "Creates or rotates the license account's enrollment key (shown once): machines not registered yet connect with it and wait in the quarantine", [PERMISSIONS.machineEdit], {}),
+    fleetRoute(
+      'gateway',
+      "Creates or rotates the license account's enrollment key (shown once): machines not registered yet connect with it and wait in the quarantine",
+      [PERMISSIONS.machineEdit],
+      {},
+    ),
     async (request) => {
       const caller = callerOf(request);
       const key = await issueEnrollmentKey(db, accountOf(caller), caller.principal.userId);

@@ -20,8 +20,7 @@ for (const ajv of [bodyAjv, textAjv]) {
   ajv.addFormat('date', { type: 'string', validate: (value: string) => ISO_DAY.test(value) && !Number.isNaN(Date.parse(value)) });
 }
 
-export const validatorCompiler: FastifySchemaCompiler<Record<string, unknown>> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+export const validatorCompiler: FastifySchemaCompiler<Record<string, unknown>> = ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
 
 const TYPE_MESSAGES: Record<string, string> = {
   string: 'validation.text',
@@ -32,8 +31,7 @@ const TYPE_MESSAGES: Record<string, string> = {
   object: 'validation.invalid',
 };
 
-const fieldOf = (error: ErrorObject, extra?: string) =>
-  [...error.instancePath.split('/').filter(Boolean), ...(extra ? [extra] : [])].join('.') || '(body)';
+const fieldOf = (error: ErrorObject, extra?: string) => [...error.instancePath.split('/').filter(Boolean), ...(extra ? [extra] : [])].join('.') || '(body)';
 
 /** Ajv errors as catalogue issues: required 1001, length 1002, type 1003, the rest (unknown field, enum, range, pattern) 1004. */
 export const issuesFromAjv = (errors: readonly ErrorObject[]): Issue[] =>
@@ -61,7 +59,10 @@ export const issuesFromAjv = (errors: readonly ErrorObject[]): Issue[] =>
         if (error.instancePath === '' && (error.data === undefined || error.data === null)) {
           return { field: '(body)', message: 'validation.required', code: '1001' };
         }
-        const expected = String(error.params.type).split(',').find((type) => type !== 'null') ?? 'string';
+        const expected =
+          String(error.params.type)
+            .split(',')
+            .find((type) => type !== 'null') ?? 'string';
         return { field: fieldOf(error), message: TYPE_MESSAGES[expected] ?? 'validation.invalid', code: '1003' };
       }
       case 'additionalProperties':
@@ -98,7 +99,8 @@ export const jsonDeeperThan = (text: string, limit: number): boolean => {
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index);
     if (inString) {
-      if (char === 0x5c) index++; // backslash: skip the escaped character
+      if (char === 0x5c)
+        index++; // backslash: skip the escaped character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x5b || char === 0x7b) {

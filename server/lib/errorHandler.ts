@@ -77,4 +77,3 @@ export const registerErrorHandler = (app: FastifyInstance) => {
 
 /** Unknown API address (4004); the static plugin's SPA fallback handles the rest. */
 export const notFound = (request: FastifyRequest, reply: FastifyReply) => sendFailure(request, reply, new AppError('4004'));
-

@@ -28,8 +28,7 @@ export class AppError extends Error {
 /** A validation failure: the code of the first issue (1001/1002/1003/1004), all issues listed. */
 export const invalid = (issues: Issue[]): AppError => new AppError(issues[0]?.code ?? '1004', { issues });
 
-export const invalidField = (field: string, message: string, code: Issue['code'] = '1004', values?: Issue['values']) =>
-  invalid([{ field, message, code, values }]);
+export const invalidField = (field: string, message: string, code: Issue['code'] = '1004', values?: Issue['values']) => invalid([{ field, message, code, values }]);
 
 /** ARCHITECTURE.md "Wire conventions": the HTTP status of each failure kind. */
 export const httpStatusOf = (code: string): number => {
@@ -76,5 +75,4 @@ export const pgErrorCode = (error: unknown): string | undefined => {
 };
 
 /** The declaration's "no such record" code (e.g. 6001 for machines), else 2003. */
-export const notFound = (model: { declaration: { notFoundCode?: string } }) =>
-  new AppError((model.declaration.notFoundCode ?? '2003') as ErrorCode);
+export const notFound = (model: { declaration: { notFoundCode?: string } }) => new AppError((model.declaration.notFoundCode ?? '2003') as ErrorCode);

@@ -29,12 +29,10 @@ export const StrictObject = <Properties extends TProperties>(properties: Propert
  * `schema` or null, as a `type` list: anyOf would answer a wrong value with one issue per branch
  * instead of one 1003.
  */
-export const Nullable = <Schema extends TSchema & { type: string }>(schema: Schema) =>
-  Type.Unsafe<Static<Schema> | null>({ ...schema, type: [schema.type, 'null'] });
+export const Nullable = <Schema extends TSchema & { type: string }>(schema: Schema) => Type.Unsafe<Static<Schema> | null>({ ...schema, type: [schema.type, 'null'] });
 
 /** One of `values`, typed as their union (`type: 'string'` kept: a non-text is also a 1003 issue). */
-export const StringEnum = <const Values extends string[]>(values: readonly [...Values], options: TSchemaOptions = {}) =>
-  Type.Enum(values, { ...options, type: 'string' });
+export const StringEnum = <const Values extends string[]>(values: readonly [...Values], options: TSchemaOptions = {}) => Type.Enum(values, { ...options, type: 'string' });
 
 /** One of `values`, or null. */
 export const NullableStringEnum = <const Values extends readonly string[]>(values: Values, options: TSchemaOptions = {}) =>

@@ -11,7 +11,11 @@ import { Worker } from 'node:worker_threads';
 export const startWorkerThread = (compiled: URL, source: URL, workerData: unknown): Worker => {
   if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, { workerData });
   // require.resolve answers the CommonJS build; the loader needs the ES module one beside it.
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const loader = `import(${JSON.stringify(tsxApi)}).then((api) => api.tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(source.href)}))`;
   return new Worker(loader, { eval: true, workerData });
 };

@@ -60,7 +60,10 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
 export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>): Mailer => {
   const transport = config.smtpUrl ? nodemailer.createTransport({ ...SMTP_TIMEOUTS, url: config.smtpUrl }) : null;
   const deliver: Mailer['deliver'] = async (db, mail, log) => {
-    const [row] = await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets), licenseAccountId: mail.licenseAccountId ?? null }).returning({ id: mailOutbox.id });
+    const [row] = await db
+      .insert(mailOutbox)
+      .values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets), licenseAccountId: mail.licenseAccountId ?? null })
+      .returning({ id: mailOutbox.id });
     if (!transport) {
       // Development only (no SMTP_URL): the server log is the one channel, so the full body goes there.
       const attachments = mail.attachments?.map((file) => file.filename);
@@ -80,7 +83,10 @@ export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>)
     } catch (error) {
       // The caller's answer never reveals whether a mail went out (no account enumeration).
       log.warn({ err: error, outboxId: row.id }, 'sending mail failed');
-      await db.update(mailOutbox).set({ error: String(error) }).where(eq(mailOutbox.id, row.id));
+      await db
+        .update(mailOutbox)
+        .set({ error: String(error) })
+        .where(eq(mailOutbox.id, row.id));
       return { outboxId: row.id, delivered: false, error: String(error) };
     }
   };

@@ -36,7 +36,10 @@ export const computeMcbe = async (db: Db, source: PerformanceSource, scope: Perf
     }
     return { start: dayLabel(bucket.firstDay), end: dayLabel(bucket.lastDay), ...figures(items, errors) };
   });
-  const total = figures(series.reduce((sum, point) => sum + point.items, 0), series.reduce((sum, point) => sum + point.errors, 0));
+  const total = figures(
+    series.reduce((sum, point) => sum + point.items, 0),
+    series.reduce((sum, point) => sum + point.errors, 0),
+  );
 
   const sumOf = (ids: number[]) => {
     let items = 0;

@@ -48,11 +48,7 @@ export const earliestDayOf = (today: number): number => {
 export const todayOf = (now: Date, offsetMinutes: number) => localDayOf(now.getTime(), offsetMinutes);
 
 /** Checks and resolves a request's range: 1003 not a date, 9340 before the earliest day, 1004 after today or ending before it starts. */
-export const resolveRange = (
-  body: { from: string; to: string; granularity?: Granularity },
-  offsetMinutes: number,
-  now = new Date(),
-): PerformanceRange => {
+export const resolveRange = (body: { from: string; to: string; granularity?: Granularity }, offsetMinutes: number, now = new Date()): PerformanceRange => {
   const fromDay = dayOfLabel(body.from);
   if (fromDay === undefined) throw invalidField('from', 'validation.date', '1003');
   const toDay = dayOfLabel(body.to);
@@ -85,7 +81,7 @@ export interface Bucket {
 /** The chart's buckets: every day, or every ISO week (the first and last clipped to the range). */
 export const bucketsOf = (range: PerformanceRange): Bucket[] => {
   const buckets: Bucket[] = [];
-  for (let day = range.fromDay; day <= range.toDay; ) {
+  for (let day = range.fromDay; day <= range.toDay;) {
     const last = range.granularity === 'day' ? day : Math.min(range.toDay, mondayOf(day) + 6);
     buckets.push({ firstDay: day, lastDay: last });
     day = last + 1;

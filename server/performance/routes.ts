@@ -24,7 +24,9 @@ export const PERFORMANCE_PERMISSION = findMenuByKey('performance')!.identifier;
 const localDate = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
 const OFFSET = Type.Optional(
   Type.Integer({
-    minimum: -840, maximum: 840, multipleOf: 15,
+    minimum: -840,
+    maximum: 840,
+    multipleOf: 15,
     description: "The caller's UTC offset in minutes (default: the one sent at sign-in, else 0); local days are cut at it",
   }),
 );
@@ -69,8 +71,15 @@ const errorsAnswer = {
       items: {
         type: 'object',
         properties: {
-          code: { type: 'string' }, text: { type: 'string' }, category: { type: 'string' }, severity: { type: 'string' }, blocking: { type: 'boolean' },
-          count: { type: 'integer' }, cleared: { type: 'integer' }, openSeconds: { type: 'integer' }, downtimeSeconds: { type: 'integer' },
+          code: { type: 'string' },
+          text: { type: 'string' },
+          category: { type: 'string' },
+          severity: { type: 'string' },
+          blocking: { type: 'boolean' },
+          count: { type: 'integer' },
+          cleared: { type: 'integer' },
+          openSeconds: { type: 'integer' },
+          downtimeSeconds: { type: 'integer' },
         },
       },
     },
@@ -101,9 +110,13 @@ const offsetOf = (caller: Caller, requested?: number) => requested ?? caller.pri
 export const registerPerformanceRoutes = (app: TypedApp, { db }: Services) => {
   app.post(
     '/performance/mcbe',
-    route('MCBE (mean consumer items between error events) per day or week, with the sub-fleets\' figures', {
-      body: StrictObject({ ...RANGE_BODY, granularity: Type.Optional(StringEnum(['day', 'week'], { description: 'Default: day up to 31 days, else week' })) }),
-    }, mcbeAnswer),
+    route(
+      "MCBE (mean consumer items between error events) per day or week, with the sub-fleets' figures",
+      {
+        body: StrictObject({ ...RANGE_BODY, granularity: Type.Optional(StringEnum(['day', 'week'], { description: 'Default: day up to 31 days, else week' })) }),
+      },
+      mcbeAnswer,
+    ),
     async (request) => {
       const caller = callerOf(request);
       const range = resolveRange(request.body, offsetOf(caller, request.body.utcOffsetMinutes));
@@ -114,9 +127,13 @@ export const registerPerformanceRoutes = (app: TypedApp, { db }: Services) => {
 
   app.post(
     '/performance/errors',
-    route('Main errors: error alarm codes raised in the range by count or by downtime caused', {
-      body: StrictObject({ ...RANGE_BODY, sort: Type.Optional(StringEnum(['count', 'downtime'], { default: 'count' })) }),
-    }, errorsAnswer),
+    route(
+      'Main errors: error alarm codes raised in the range by count or by downtime caused',
+      {
+        body: StrictObject({ ...RANGE_BODY, sort: Type.Optional(StringEnum(['count', 'downtime'], { default: 'count' })) }),
+      },
+      errorsAnswer,
+    ),
     async (request) => {
       const caller = callerOf(request);
       const range = resolveRange(request.body, offsetOf(caller, request.body.utcOffsetMinutes));
@@ -127,15 +144,21 @@ export const registerPerformanceRoutes = (app: TypedApp, { db }: Services) => {
 
   app.get(
     '/performance/options',
-    route('What the performance screen offers: today, the earliest day that may be asked for, the account\'s fleets', {
-      querystring: StrictObject({ utcOffsetMinutes: OFFSET }),
-    }, {
-      type: 'object',
-      properties: {
-        today: { type: 'string' }, earliestDay: { type: 'string' }, utcOffsetMinutes: { type: 'integer' },
-        fleets: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, parentId: { type: ['integer', 'null'] } } } },
+    route(
+      "What the performance screen offers: today, the earliest day that may be asked for, the account's fleets",
+      {
+        querystring: StrictObject({ utcOffsetMinutes: OFFSET }),
       },
-    }),
+      {
+        type: 'object',
+        properties: {
+          today: { type: 'string' },
+          earliestDay: { type: 'string' },
+          utcOffsetMinutes: { type: 'integer' },
+          fleets: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, parentId: { type: ['integer', 'null'] } } } },
+        },
+      },
+    ),
     async (request) => {
       const caller = callerOf(request);
       const offset = offsetOf(caller, request.query.utcOffsetMinutes);
@@ -147,9 +170,13 @@ export const registerPerformanceRoutes = (app: TypedApp, { db }: Services) => {
 
   app.get(
     '/performance/machines',
-    route('Machines of the account (in a fleet and its sub-fleets) whose RVM or serial number contains q: at most 20', {
-      querystring: StrictObject({ q: Type.Optional(Type.String({ maxLength: 32 })), fleetId: Type.Optional(RowId()) }),
-    }, { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, termNo: { type: 'string' }, serialNumber: { type: 'string' } } } }),
+    route(
+      'Machines of the account (in a fleet and its sub-fleets) whose RVM or serial number contains q: at most 20',
+      {
+        querystring: StrictObject({ q: Type.Optional(Type.String({ maxLength: 32 })), fleetId: Type.Optional(RowId()) }),
+      },
+      { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, termNo: { type: 'string' }, serialNumber: { type: 'string' } } } },
+    ),
     async (request) => {
       const account = accountOf(callerOf(request));
       const { q, fleetId } = request.query;
@@ -163,11 +190,13 @@ export const registerPerformanceRoutes = (app: TypedApp, { db }: Services) => {
       const rows = await db
         .select({ id: rvm.id, termNo: rvm.termNo, serialNumber: rvm.serialNumber })
         .from(rvm)
-        .where(and(
-          eq(rvm.licenseAccountId, account),
-          fleetIds ? sql`${rvm.fleetId} = any(${sql.param(fleetIds)}::int4[])` : undefined,
-          like ? or(ilike(rvm.termNo, like), ilike(rvm.serialNumber, like)) : undefined,
-        ))
+        .where(
+          and(
+            eq(rvm.licenseAccountId, account),
+            fleetIds ? sql`${rvm.fleetId} = any(${sql.param(fleetIds)}::int4[])` : undefined,
+            like ? or(ilike(rvm.termNo, like), ilike(rvm.serialNumber, like)) : undefined,
+          ),
+        )
         .orderBy(asc(rvm.termNo))
         .limit(20);
       return ok(request, rows);

@@ -56,13 +56,20 @@ const toCodes = (rows: Array<Record<string, unknown>>): CodeFigures[] =>
 /** Error events raised in [from, to) of the scope, per code, from the events. */
 const eventsPerCode = async (db: Db, scope: PerformanceScope, range: PerformanceRange, windows: Array<[Date, Date]>): Promise<CodeFigures[]> => {
   if (!windows.length) return [];
-  const inWindows = sql.join(windows.map(([from, to]) => sql`(e.raised_time >= ${at(from)} and e.raised_time < ${at(to)})`), sql` or `);
-  return toCodes(rowsOf(await db.execute(sql`
+  const inWindows = sql.join(
+    windows.map(([from, to]) => sql`(e.raised_time >= ${at(from)} and e.raised_time < ${at(to)})`),
+    sql` or `,
+  );
+  return toCodes(
+    rowsOf(
+      await db.execute(sql`
     select e.code, count(*) as raised, count(e.cleared_time) as cleared,
       coalesce(sum(case when e.cleared_time is null then ${ms(sql`${at(range.now)} - e.raised_time`)} else ${ms(sql`e.cleared_time - e.raised_time`)} end), 0) as open_ms
     from rvm_event e
     where e.license_account_id = ${scope.account} and e.severity = 'error' and (${inWindows}) and ${machinesOf(scope, sql`e.rvm_id`)}
-    group by e.code`)));
+    group by e.code`),
+    ),
+  );
 };
 
 export const rawSource: PerformanceSource = {

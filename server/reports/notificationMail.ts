@@ -18,7 +18,14 @@ export interface ReportMailFacts {
 }
 
 /** The addresses of a subscription's recipients list (comma-separated, as stored), each once. */
-export const recipientsOf = (list: string) => [...new Set(list.split(',').map((item) => item.trim()).filter(Boolean))];
+export const recipientsOf = (list: string) => [
+  ...new Set(
+    list
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ),
+];
 
 export const subscriptionMail = (facts: ReportMailFacts, to: string, publicUrl: string): Mail => {
   const t = (key: string, values: Record<string, string | number> = {}) => translate(facts.language, `notifications.${key}`, values);

@@ -54,7 +54,11 @@ const formatterOf = (zone: string) => {
 
 /** The wall-clock fields of `instant` in `zone`. */
 export const localParts = (instant: Date, zone: string) => {
-  const parts = Object.fromEntries(formatterOf(zone).formatToParts(instant).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatterOf(zone)
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -112,9 +116,7 @@ export const latestDuePeriod = (period: ReportPeriod, now: Date, zone: string): 
 /** When the next period falls due after `now`. */
 export const nextDueTime = (period: ReportPeriod, now: Date, zone: string): Date => {
   const { date, weekday } = localDateOf(now, zone);
-  return period === 'weekly'
-    ? localMidnight(addDays(date, 8 - weekday), zone)
-    : localMidnight(addMonths({ ...date, day: 1 }, 1), zone);
+  return period === 'weekly' ? localMidnight(addDays(date, 8 - weekday), zone) : localMidnight(addMonths({ ...date, day: 1 }, 1), zone);
 };
 
 /** 'YYYY-MM-DD' of an instant in `zone`. */

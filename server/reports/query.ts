@@ -130,7 +130,15 @@ const overall = async (db: Db, scope: ReportScope, range: ReportRange, columns: 
 };
 
 const num = (value: unknown) => Number(value ?? 0);
-const toIso = (value: unknown) => (value instanceof Date ? value : new Date(String(value).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'))).toISOString();
+const toIso = (value: unknown) =>
+  (value instanceof Date
+    ? value
+    : new Date(
+        String(value)
+          .replace(' ', 'T')
+          .replace(/([+-]\d\d)$/, '$1:00'),
+      )
+  ).toISOString();
 const rate = (rejected: number, items: number) => (items > 0 ? rejected / items : null);
 const MATERIAL_COLUMNS = MATERIALS.map(materialColumn);
 const REASON_COLUMNS = REJECT_REASONS.map(reasonColumn);
@@ -158,7 +166,10 @@ const machineRows = async (db: Db, scope: ReportScope, range: ReportRange, colum
 
 const VOLUME_SORTS: Record<string, string> = { accepted: 'accepted desc', termNo: 'r.term_no' };
 const REJECT_SORTS: Record<string, string> = {
-  rejected: 'rejected desc', accepted: 'accepted desc', items: 'items desc', termNo: 'r.term_no',
+  rejected: 'rejected desc',
+  accepted: 'accepted desc',
+  items: 'items desc',
+  termNo: 'r.term_no',
   rejectRate: '(case when coalesce(m.items, 0) = 0 then null else m.rejected::float8 / m.items end) desc nulls last',
 };
 
@@ -189,8 +200,7 @@ const volumesDaily = async (db: Db, scope: ReportScope, range: ReportRange): Pro
   return { report: 'volumesDaily', total: rows.length, rows, totals, chart: rows };
 };
 
-const reasonChart = (sum: Row) =>
-  REJECT_REASONS.map((code) => ({ key: String(code), rejected: num(sum[reasonColumn(code)]) })).filter((entry) => entry.rejected > 0);
+const reasonChart = (sum: Row) => REJECT_REASONS.map((code) => ({ key: String(code), rejected: num(sum[reasonColumn(code)]) })).filter((entry) => entry.rejected > 0);
 
 const acceptedRejects = async (db: Db, scope: ReportScope, range: ReportRange, page: ReportPage | null): Promise<ReportData> => {
   const columns = ['items', 'accepted', 'rejected'];
@@ -202,8 +212,13 @@ const acceptedRejects = async (db: Db, scope: ReportScope, range: ReportRange, p
     report: 'acceptedRejects',
     total: machines.total,
     rows: machines.rows.map((row) => ({
-      rvmId: num(row.rvmId), termNo: row.termNo, fleetName: row.fleetName, items: num(row.items), accepted: num(row.accepted),
-      rejected: num(row.rejected), rejectRate: rate(num(row.rejected), num(row.items)),
+      rvmId: num(row.rvmId),
+      termNo: row.termNo,
+      fleetName: row.fleetName,
+      items: num(row.items),
+      accepted: num(row.accepted),
+      rejected: num(row.rejected),
+      rejectRate: rate(num(row.rejected), num(row.items)),
     })),
     totals: { items: num(sum.items), accepted: num(sum.accepted), rejected: num(sum.rejected), rejectRate: rate(num(sum.rejected), num(sum.items)) },
     chart: reasonChart(sum),
@@ -227,8 +242,13 @@ const barcodeRejects = async (db: Db, scope: ReportScope, range: ReportRange, pa
     report: 'barcodeRejects',
     total,
     rows: rowsOf<Row>(rows).map((row) => ({
-      time: toIso(row.time as unknown), rvmId: num(row.rvmId), termNo: row.termNo, fleetName: row.fleetName,
-      barcode: row.barcode ?? null, itemType: row.itemType, reason: num(row.reason),
+      time: toIso(row.time as unknown),
+      rvmId: num(row.rvmId),
+      termNo: row.termNo,
+      fleetName: row.fleetName,
+      barcode: row.barcode ?? null,
+      itemType: row.itemType,
+      reason: num(row.reason),
     })),
     totals: { rejected: total },
     chart: reasonChart(sum),

@@ -86,7 +86,11 @@ export const renderInWorker = async (job: RenderJob, signal?: AbortSignal): Prom
         settle();
         reusable = true;
         if (answer.error !== undefined || !answer.content) return reject(new Error(answer.error ?? 'no file'));
-        resolve({ fileName: answer.fileName!, contentType: answer.contentType!, content: Buffer.from(answer.content.buffer, answer.content.byteOffset, answer.content.byteLength) });
+        resolve({
+          fileName: answer.fileName!,
+          contentType: answer.contentType!,
+          content: Buffer.from(answer.content.buffer, answer.content.byteOffset, answer.content.byteLength),
+        });
       });
       worker.postMessage(job);
     });

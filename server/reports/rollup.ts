@@ -8,9 +8,7 @@ import type { Db } from '../db/client';
 import { materialColumn, reasonColumn } from '../db/schema/reports';
 
 /** Every count column of the three roll-ups, in table order. */
-export const COUNT_COLUMNS: readonly string[] = [
-  'items', 'accepted', 'rejected', ...ITEM_TYPES.map(materialColumn), ...REJECT_REASON_CODES.map(reasonColumn),
-];
+export const COUNT_COLUMNS: readonly string[] = ['items', 'accepted', 'rejected', ...ITEM_TYPES.map(materialColumn), ...REJECT_REASON_CODES.map(reasonColumn)];
 
 export interface ItemLike {
   itemType: string;
@@ -78,7 +76,10 @@ export const fillReportRollups = async (db: Db, licenseAccountId: number): Promi
  * to its machine's hour, UTC day and UTC week, only when the session row `s` was inserted (a re-sent session adds nothing).
  */
 export const sessionRollupCtes = (rvmId: number, licenseAccountId: number, startTime: string, items: readonly ItemLike[]): SQL => {
-  const values = sql.join(countsOfItems(items).map((count) => sql`${count}::int`), sql`, `);
+  const values = sql.join(
+    countsOfItems(items).map((count) => sql`${count}::int`),
+    sql`, `,
+  );
   return sql`, ri_h as (
         insert into rvm_hourly_items (rvm_id, hour, license_account_id, ${sql.raw(columnList)})
         select ${rvmId}, to_timestamp(floor(extract(epoch from ${startTime}::timestamptz) / 3600) * 3600), ${licenseAccountId}, ${values} from s

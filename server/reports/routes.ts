@@ -50,16 +50,28 @@ const rowSchema = { type: 'object', additionalProperties: true } as const;
 const dataSchema = {
   type: 'object',
   properties: {
-    report: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, utcOffsetMinutes: { type: 'integer' },
-    total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' },
-    rows: { type: 'array', items: rowSchema }, totals: rowSchema, chart: { type: 'array', items: rowSchema },
+    report: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    utcOffsetMinutes: { type: 'integer' },
+    total: { type: 'integer' },
+    pageNum: { type: 'integer' },
+    pageSize: { type: 'integer' },
+    rows: { type: 'array', items: rowSchema },
+    totals: rowSchema,
+    chart: { type: 'array', items: rowSchema },
   },
 } as const;
 const generatedSchema = {
   type: 'object',
   properties: {
-    id: { type: 'integer' }, report: { type: 'string' }, params: { type: 'object', additionalProperties: true }, format: { type: 'string' },
-    fileName: { type: 'string' }, size: { type: 'integer' }, createdTime: { type: 'string' },
+    id: { type: 'integer' },
+    report: { type: 'string' },
+    params: { type: 'object', additionalProperties: true },
+    format: { type: 'string' },
+    fileName: { type: 'string' },
+    size: { type: 'integer' },
+    createdTime: { type: 'string' },
     producedBy: {
       type: 'object',
       properties: { kind: { type: 'string' }, userId: { type: ['integer', 'null'] }, userName: { type: ['string', 'null'] }, subscriptionId: { type: ['integer', 'null'] } },
@@ -83,11 +95,17 @@ const route = <Schema extends FastifySchema>(summary: string, schema: Schema, da
 /** Every fleet and machine asked for must be the account's: 2003 / 6001 otherwise. */
 const checkSelection = async (db: Db, account: number, body: SelectionBody) => {
   if (body.fleetIds?.length) {
-    const [found] = await db.select({ n: count() }).from(fleet).where(and(eq(fleet.licenseAccountId, account), inArray(fleet.id, body.fleetIds)));
+    const [found] = await db
+      .select({ n: count() })
+      .from(fleet)
+      .where(and(eq(fleet.licenseAccountId, account), inArray(fleet.id, body.fleetIds)));
     if (Number(found.n) !== body.fleetIds.length) throw new AppError('2003');
   }
   if (body.machineIds?.length) {
-    const [found] = await db.select({ n: count() }).from(rvm).where(and(eq(rvm.licenseAccountId, account), inArray(rvm.id, body.machineIds)));
+    const [found] = await db
+      .select({ n: count() })
+      .from(rvm)
+      .where(and(eq(rvm.licenseAccountId, account), inArray(rvm.id, body.machineIds)));
     if (Number(found.n) !== body.machineIds.length) throw new AppError('6001');
   }
 };
@@ -154,28 +172,37 @@ export const registerReportRoutes = (app: TypedApp, { db }: Services) => {
       const page = { pageNum: body.pageNum, pageSize: body.pageSize, sort: body.sort };
       const data = await queryReport(db, selection.report, selection, range, page);
       return ok(request, {
-        ...data, from: range.from.toISOString(), to: range.to.toISOString(), utcOffsetMinutes: range.utcOffsetMinutes,
-        pageNum: page.pageNum, pageSize: page.pageSize,
+        ...data,
+        from: range.from.toISOString(),
+        to: range.to.toISOString(),
+        utcOffsetMinutes: range.utcOffsetMinutes,
+        pageNum: page.pageNum,
+        pageSize: page.pageSize,
       });
     },
   );
 
-  app.post(
-    '/report/export',
-    route('A report as a CSV (UTF-8 with BOM) or XLSX file in the request\'s language, not kept', { body: FILE_BODY }, null),
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const selection = selectionOf(caller, request.body);
-      await checkSelection(db, selection.accountId, request.body);
-      return untilCallerLeaves(reply, (signal) => produceReport({ db }, { ...selection, format: request.body.format, language: caller.locale }, signal), (file) => sendFile(reply, file));
-    },
-  );
+  app.post('/report/export', route("A report as a CSV (UTF-8 with BOM) or XLSX file in the request's language, not kept", { body: FILE_BODY }, null), async (request, reply) => {
+    const caller = callerOf(request);
+    const selection = selectionOf(caller, request.body);
+    await checkSelection(db, selection.accountId, request.body);
+    return untilCallerLeaves(
+      reply,
+      (signal) => produceReport({ db }, { ...selection, format: request.body.format, language: caller.locale }, signal),
+      (file) => sendFile(reply, file),
+    );
+  });
 
   app.post(
     '/report/generate',
-    route('Produces a report file and keeps it as a generated report (produced by the caller)', { body: FILE_BODY }, {
-      type: 'object', properties: { id: { type: 'integer' }, fileName: { type: 'string' }, size: { type: 'integer' } },
-    }),
+    route(
+      'Produces a report file and keeps it as a generated report (produced by the caller)',
+      { body: FILE_BODY },
+      {
+        type: 'object',
+        properties: { id: { type: 'integer' }, fileName: { type: 'string' }, size: { type: 'integer' } },
+      },
+    ),
     async (request, reply) => {
       const caller = callerOf(request);
       const selection = selectionOf(caller, request.body);
@@ -190,9 +217,14 @@ export const registerReportRoutes = (app: TypedApp, { db }: Services) => {
 
   app.get(
     '/report/fleets',
-    route('The fleets of the account for the fleet filter: [{ id, name, parentId, level }], by level and name', {}, {
-      type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, parentId: { type: ['integer', 'null'] }, level: { type: 'integer' } } },
-    }),
+    route(
+      'The fleets of the account for the fleet filter: [{ id, name, parentId, level }], by level and name',
+      {},
+      {
+        type: 'array',
+        items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, parentId: { type: ['integer', 'null'] }, level: { type: 'integer' } } },
+      },
+    ),
     async (request) => {
       const account = accountOf(callerOf(request));
       const rows = await db
@@ -217,11 +249,13 @@ export const registerReportRoutes = (app: TypedApp, { db }: Services) => {
       const rows = await db
         .select({ id: rvm.id, name: rvm.termNo })
         .from(rvm)
-        .where(and(
-          eq(rvm.licenseAccountId, account),
-          nameLike ? ilike(rvm.termNo, `%${nameLike.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
-          wanted?.length ? inArray(rvm.id, wanted) : undefined,
-        ))
+        .where(
+          and(
+            eq(rvm.licenseAccountId, account),
+            nameLike ? ilike(rvm.termNo, `%${nameLike.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+            wanted?.length ? inArray(rvm.id, wanted) : undefined,
+          ),
+        )
         .orderBy(asc(rvm.termNo), asc(rvm.id))
         .limit(50);
       return ok(request, rows);
@@ -230,18 +264,30 @@ export const registerReportRoutes = (app: TypedApp, { db }: Services) => {
 
   app.post(
     '/report/generated/page',
-    route('The generated reports of the account, newest first, with who or what produced them', { body: StrictObject({ ...PAGE_PROPERTIES }) }, {
-      type: 'object', properties: { list: { type: 'array', items: generatedSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } },
-    }),
+    route(
+      'The generated reports of the account, newest first, with who or what produced them',
+      { body: StrictObject({ ...PAGE_PROPERTIES }) },
+      {
+        type: 'object',
+        properties: { list: { type: 'array', items: generatedSchema }, total: { type: 'integer' }, pageNum: { type: 'integer' }, pageSize: { type: 'integer' } },
+      },
+    ),
     async (request) => {
       const account = accountOf(callerOf(request));
       const { pageNum, pageSize } = withPaging(request.body);
       const [rows, [total]] = await Promise.all([
         db
           .select({
-            id: generatedReport.id, report: generatedReport.report, params: generatedReport.params, format: generatedReport.format,
-            fileName: generatedReport.fileName, size: generatedReport.size, createdTime: generatedReport.createdTime,
-            userId: generatedReport.producedByUserId, userName: sysUser.realname, subscriptionId: generatedReport.producedBySubscriptionId,
+            id: generatedReport.id,
+            report: generatedReport.report,
+            params: generatedReport.params,
+            format: generatedReport.format,
+            fileName: generatedReport.fileName,
+            size: generatedReport.size,
+            createdTime: generatedReport.createdTime,
+            userId: generatedReport.producedByUserId,
+            userName: sysUser.realname,
+            subscriptionId: generatedReport.producedBySubscriptionId,
           })
           .from(generatedReport)
           .leftJoin(sysUser, eq(sysUser.id, generatedReport.producedByUserId))
@@ -254,7 +300,10 @@ export const registerReportRoutes = (app: TypedApp, { db }: Services) => {
       const list = rows.map(({ userId, userName, subscriptionId, createdTime, ...row }) => ({
         ...row,
         createdTime: createdTime.toISOString(),
-        producedBy: subscriptionId !== null ? { kind: 'subscription', subscriptionId, userId: null, userName: null } : { kind: 'user', userId, userName: userName ?? null, subscriptionId: null },
+        producedBy:
+          subscriptionId !== null
+            ? { kind: 'subscription', subscriptionId, userId: null, userName: null }
+            : { kind: 'user', userId, userName: userName ?? null, subscriptionId: null },
       }));
       return ok(request, { list, total: Number(total.n), pageNum, pageSize });
     },
@@ -262,7 +311,7 @@ export const registerReportRoutes = (app: TypedApp, { db }: Services) => {
 
   app.get(
     '/report/generated/:id/file',
-    route('Download a generated report; 2003 when it is not the account\'s', { params: Type.Object({ id: RowId() }) }, null),
+    route("Download a generated report; 2003 when it is not the account's", { params: Type.Object({ id: RowId() }) }, null),
     async (request, reply) => {
       const account = accountOf(callerOf(request));
       const [row] = await db

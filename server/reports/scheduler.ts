@@ -116,9 +116,7 @@ const recordFailure = async (tx: Db, run: ClaimedRun, now: Date, error: string) 
 };
 
 export const fleetIdsOf = async (tx: Db, subscriptionId: number) =>
-  (await tx.select({ id: reportNotificationFleet.fleetId }).from(reportNotificationFleet).where(eq(reportNotificationFleet.subscriptionId, subscriptionId))).map(
-    (row) => row.id,
-  );
+  (await tx.select({ id: reportNotificationFleet.fleetId }).from(reportNotificationFleet).where(eq(reportNotificationFleet.subscriptionId, subscriptionId))).map((row) => row.id);
 
 /** The file of an already produced run (a retry of its mails): read back, never produced again. */
 const storedFile = async (tx: Db, id: number): Promise<MailAttachment | undefined> => {
@@ -131,7 +129,16 @@ const storedFile = async (tx: Db, id: number): Promise<MailAttachment | undefine
 
 /** The names of these fleets, sorted (the mail lists them). */
 export const fleetNamesOf = async (tx: Db, fleetIds: readonly number[]) =>
-  fleetIds.length ? (await tx.select({ name: fleet.name }).from(fleet).where(inArray(fleet.id, [...fleetIds]))).map((row) => row.name).sort() : [];
+  fleetIds.length
+    ? (
+        await tx
+          .select({ name: fleet.name })
+          .from(fleet)
+          .where(inArray(fleet.id, [...fleetIds]))
+      )
+        .map((row) => row.name)
+        .sort()
+    : [];
 
 /** A failure as the operator reads it on the run: a catalogue code with its English text, else the error. */
 export const describeFailure = (error: unknown) => (error instanceof AppError ? `${error.code} ${translate('en', `errors.${error.code}`)}` : String(error));
@@ -213,7 +220,10 @@ const processRun = async (services: Services, id: number, now: Date, log: Fastif
       await tx
         .insert(reportNotificationMail)
         .values({ runId: run.id, recipient: to, attempts: 1, ...values })
-        .onConflictDoUpdate({ target: [reportNotificationMail.runId, reportNotificationMail.recipient], set: { ...values, attempts: sql`${reportNotificationMail.attempts} + 1` } });
+        .onConflictDoUpdate({
+          target: [reportNotificationMail.runId, reportNotificationMail.recipient],
+          set: { ...values, attempts: sql`${reportNotificationMail.attempts} + 1` },
+        });
       if (!result.delivered) errors.push(`${to}: ${result.error ?? 'not delivered'}`);
     }
     // the subscription's "last sent" and "last result" (also written by send now, server/reports/sendNow.ts)
@@ -232,7 +242,7 @@ export const runReportNotifications = async (services: Services, now: Date, log:
   const started = Date.now();
   // In id order, BATCH at a time, until none is left or the tick's time is used up (the rest waits
   // for the next tick); a run another instance holds is passed over, not waited for.
-  for (let after = 0; Date.now() - started < TICK_BUDGET_MS; ) {
+  for (let after = 0; Date.now() - started < TICK_BUDGET_MS;) {
     const open = await services.db
       .select({ id: reportNotificationRun.id })
       .from(reportNotificationRun)

@@ -9,9 +9,7 @@ import { outerColumn } from './outerColumn';
 
 export const accountHooks: ResourceHooks = {
   scope: (caller) =>
-    caller.principal.superAdmin
-      ? undefined
-      : sql`exists (select 1 from ${relation} r where r.license_account_id = ${licenseAccount.id} and r.user_id = ${caller.userId})`,
+    caller.principal.superAdmin ? undefined : sql`exists (select 1 from ${relation} r where r.license_account_id = ${licenseAccount.id} and r.user_id = ${caller.userId})`,
 
   computed: () => ({
     userCount: sql<number>`(select count(*) from ${relation} r where r.license_account_id = ${outerColumn(licenseAccount.id)})`.mapWith(Number),

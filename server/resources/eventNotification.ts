@@ -5,7 +5,15 @@ import { neverSent } from './reportNotification';
 
 const LISTS = ['alarmCodes', 'recipients'] as const;
 
-export const normalizeList = (value: string) => [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))].join(', ');
+export const normalizeList = (value: string) =>
+  [
+    ...new Set(
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ].join(', ');
 
 const normalize = (values: Values) => {
   for (const field of LISTS) if (typeof values[field] === 'string') values[field] = normalizeList(values[field]);

@@ -44,7 +44,10 @@ export const checkAssignableRoles = async ({ tx, caller }: Pick<HookContext, 'tx
 const checkNotStronger = async (context: HookContext, roleIds: number[]) => {
   if (context.caller.principal.superAdmin || roleIds.length === 0) return;
   const rows = await context.tx.selectDistinct({ id: sysRolePermission.permissionId }).from(sysRolePermission).where(inArray(sysRolePermission.roleId, roleIds));
-  await checkCovered(context, rows.map((row) => row.id));
+  await checkCovered(
+    context,
+    rows.map((row) => row.id),
+  );
 };
 
 export const roleHooks: ResourceHooks = {

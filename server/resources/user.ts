@@ -26,9 +26,7 @@ export const checkTargetWithinCaller = async (context: Pick<HookContext, 'tx' | 
   if (caller.principal.superAdmin) return;
   const roleIds = (await tx.select({ id: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, targetId))).map((row) => row.id);
   await checkAssignableRoles(context, roleIds);
-  const mine = new Set(
-    (await tx.select({ id: relation.licenseAccountId }).from(relation).where(eq(relation.userId, caller.userId))).map((row) => row.id),
-  );
+  const mine = new Set((await tx.select({ id: relation.licenseAccountId }).from(relation).where(eq(relation.userId, caller.userId))).map((row) => row.id));
   const theirs = await tx.select({ id: relation.licenseAccountId }).from(relation).where(eq(relation.userId, targetId));
   if (theirs.some((row) => !mine.has(row.id))) throw new AppError('4003');
 };
@@ -83,13 +81,20 @@ const saveLinks = async (context: HookContext, userId: number, field: LinkField,
   const stored = (await tx.select({ id: link.to }).from(link.table).where(eq(link.user, userId))).map((row) => row.id);
   const wanted = new Set(requested);
   const added = [...wanted].filter((id) => !stored.includes(id));
-  const changeable = await changeableLinks(context, field, stored.filter((id) => !wanted.has(id)));
+  const changeable = await changeableLinks(
+    context,
+    field,
+    stored.filter((id) => !wanted.has(id)),
+  );
   const removed = stored.filter((id) => !wanted.has(id) && changeable.has(id));
   if (added.length) {
     if (field === 'roles') await checkAssignableRoles(context, added);
     const target = models.get(field === 'roles' ? 'role' : 'account');
     if (!target) throw new Error(`no resource for user.${field}`);
-    const visible = await tx.select({ id: target.id }).from(target.table).where(and(inArray(target.id, added), scopeCondition(target, caller)));
+    const visible = await tx
+      .select({ id: target.id })
+      .from(target.table)
+      .where(and(inArray(target.id, added), scopeCondition(target, caller)));
     if (visible.length !== added.length) throw invalidField(field, 'validation.reference');
     await tx
       .insert(link.table)
@@ -183,4 +188,3 @@ export const userHooks = (hasher: PasswordHasher): ResourceHooks => ({
     for (const id of ids) await revokeUserTokens(tx, id, 'deleted');
   },
 });
-

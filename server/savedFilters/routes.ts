@@ -34,17 +34,19 @@ const audit = (caller: Caller, action: 'create' | 'update' | 'delete', row: Row,
 
 const visibleTo = savedFilterVisibleTo;
 
-const toWire = (caller: Caller, now = new Date()) => (row: Row) => ({
-  id: row.id,
-  resource: row.resource,
-  name: row.name,
-  // built-in time filters are relative ("now-7d"): answered as the instant they mean now
-  filter: resolveRelativeTimes((row.filter ?? {}) as Record<string, unknown>, now),
-  visibility: row.visibility,
-  builtIn: row.builtIn,
-  ownerId: row.ownerId,
-  mine: row.ownerId === caller.userId,
-});
+const toWire =
+  (caller: Caller, now = new Date()) =>
+  (row: Row) => ({
+    id: row.id,
+    resource: row.resource,
+    name: row.name,
+    // built-in time filters are relative ("now-7d"): answered as the instant they mean now
+    filter: resolveRelativeTimes((row.filter ?? {}) as Record<string, unknown>, now),
+    visibility: row.visibility,
+    builtIn: row.builtIn,
+    ownerId: row.ownerId,
+    mine: row.ownerId === caller.userId,
+  });
 
 const item = {
   type: 'object',
@@ -84,7 +86,11 @@ export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configure
   /** The caller's own, changeable filter, else 2003 (not visible), 5001 (built-in) or 4003 (someone else's). */
   const ownFilter = async (caller: Caller, id: number, tx: Db = db) => {
     // locked in a change's transaction: the audit entry's before is what the change replaced
-    const [row] = await tx.select().from(savedFilter).where(and(eq(savedFilter.id, id), visibleTo(caller))).for('update');
+    const [row] = await tx
+      .select()
+      .from(savedFilter)
+      .where(and(eq(savedFilter.id, id), visibleTo(caller)))
+      .for('update');
     if (!row) throw new AppError('2003');
     if (row.builtIn) throw new AppError('5001');
     if (row.ownerId !== caller.userId) throw new AppError('4003');
@@ -93,9 +99,13 @@ export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configure
 
   app.get(
     '/saved-filter',
-    schema('Saved filters I can use (built-in, mine, public ones of my license account)', { type: 'array', items: item }, {
-      querystring: Type.Object({ resource: Type.Optional(Type.String({ maxLength: 64 })) }),
-    }),
+    schema(
+      'Saved filters I can use (built-in, mine, public ones of my license account)',
+      { type: 'array', items: item },
+      {
+        querystring: Type.Object({ resource: Type.Optional(Type.String({ maxLength: 64 })) }),
+      },
+    ),
     async (request) => {
       const caller = callerOf(request);
       const { resource } = request.query;
@@ -140,9 +150,13 @@ export const registerSavedFilterRoutes = (app: TypedApp, { db, models, configure
 
   app.delete(
     '/saved-filter',
-    schema('Delete one of my saved filters (built-in ones: 5001)', { type: 'null' }, {
-      querystring: Type.Object({ id: RowId() }),
-    }),
+    schema(
+      'Delete one of my saved filters (built-in ones: 5001)',
+      { type: 'null' },
+      {
+        querystring: Type.Object({ id: RowId() }),
+      },
+    ),
     async (request) => {
       const caller = callerOf(request);
       const { id } = request.query;

@@ -9,7 +9,5 @@ export const savedFilterVisibleTo = (caller: Caller) =>
   or(
     eq(savedFilter.builtIn, true),
     eq(savedFilter.ownerId, caller.userId),
-    caller.principal.licenseAccountId === null
-      ? sql`false`
-      : and(eq(savedFilter.visibility, 'public'), eq(savedFilter.licenseAccountId, caller.principal.licenseAccountId)),
+    caller.principal.licenseAccountId === null ? sql`false` : and(eq(savedFilter.visibility, 'public'), eq(savedFilter.licenseAccountId, caller.principal.licenseAccountId)),
   );

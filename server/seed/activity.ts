@@ -7,9 +7,7 @@ import type { MachinePlan } from './machines';
 import { Random, WeightedTable } from './random';
 import type { SeedTables } from './tables';
 import { StatusCursor, type AlarmEvent, type Timeline } from './timeline';
-import {
-  BIN_CAPACITY, HOURLY_USAGE, ITEM_MIX, ITEM_REFUND, LOCAL_OFFSET_MS, PAYOUT_MIX, PRODUCTS, TECHNICIANS, WEEKDAY_USAGE,
-} from './vocabulary';
+import { BIN_CAPACITY, HOURLY_USAGE, ITEM_MIX, ITEM_REFUND, LOCAL_OFFSET_MS, PAYOUT_MIX, PRODUCTS, TECHNICIANS, WEEKDAY_USAGE } from './vocabulary';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -56,7 +54,9 @@ const userId = (method: PayoutMethod, district: number, user: number): string | 
     case 'octopus':
       return String(10_000_000 + ((n * 104_729) % 89_999_999));
     case 'alipayHK':
-      return `2088${String(n * 15_485_863).padStart(12, '0').slice(-12)}`;
+      return `2088${String(n * 15_485_863)
+        .padStart(12, '0')
+        .slice(-12)}`;
     case 'thirdPartyPayment':
       return `TP${n.toString(36).toUpperCase().padStart(8, '0')}`;
     default:

@@ -38,9 +38,7 @@ export class BulkTable {
   drain(): SQL[] {
     const statements: SQL[] = [];
     const names = this.columns.map((column) => `"${column.name}"`).join(', ');
-    const selects = this.columns
-      .map((column) => (column.type === 'timestamptz' ? `to_timestamp(u."${column.name}")` : `u."${column.name}"`))
-      .join(', ');
+    const selects = this.columns.map((column) => (column.type === 'timestamptz' ? `to_timestamp(u."${column.name}")` : `u."${column.name}"`)).join(', ');
     for (let offset = 0; offset < this.rowCount; offset += ROWS_PER_STATEMENT) {
       const arrays = this.columns.map((column, index) => {
         const slice = this.buffers[index].slice(offset, offset + ROWS_PER_STATEMENT);
@@ -100,7 +98,10 @@ export interface DeferredStructures {
 }
 
 export const dropSecondaryStructures = async (db: Db, tables: readonly string[]): Promise<DeferredStructures> => {
-  const list = sql.join(tables.map((table) => sql`${table}`), sql`, `);
+  const list = sql.join(
+    tables.map((table) => sql`${table}`),
+    sql`, `,
+  );
   const indexes = rowsOf<{ name: string; definition: string }>(
     await db.execute(sql`
       select i.indexname as name, i.indexdef as definition from pg_indexes i

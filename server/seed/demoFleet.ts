@@ -62,10 +62,35 @@ const pushMachine = (tables: SeedTables, account: number, plan: MachinePlan, tim
   const online = timeline.online.at(-1)?.online ?? true;
   const { onTime, offTime } = timeOfDay(plan);
   tables.rvm.push(
-    plan.id, account, plan.district.fleetId, plan.termNo, plan.serialNumber, plan.model.name, 'active', current.status, current.start,
-    online, plan.operator, plan.address, plan.softwareVersion, plan.simNo, plan.macAddress, plan.longitude, plan.latitude,
-    epochDate(plan.installTime), epochDate(plan.activationTime), plan.model.bins.length, plan.binEmptyHeight, plan.binFullHeight,
-    plan.binAlmostFull, plan.binAlreadyFull, onTime, offTime, outcome.lastSessionTime, null, plan.installTime,
+    plan.id,
+    account,
+    plan.district.fleetId,
+    plan.termNo,
+    plan.serialNumber,
+    plan.model.name,
+    'active',
+    current.status,
+    current.start,
+    online,
+    plan.operator,
+    plan.address,
+    plan.softwareVersion,
+    plan.simNo,
+    plan.macAddress,
+    plan.longitude,
+    plan.latitude,
+    epochDate(plan.installTime),
+    epochDate(plan.activationTime),
+    plan.model.bins.length,
+    plan.binEmptyHeight,
+    plan.binFullHeight,
+    plan.binAlmostFull,
+    plan.binAlreadyFull,
+    onTime,
+    offTime,
+    outcome.lastSessionTime,
+    null,
+    plan.installTime,
   );
   outcome.bins.forEach((bin, index) => {
     const height = Math.round(plan.binEmptyHeight - ((plan.binEmptyHeight - plan.binFullHeight) * bin.fill) / 100);
@@ -75,8 +100,7 @@ const pushMachine = (tables: SeedTables, account: number, plan: MachinePlan, tim
   for (const interval of timeline.online) tables.online.push(account, plan.id, interval.online, interval.start, interval.end);
 };
 
-const isEmpty = async (db: Db) =>
-  Number((await db.select({ n: count() }).from(consumerSession))[0].n) === 0 && Number((await db.select({ n: count() }).from(rvm))[0].n) === 0;
+const isEmpty = async (db: Db) => Number((await db.select({ n: count() }).from(consumerSession))[0].n) === 0 && Number((await db.select({ n: count() }).from(rvm))[0].n) === 0;
 
 export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedSummary> => {
   const started = Date.now();
@@ -94,7 +118,11 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
 
   const summary = await db.transaction(async (tx) => {
     // Other writers wait (readers do not): the preallocated ids below stay free.
-    await tx.execute(sql.raw(`lock table fleet, rvm, rvm_bin, donation_institute, quarantine_message, ${ACTIVITY_TABLES.join(', ')}, account_usage_15m, rvm_hourly_usage, rvm_cleaning_state in share row exclusive mode`));
+    await tx.execute(
+      sql.raw(
+        `lock table fleet, rvm, rvm_bin, donation_institute, quarantine_message, ${ACTIVITY_TABLES.join(', ')}, account_usage_15m, rvm_hourly_usage, rvm_cleaning_state in share row exclusive mode`,
+      ),
+    );
     const bulkMode = options.machines * options.days >= BULK_MODE_MACHINE_DAYS && (await isEmpty(tx));
     let deferred: DeferredStructures | null = null;
     if (bulkMode) {
@@ -110,7 +138,11 @@ export const seedDemoFleet = async (db: Db, options: SeedOptions): Promise<SeedS
     const firstRvmId = await nextId(tx, 'rvm');
     let sessionId = await nextId(tx, 'consumer_session');
     const context = {
-      seed: options.seed, licenseAccountId: account, start, end, tables,
+      seed: options.seed,
+      licenseAccountId: account,
+      start,
+      end,
+      tables,
       donationInstituteIds: institutes.map((row) => row.id).sort((a, b) => a - b),
       nextSessionId: () => sessionId++,
     };

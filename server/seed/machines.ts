@@ -61,11 +61,9 @@ export interface MachinePlan {
 const MODEL_TABLE = new WeightedTable(MODELS.map((model) => [model, model.share] as const));
 const DAY = 86_400_000;
 
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
-export const timeOfDay = (plan: MachinePlan) =>
-  plan.offMinute === 1440 ? { onTime: '00:00', offTime: '23:59' } : { onTime: hhmm(plan.onMinute), offTime: hhmm(plan.offMinute) };
+export const timeOfDay = (plan: MachinePlan) => (plan.offMinute === 1440 ? { onTime: '00:00', offTime: '23:59' } : { onTime: hhmm(plan.onMinute), offTime: hhmm(plan.offMinute) });
 
 export const planMachine = (seed: string | number, index: number, id: number, districts: readonly District[], windowStart: number): MachinePlan => {
   const random = new Random(seed, 'machine', index);

@@ -29,10 +29,24 @@ export const seedQuarantine = async (db: Db, options: { seed: string | number; l
         return { causedBy: known, messageType: 'alarm', content: JSON.stringify({ v: 1, id, ts, code, state: 'raised' }), reason: 'unknownAlarmCode', value: code, receivedTime };
       }
       case 3:
-        return { causedBy: known, messageType: 'alarm', content: `{"v":1,"id":"${id}","ts":"${ts}","code":"am_code_PK_${random.int(1, 70)}","sta`, reason: 'malformedContent', value: null, receivedTime };
+        return {
+          causedBy: known,
+          messageType: 'alarm',
+          content: `{"v":1,"id":"${id}","ts":"${ts}","code":"am_code_PK_${random.int(1, 70)}","sta`,
+          reason: 'malformedContent',
+          value: null,
+          receivedTime,
+        };
       default: {
         const height = String(random.int(300, 900));
-        return { causedBy: known, messageType: 'bins', content: JSON.stringify({ v: 1, id, ts, bins: [{ binNo: random.int(1, 3), currentHeight: Number(height) }] }), reason: 'valueOutOfRange', value: height, receivedTime };
+        return {
+          causedBy: known,
+          messageType: 'bins',
+          content: JSON.stringify({ v: 1, id, ts, bins: [{ binNo: random.int(1, 3), currentHeight: Number(height) }] }),
+          reason: 'valueOutOfRange',
+          value: height,
+          receivedTime,
+        };
       }
     }
   });

@@ -45,12 +45,42 @@ export const FAULTS = new WeightedTable(
 export const MINOR = new WeightedTable<[AlarmDefinition, number]>(
   (
     [
-      [8, 12, 6 * HOUR], [7, 3, 4 * HOUR], [9, 2, 2 * HOUR], [11, 1, HOUR], [13, 4, 24 * HOUR], [15, 1, 8 * HOUR], [20, 1, 12 * HOUR],
-      [25, 1, 3 * HOUR], [30, 1, 3 * HOUR], [33, 3, 0.5 * HOUR], [34, 4, 20 * HOUR], [36, 2, 3 * HOUR], [37, 1, 6 * HOUR],
-      [38, 1, 6 * HOUR], [41, 4, 30 * HOUR], [43, 1, 2 * HOUR], [46, 2, 10 * HOUR], [48, 4, 5 * HOUR], [49, 2, 2 * HOUR],
-      [50, 3, 4 * HOUR], [51, 4, 0.2 * HOUR], [52, 1, 3 * HOUR], [53, 6, 0], [54, 4, 0], [55, 2, 0], [56, 3, 0], [58, 2, HOUR],
-      [59, 5, 2 * HOUR], [60, 2, 12 * HOUR], [62, 2, 6 * HOUR], [63, 3, 0.1 * HOUR], [64, 1, 48 * HOUR], [66, 1, 10 * HOUR],
-      [68, 4, 16 * HOUR], [69, 2, 36 * HOUR], [70, 2, 0.7 * HOUR],
+      [8, 12, 6 * HOUR],
+      [7, 3, 4 * HOUR],
+      [9, 2, 2 * HOUR],
+      [11, 1, HOUR],
+      [13, 4, 24 * HOUR],
+      [15, 1, 8 * HOUR],
+      [20, 1, 12 * HOUR],
+      [25, 1, 3 * HOUR],
+      [30, 1, 3 * HOUR],
+      [33, 3, 0.5 * HOUR],
+      [34, 4, 20 * HOUR],
+      [36, 2, 3 * HOUR],
+      [37, 1, 6 * HOUR],
+      [38, 1, 6 * HOUR],
+      [41, 4, 30 * HOUR],
+      [43, 1, 2 * HOUR],
+      [46, 2, 10 * HOUR],
+      [48, 4, 5 * HOUR],
+      [49, 2, 2 * HOUR],
+      [50, 3, 4 * HOUR],
+      [51, 4, 0.2 * HOUR],
+      [52, 1, 3 * HOUR],
+      [53, 6, 0],
+      [54, 4, 0],
+      [55, 2, 0],
+      [56, 3, 0],
+      [58, 2, HOUR],
+      [59, 5, 2 * HOUR],
+      [60, 2, 12 * HOUR],
+      [62, 2, 6 * HOUR],
+      [63, 3, 0.1 * HOUR],
+      [64, 1, 48 * HOUR],
+      [66, 1, 10 * HOUR],
+      [68, 4, 16 * HOUR],
+      [69, 2, 36 * HOUR],
+      [70, 2, 0.7 * HOUR],
     ] as const
   ).map(([number, weight, medianDuration]) => [[findAlarm(`am_code_PK_${number}`)!, medianDuration], weight] as const),
 );
@@ -78,7 +108,7 @@ const contains = (list: readonly Outage[], time: number) => list.some((o) => tim
 
 const asleep = (plan: MachinePlan, time: number) => {
   if (plan.offMinute === 1440) return false;
-  const minute = Math.floor((((time + LOCAL_OFFSET_MS) % DAY) + DAY) % DAY / MINUTE);
+  const minute = Math.floor(((((time + LOCAL_OFFSET_MS) % DAY) + DAY) % DAY) / MINUTE);
   return minute < plan.onMinute || minute >= plan.offMinute;
 };
 

@@ -28,7 +28,21 @@ export const MODELS: readonly MachineModel[] = [
     bins: ['plasticBottle', 'can'],
     accepts: ['plasticBottle', 'can', 'flat'],
     rejectRate: 0.08,
-    rejectProfile: [[1, 30], [2, 20], [4, 10], [5, 5], [10, 5], [11, 4], [12, 3], [13, 6], [15, 6], [19, 3], [21, 5], [22, 2], [23, 1]],
+    rejectProfile: [
+      [1, 30],
+      [2, 20],
+      [4, 10],
+      [5, 5],
+      [10, 5],
+      [11, 4],
+      [12, 3],
+      [13, 6],
+      [15, 6],
+      [19, 3],
+      [21, 5],
+      [22, 2],
+      [23, 1],
+    ],
     softwareVersions: ['3.1.4', '3.2.0', '3.2.2'],
     share: 0.45,
     faultRate: 0.05,
@@ -38,7 +52,20 @@ export const MODELS: readonly MachineModel[] = [
     bins: ['plasticBottle', 'can', 'glass'],
     accepts: ['plasticBottle', 'can', 'glass', 'flat'],
     rejectRate: 0.06,
-    rejectProfile: [[1, 25], [2, 25], [3, 8], [4, 12], [5, 8], [10, 4], [11, 3], [12, 6], [13, 4], [15, 3], [16, 1], [19, 1]],
+    rejectProfile: [
+      [1, 25],
+      [2, 25],
+      [3, 8],
+      [4, 12],
+      [5, 8],
+      [10, 4],
+      [11, 3],
+      [12, 6],
+      [13, 4],
+      [15, 3],
+      [16, 1],
+      [19, 1],
+    ],
     softwareVersions: ['5.0.1', '5.1.0'],
     share: 0.25,
     faultRate: 0.04,
@@ -48,7 +75,17 @@ export const MODELS: readonly MachineModel[] = [
     bins: ['plasticBottle', 'can'],
     accepts: ['plasticBottle', 'can'],
     rejectRate: 0.12,
-    rejectProfile: [[1, 35], [2, 15], [4, 6], [13, 12], [15, 12], [19, 6], [20, 2], [21, 8], [22, 4]],
+    rejectProfile: [
+      [1, 35],
+      [2, 15],
+      [4, 6],
+      [13, 12],
+      [15, 12],
+      [19, 6],
+      [20, 2],
+      [21, 8],
+      [22, 4],
+    ],
     softwareVersions: ['2.4.0', '2.4.3'],
     share: 0.2,
     faultRate: 0.07,
@@ -59,7 +96,18 @@ export const MODELS: readonly MachineModel[] = [
     bins: ['plasticBottle', 'can', 'plasticCup'],
     accepts: ['plasticBottle', 'can', 'plasticCup', 'flat'],
     rejectRate: 0.1,
-    rejectProfile: [[1, 15], [2, 10], [4, 6], [5, 4], [101, 25], [102, 15], [103, 10], [13, 5], [15, 5], [23, 5]],
+    rejectProfile: [
+      [1, 15],
+      [2, 10],
+      [4, 6],
+      [5, 4],
+      [101, 25],
+      [102, 15],
+      [103, 10],
+      [13, 5],
+      [15, 5],
+      [23, 5],
+    ],
     softwareVersions: ['1.0.8', '1.1.0', '1.2.1'],
     share: 0.1,
     faultRate: 0.06,
@@ -68,71 +116,148 @@ export const MODELS: readonly MachineModel[] = [
 
 /** Items a bin holds when full, by material. */
 export const BIN_CAPACITY: Record<ItemType, number> = {
-  plasticBottle: 450, can: 800, glass: 180, plasticCup: 600, flat: 450, others: 300,
+  plasticBottle: 450,
+  can: 800,
+  glass: 180,
+  plasticCup: 600,
+  flat: 450,
+  others: 300,
 };
 
 /** What consumers bring. */
 export const ITEM_MIX: ReadonlyArray<readonly [ItemType, number]> = [
-  ['plasticBottle', 66], ['can', 24], ['glass', 3.5], ['plasticCup', 2.5], ['flat', 2.5], ['others', 1.5],
+  ['plasticBottle', 66],
+  ['can', 24],
+  ['glass', 3.5],
+  ['plasticCup', 2.5],
+  ['flat', 2.5],
+  ['others', 1.5],
 ];
 
 /** Refund of an accepted item (HKD). */
 export const ITEM_REFUND: Record<ItemType, number> = {
-  plasticBottle: 0.1, can: 0.1, glass: 0.2, plasticCup: 0.05, flat: 0.1, others: 0,
+  plasticBottle: 0.1,
+  can: 0.1,
+  glass: 0.2,
+  plasticCup: 0.05,
+  flat: 0.1,
+  others: 0,
 };
 
 export const PAYOUT_MIX: ReadonlyArray<readonly [PayoutMethod, number]> = [
-  ['octopus', 34], ['alipayHK', 12], ['loyaltyAccount', 16], ['receipt', 11], ['supermarket', 8], ['ticket', 4],
-  ['thirdPartyPayment', 6], ['donation', 5], ['userCancelledPayment', 4],
+  ['octopus', 34],
+  ['alipayHK', 12],
+  ['loyaltyAccount', 16],
+  ['receipt', 11],
+  ['supermarket', 8],
+  ['ticket', 4],
+  ['thirdPartyPayment', 6],
+  ['donation', 5],
+  ['userCancelledPayment', 4],
 ];
 
 export const REGIONS: ReadonlyArray<{ name: string; districts: ReadonlyArray<readonly [string, number, number]> }> = [
   {
     name: 'Hong Kong Island',
-    districts: [['Central and Western', 114.15, 22.285], ['Wan Chai', 114.18, 22.278], ['Eastern', 114.225, 22.284], ['Southern', 114.17, 22.245]],
+    districts: [
+      ['Central and Western', 114.15, 22.285],
+      ['Wan Chai', 114.18, 22.278],
+      ['Eastern', 114.225, 22.284],
+      ['Southern', 114.17, 22.245],
+    ],
   },
   {
     name: 'Kowloon',
     districts: [
-      ['Yau Tsim Mong', 114.17, 22.31], ['Sham Shui Po', 114.16, 22.33], ['Kowloon City', 114.19, 22.325],
-      ['Wong Tai Sin', 114.2, 22.342], ['Kwun Tong', 114.225, 22.313],
+      ['Yau Tsim Mong', 114.17, 22.31],
+      ['Sham Shui Po', 114.16, 22.33],
+      ['Kowloon City', 114.19, 22.325],
+      ['Wong Tai Sin', 114.2, 22.342],
+      ['Kwun Tong', 114.225, 22.313],
     ],
   },
   {
     name: 'New Territories',
     districts: [
-      ['Kwai Tsing', 114.13, 22.355], ['Tsuen Wan', 114.115, 22.372], ['Tuen Mun', 113.975, 22.39], ['Yuen Long', 114.03, 22.445],
-      ['North', 114.13, 22.5], ['Tai Po', 114.165, 22.45], ['Sha Tin', 114.19, 22.385], ['Sai Kung', 114.27, 22.38],
+      ['Kwai Tsing', 114.13, 22.355],
+      ['Tsuen Wan', 114.115, 22.372],
+      ['Tuen Mun', 113.975, 22.39],
+      ['Yuen Long', 114.03, 22.445],
+      ['North', 114.13, 22.5],
+      ['Tai Po', 114.165, 22.45],
+      ['Sha Tin', 114.19, 22.385],
+      ['Sai Kung', 114.27, 22.38],
       ['Islands', 113.95, 22.28],
     ],
   },
 ];
 
 export const STREETS = [
-  'Nathan Road', 'Queensway', 'Hennessy Road', "King's Road", 'Des Voeux Road', 'Castle Peak Road', 'Tai Po Road',
-  'Prince Edward Road', 'Lung Cheung Road', 'Hoi Bun Road', 'Ma On Shan Road', 'Tsing Yi Road', 'Sai Yeung Choi Street',
-  'Argyle Street', 'Waterloo Road', 'Kwun Tong Road', 'Shau Kei Wan Road', 'Aberdeen Main Road', 'Tung Chung Road',
-  'Sha Tsui Road', 'Yuen Long Main Road', 'Fanling Station Road', 'Hiram’s Highway', 'Tat Chee Avenue', 'Po Kong Village Road',
+  'Nathan Road',
+  'Queensway',
+  'Hennessy Road',
+  "King's Road",
+  'Des Voeux Road',
+  'Castle Peak Road',
+  'Tai Po Road',
+  'Prince Edward Road',
+  'Lung Cheung Road',
+  'Hoi Bun Road',
+  'Ma On Shan Road',
+  'Tsing Yi Road',
+  'Sai Yeung Choi Street',
+  'Argyle Street',
+  'Waterloo Road',
+  'Kwun Tong Road',
+  'Shau Kei Wan Road',
+  'Aberdeen Main Road',
+  'Tung Chung Road',
+  'Sha Tsui Road',
+  'Yuen Long Main Road',
+  'Fanling Station Road',
+  'Hiram’s Highway',
+  'Tat Chee Avenue',
+  'Po Kong Village Road',
 ];
 
 export const SITES = [
-  'Wellmart Supermarket', 'FreshWay Supermarket', 'MTR Station Concourse', 'Public Housing Estate', 'Community Recycling Store',
-  'Shopping Mall', 'Secondary School', 'Sports Centre', 'Public Library', 'Municipal Services Building',
+  'Wellmart Supermarket',
+  'FreshWay Supermarket',
+  'MTR Station Concourse',
+  'Public Housing Estate',
+  'Community Recycling Store',
+  'Shopping Mall',
+  'Secondary School',
+  'Sports Centre',
+  'Public Library',
+  'Municipal Services Building',
 ];
 
 export const OPERATORS = ['Green Cycle Ltd', 'EcoReturn HK', 'CleanCity Services', 'Urban Recycling Co'];
 
 export const TECHNICIANS = [
-  'Chan Tai Man', 'Wong Siu Ming', 'Lee Ka Ho', 'Cheung Wai Kit', 'Lau Chi Keung', 'Ng Man Kit', 'Ho Ka Yan', 'Leung Hoi Lam',
-  'Yip Chun Wai', 'Tam Sze Wing', 'Kwok Ming Fai', 'Lam Tsz Ching', 'Fung Yuk Ling', 'Tsang Ho Yin', 'Mak Wing Sze', 'Choi Kin Man',
+  'Chan Tai Man',
+  'Wong Siu Ming',
+  'Lee Ka Ho',
+  'Cheung Wai Kit',
+  'Lau Chi Keung',
+  'Ng Man Kit',
+  'Ho Ka Yan',
+  'Leung Hoi Lam',
+  'Yip Chun Wai',
+  'Tam Sze Wing',
+  'Kwok Ming Fai',
+  'Lam Tsz Ching',
+  'Fung Yuk Ling',
+  'Tsang Ho Yin',
+  'Mak Wing Sze',
+  'Choi Kin Man',
 ];
 
 export const DONATION_INSTITUTES = ['Food Angel', 'Hong Kong Red Cross', 'WWF Hong Kong', 'Green Power', 'The Community Chest'];
 
 /** Relative usage per local hour (0-23): lunch and after-work peaks. */
-export const HOURLY_USAGE = [
-  0.15, 0.08, 0.04, 0.03, 0.03, 0.08, 0.3, 0.8, 1.2, 1.4, 1.6, 1.9, 2.2, 2.0, 1.6, 1.5, 1.7, 2.1, 2.4, 2.2, 1.8, 1.3, 0.8, 0.35,
-];
+export const HOURLY_USAGE = [0.15, 0.08, 0.04, 0.03, 0.03, 0.08, 0.3, 0.8, 1.2, 1.4, 1.6, 1.9, 2.2, 2.0, 1.6, 1.5, 1.7, 2.1, 2.4, 2.2, 1.8, 1.3, 0.8, 0.35];
 
 /** Relative usage per weekday (0 = Sunday): weekends are busier. */
 export const WEEKDAY_USAGE = [1.3, 0.9, 0.9, 0.95, 1.0, 1.1, 1.35];

@@ -37,7 +37,10 @@ export const registerLicenseAccountRoutes = (app: TypedApp, { db }: Services) =>
         .orderBy(asc(licenseAccount.licenseAccountName), asc(licenseAccount.id));
       // The current account (see principal.ts) is the default one, or the oldest link when none is flagged.
       const current = caller.principal.licenseAccountId;
-      return ok(request, rows.map((row) => ({ ...row, isDefault: row.id === current })));
+      return ok(
+        request,
+        rows.map((row) => ({ ...row, isDefault: row.id === current })),
+      );
     },
   );
 
@@ -63,7 +66,10 @@ export const registerLicenseAccountRoutes = (app: TypedApp, { db }: Services) =>
           .where(and(eq(relation.userId, caller.userId), eq(relation.licenseAccountId, id)));
         if (!mine) throw new AppError('2003');
         await tx.update(relation).set({ isDefault: false }).where(eq(relation.userId, caller.userId));
-        await tx.update(relation).set({ isDefault: true }).where(and(eq(relation.userId, caller.userId), eq(relation.licenseAccountId, id)));
+        await tx
+          .update(relation)
+          .set({ isDefault: true })
+          .where(and(eq(relation.userId, caller.userId), eq(relation.licenseAccountId, id)));
         return mine;
       });
       return ok(request, chosen);

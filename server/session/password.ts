@@ -107,7 +107,11 @@ export const registerPasswordRoutes = (app: TypedApp, services: Services) => {
       // No taking over a stronger user: the target's rights and accounts must all be the caller's.
       await checkTargetWithinCaller({ tx: db, caller }, id);
       assertPasswordRule('password', password);
-      await setPassword(db, id, await boundedPasswordWork(reply, () => hasher.hash(password)), { mustChange: true, reason: 'passwordReset', audit: { action: 'passwordReset', by: auditActor(caller.principal) } });
+      await setPassword(db, id, await boundedPasswordWork(reply, () => hasher.hash(password)), {
+        mustChange: true,
+        reason: 'passwordReset',
+        audit: { action: 'passwordReset', by: auditActor(caller.principal) },
+      });
       return ok(request, null);
     },
   );
@@ -183,7 +187,11 @@ export const registerPasswordRoutes = (app: TypedApp, services: Services) => {
       const passwordHash = await boundedPasswordWork(reply, () => hasher.hash(password));
       // Claiming the token and setting the password commit together; a concurrent second use finds it used.
       await db.transaction(async (tx) => {
-        const claimed = await tx.update(passwordReset).set({ usedAt: new Date() }).where(and(eq(passwordReset.id, reset.id), live)).returning({ id: passwordReset.id });
+        const claimed = await tx
+          .update(passwordReset)
+          .set({ usedAt: new Date() })
+          .where(and(eq(passwordReset.id, reset.id), live))
+          .returning({ id: passwordReset.id });
         if (!claimed.length) throw new AppError('4006');
         await setPassword(tx, reset.userId, passwordHash, { mustChange: false, reason: 'passwordChange', audit: { action: 'passwordResetByLink' } });
       });

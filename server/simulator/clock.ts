@@ -37,12 +37,15 @@ export class SimClock {
   after(simulated: number, action: () => void) {
     if (!this.running) return;
     const real = simulated / this.speed;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      // setTimeout cannot wait longer than ~24.8 days: chain the rest.
-      if (real > MAX_TIMEOUT) this.after(simulated - MAX_TIMEOUT * this.speed, action);
-      else if (this.running) action();
-    }, Math.min(MAX_TIMEOUT, Math.max(0, real)));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        // setTimeout cannot wait longer than ~24.8 days: chain the rest.
+        if (real > MAX_TIMEOUT) this.after(simulated - MAX_TIMEOUT * this.speed, action);
+        else if (this.running) action();
+      },
+      Math.min(MAX_TIMEOUT, Math.max(0, real)),
+    );
     this.timers.add(timer);
   }
 

@@ -48,24 +48,75 @@ export const CASES: readonly Case[] = [
   { name: 'alarm raised', kind: 'alarm', expected: 'applied', payload: (id, now) => message(id, now, { code: 'am_code_PK_68', state: 'raised', detail: 'conformance check' }) },
   { name: 'alarm cleared', kind: 'alarm', expected: 'applied', payload: (id, now) => message(id, now, { code: 'am_code_PK_68', state: 'cleared' }) },
   {
-    name: 'session', kind: 'session', expected: 'applied',
-    payload: (id, now) => message(id, now, {
-      sessionId: `check-${id}`, startTime: minutesBefore(now, 1), endTime: now.toISOString(), payoutMethod: 'receipt', totalRefund: 0.1,
-      items: [{ seq: 1, itemType: 'can', barcode: '4891234567890', refund: 0.1 }, { seq: 2, itemType: 'glass', refund: 0, rejectReason: 6 }],
-    }),
+    name: 'session',
+    kind: 'session',
+    expected: 'applied',
+    payload: (id, now) =>
+      message(id, now, {
+        sessionId: `check-${id}`,
+        startTime: minutesBefore(now, 1),
+        endTime: now.toISOString(),
+        payoutMethod: 'receipt',
+        totalRefund: 0.1,
+        items: [
+          { seq: 1, itemType: 'can', barcode: '4891234567890', refund: 0.1 },
+          { seq: 2, itemType: 'glass', refund: 0, rejectReason: 6 },
+        ],
+      }),
   },
   {
-    name: 'service', kind: 'service', expected: 'applied',
-    payload: (id, now) => message(id, now, { serviceId: `check-${id}`, technician: 'check', startTime: minutesBefore(now, 5), endTime: now.toISOString(), cleaningOutcome: 'completed', binsEmptied: 1 }),
+    name: 'service',
+    kind: 'service',
+    expected: 'applied',
+    payload: (id, now) =>
+      message(id, now, {
+        serviceId: `check-${id}`,
+        technician: 'check',
+        startTime: minutesBefore(now, 5),
+        endTime: now.toISOString(),
+        cleaningOutcome: 'completed',
+        binsEmptied: 1,
+      }),
   },
-  { name: 'file', kind: 'file', expected: 'applied', payload: (id, now) => message(id, now, { kind: 'log', name: 'check.log', contentType: 'text/plain', data: Buffer.from('conformance check\n').toString('base64') }) },
+  {
+    name: 'file',
+    kind: 'file',
+    expected: 'applied',
+    payload: (id, now) => message(id, now, { kind: 'log', name: 'check.log', contentType: 'text/plain', data: Buffer.from('conformance check\n').toString('base64') }),
+  },
   { name: 'not JSON', kind: 'status', expected: 'malformedContent', payload: (id) => `{"v":1,"id":"${id}",` },
-  { name: 'a payout method the protocol does not have', kind: 'session', expected: 'schemaViolation', payload: (id, now) => message(id, now, { sessionId: `check-${id}`, startTime: minutesBefore(now, 1), endTime: now.toISOString(), payoutMethod: 'cash', totalRefund: 0, items: [{ seq: 1, itemType: 'can', refund: 0 }] }) },
+  {
+    name: 'a payout method the protocol does not have',
+    kind: 'session',
+    expected: 'schemaViolation',
+    payload: (id, now) =>
+      message(id, now, {
+        sessionId: `check-${id}`,
+        startTime: minutesBefore(now, 1),
+        endTime: now.toISOString(),
+        payoutMethod: 'cash',
+        totalRefund: 0,
+        items: [{ seq: 1, itemType: 'can', refund: 0 }],
+      }),
+  },
   { name: 'a kind the protocol does not have', kind: 'selfie', expected: 'schemaViolation', payload: (id, now) => message(id, now, {}) },
   { name: 'an unknown alarm code', kind: 'alarm', expected: 'unknownAlarmCode', payload: (id, now) => message(id, now, { code: 'am_code_PK_999', state: 'raised' }) },
   { name: 'a timestamp an hour ahead', kind: 'heartbeat', expected: 'invalidTimestamp', payload: (id, now) => message(id, new Date(now.getTime() + 3_600_000), {}) },
   { name: 'a timestamp from 1970', kind: 'heartbeat', expected: 'invalidTimestamp', payload: (id) => message(id, new Date(7_000), {}) },
-  { name: 'a session ending before it starts', kind: 'session', expected: 'valueOutOfRange', payload: (id, now) => message(id, now, { sessionId: `check-${id}`, startTime: now.toISOString(), endTime: minutesBefore(now, 60), payoutMethod: 'receipt', totalRefund: 0, items: [{ seq: 1, itemType: 'can', refund: 0 }] }) },
+  {
+    name: 'a session ending before it starts',
+    kind: 'session',
+    expected: 'valueOutOfRange',
+    payload: (id, now) =>
+      message(id, now, {
+        sessionId: `check-${id}`,
+        startTime: now.toISOString(),
+        endTime: minutesBefore(now, 60),
+        payoutMethod: 'receipt',
+        totalRefund: 0,
+        items: [{ seq: 1, itemType: 'can', refund: 0 }],
+      }),
+  },
 ];
 
 interface QuarantineRow {
@@ -87,7 +138,14 @@ const quarantined = async (target: ConformanceTarget): Promise<QuarantineRow[]> 
 
 export const runConformance = async (target: ConformanceTarget, cases: readonly Case[] = CASES): Promise<CaseResult[]> => {
   // A connection of its own (docs/machine-protocol.md "Client id"): the machine's own may stay connected.
-  const client = await mqtt.connectAsync(target.mqttUrl, { clientId: `${target.serial}.check`, username: target.serial, password: target.secret, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 10_000 });
+  const client = await mqtt.connectAsync(target.mqttUrl, {
+    clientId: `${target.serial}.check`,
+    username: target.serial,
+    password: target.secret,
+    protocolVersion: 4,
+    reconnectPeriod: 0,
+    connectTimeout: 10_000,
+  });
   const results: CaseResult[] = [];
   try {
     for (const check of cases) {
@@ -106,8 +164,9 @@ export const runConformance = async (target: ConformanceTarget, cases: readonly 
 
 export const formatResults = (results: readonly CaseResult[]): string =>
   [
-    ...results.map((result) =>
-      `${result.pass ? 'PASS' : 'FAIL'}  ${result.name} (${result.kind}): ${result.outcome}${result.value ? ` (${result.value})` : ''}${result.pass ? '' : `, expected ${result.expected}`}`,
+    ...results.map(
+      (result) =>
+        `${result.pass ? 'PASS' : 'FAIL'}  ${result.name} (${result.kind}): ${result.outcome}${result.value ? ` (${result.value})` : ''}${result.pass ? '' : `, expected ${result.expected}`}`,
     ),
     `conformance: ${results.filter((result) => result.pass).length} passed, ${results.filter((result) => !result.pass).length} failed`,
   ].join('\n');

@@ -6,18 +6,29 @@ import { formatResults, runConformance } from './conformance';
 
 const { values } = parseArgs({
   options: {
-    serial: { type: 'string' }, secret: { type: 'string' }, mqtt: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
-    api: { type: 'string', default: 'http://127.0.0.1:8080' }, user: { type: 'string', default: 'admin' }, password: { type: 'string' }, token: { type: 'string' },
+    serial: { type: 'string' },
+    secret: { type: 'string' },
+    mqtt: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
+    api: { type: 'string', default: 'http://127.0.0.1:8080' },
+    user: { type: 'string', default: 'admin' },
+    password: { type: 'string' },
+    token: { type: 'string' },
   },
 });
 if (!values.serial || !values.secret || (!values.token && !values.password)) {
-  console.error('usage: npm run machine:check -- --serial <serial> --secret <secret> [--mqtt mqtt://127.0.0.1:1883] [--api http://127.0.0.1:8080] (--user <name> --password <password> | --token <token>)');
+  console.error(
+    'usage: npm run machine:check -- --serial <serial> --secret <secret> [--mqtt mqtt://127.0.0.1:1883] [--api http://127.0.0.1:8080] (--user <name> --password <password> | --token <token>)',
+  );
   process.exit(2);
 }
 
 const signIn = async (): Promise<string> => {
   if (values.token) return values.token;
-  const response = await fetch(`${values.api}/test-api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: values.user, password: values.password }) });
+  const response = await fetch(`${values.api}/test-api/login/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: values.user, password: values.password }),
+  });
   const envelope = (await response.json()) as { resCode: string; resMsg: string; resData?: { tokenInfo: { tokenValue: string } } };
   if (envelope.resCode !== '00000') throw new Error(`signing in: ${envelope.resCode} ${envelope.resMsg}`);
   return envelope.resData!.tokenInfo.tokenValue;

@@ -19,7 +19,6 @@ export interface DeployMessage {
   expiresAt: string | null;
 }
 
-
 /** Shares (0-1) of deliveries that meet each failure mode. */
 export interface DeployFaults {
   /** The download's connection is cut once mid-way (the machine resumes it with a Range request). */
@@ -39,8 +38,7 @@ export const DEMO_DEPLOY_FAULTS: DeployFaults = { broken: 0.05, checksum: 0.01, 
 /** How a machine that applied a bad package behaves: more items rejected as low confidence (4), fewer consumers. */
 export const BAD_PACKAGE_EFFECT = { lowConfidenceShare: 0.4, sessionsFactor: 0.6 } as const;
 
-export const isBadPackage = (deploy: Pick<DeployMessage, 'name' | 'version'>, badNames: ReadonlySet<string>) =>
-  deploy.version.endsWith('-bad') || badNames.has(deploy.name);
+export const isBadPackage = (deploy: Pick<DeployMessage, 'name' | 'version'>, badNames: ReadonlySet<string>) => deploy.version.endsWith('-bad') || badNames.has(deploy.name);
 
 export type DeployCheck = { ok: true; deploy: DeployMessage } | { ok: false; deployId: number | null; reason: string };
 
@@ -170,13 +168,19 @@ export class DeployRunner {
     if (silent) return machine.log(`deploy ${deploy.deployId}: no answer (simulated)`);
     await this.report({ deployId: deploy.deployId, state: 'received' });
     const outcome = await downloadPackage({
-      url: deploy.url, serialNumber: machine.serialNumber, secret: machine.secret, size: deploy.size, cutAfter, corrupt,
+      url: deploy.url,
+      serialNumber: machine.serialNumber,
+      secret: machine.secret,
+      size: deploy.size,
+      cutAfter,
+      corrupt,
       signal: this.stopped.signal,
       // a stopped machine's clock runs no more timers: the stop ends the wait too
-      pause: (attempt) => new Promise((resolve) => {
-        machine.after(attempt * 5_000, () => resolve());
-        this.stopped.signal.addEventListener('abort', () => resolve(), { once: true });
-      }),
+      pause: (attempt) =>
+        new Promise((resolve) => {
+          machine.after(attempt * 5_000, () => resolve());
+          this.stopped.signal.addEventListener('abort', () => resolve(), { once: true });
+        }),
     });
     machine.stats.downloadResumes += outcome.resumes;
     if (this.stopped.signal.aborted) return;

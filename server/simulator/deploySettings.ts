@@ -24,7 +24,10 @@ export const parseRate = (name: string, text: string): number => {
 };
 
 export const parseNames = (text: string | undefined) =>
-  (text ?? '').split(',').map((name) => name.trim()).filter((name) => name.length > 0);
+  (text ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
 
 export const deploySimulationFromEnv = (env: Record<string, string | undefined>): DeploySimulation => {
   const deployFaults = { ...DEMO_DEPLOY_FAULTS };

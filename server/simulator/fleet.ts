@@ -105,7 +105,22 @@ export class Fleet {
 
   private machineOptions(profile: SimulatedMachine, credentials: MachineCredentials): VirtualMachineOptions {
     const { seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, vendorConnect } = this.options;
-    return { profile, credentials, seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, vendorConnect, runTag: this.runTag, epoch: this.epoch, gate: this.gate.take };
+    return {
+      profile,
+      credentials,
+      seed,
+      speed,
+      failureRate,
+      reopenAfterSeconds,
+      autopilot,
+      log,
+      deployFaults,
+      badPackages,
+      vendorConnect,
+      runTag: this.runTag,
+      epoch: this.epoch,
+      gate: this.gate.take,
+    };
   }
 
   stats(): FleetStats {

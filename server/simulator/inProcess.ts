@@ -45,7 +45,10 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
   const bins = ids.length ? await db.select().from(rvmBin).where(inArray(rvmBin.rvmId, ids)) : [];
   const accounts = [...new Set(rows.map((row) => row.licenseAccountId))];
   const institutes = accounts.length
-    ? await db.select({ id: donationInstitute.id, licenseAccountId: donationInstitute.licenseAccountId }).from(donationInstitute).where(inArray(donationInstitute.licenseAccountId, accounts))
+    ? await db
+        .select({ id: donationInstitute.id, licenseAccountId: donationInstitute.licenseAccountId })
+        .from(donationInstitute)
+        .where(inArray(donationInstitute.licenseAccountId, accounts))
     : [];
 
   const popularity = await sessionsPerDayFromHistory(db, ids);

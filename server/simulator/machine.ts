@@ -14,9 +14,26 @@ import { BAD_PACKAGE_EFFECT, DeployRunner, InstalledPackages, NO_DEPLOY_FAULTS, 
 import { MachineLink, type MachineCredentials, type Message } from './link';
 import type { VendorConnectClient } from './vendorConnect';
 import {
-  DAY, HOUR, MINUTE, binAlarmCode, drawFault, drawMinorAlarm, drawSession, drawSessionsPerDay, fillOf, generatedFile,
-  heightOf, initialBins, isSleepTime, logExcerpt, modelFor, sessionsPerHour, thresholdsOf,
-  type BinLevel, type MachineProfile, type Thresholds,
+  DAY,
+  HOUR,
+  MINUTE,
+  binAlarmCode,
+  drawFault,
+  drawMinorAlarm,
+  drawSession,
+  drawSessionsPerDay,
+  fillOf,
+  generatedFile,
+  heightOf,
+  initialBins,
+  isSleepTime,
+  logExcerpt,
+  modelFor,
+  sessionsPerHour,
+  thresholdsOf,
+  type BinLevel,
+  type MachineProfile,
+  type Thresholds,
 } from './world';
 
 export type MachineStatus = 'Up' | 'Down' | 'Sleep';
@@ -70,7 +87,18 @@ const BIN_CODES = new Set<string>([...KNOWN_ALARMS.binFull, KNOWN_ALARMS.binAlmo
 export class VirtualMachine implements CommandTarget, DeployTarget {
   readonly serialNumber: string;
   readonly model: MachineModel;
-  readonly stats: MachineStats = { connects: 0, messagesSent: 0, messagesDropped: 0, commandsReceived: 0, commandsAnswered: 0, sessions: 0, errors: 0, deploysReceived: 0, deploysApplied: 0, downloadResumes: 0 };
+  readonly stats: MachineStats = {
+    connects: 0,
+    messagesSent: 0,
+    messagesDropped: 0,
+    commandsReceived: 0,
+    commandsAnswered: 0,
+    sessions: 0,
+    errors: 0,
+    deploysReceived: 0,
+    deploysApplied: 0,
+    downloadResumes: 0,
+  };
   readonly bins: BinLevel[];
   private readonly link: MachineLink;
   private readonly speed: number;
@@ -104,8 +132,13 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
     this.runTag = options.runTag ?? Date.now().toString(36);
     const stream = (purpose: string) => new Random(options.seed, 'simulator', this.serialNumber, purpose);
     this.random = {
-      profile: stream('profile'), sessions: stream('sessions'), schedule: stream('schedule'),
-      faults: stream('faults'), service: stream('service'), commands: stream('commands'), deploy: stream('deploy'),
+      profile: stream('profile'),
+      sessions: stream('sessions'),
+      schedule: stream('schedule'),
+      faults: stream('faults'),
+      service: stream('service'),
+      commands: stream('commands'),
+      deploy: stream('deploy'),
     };
     this.model = modelFor(profile.termType);
     this.limits = thresholdsOf(profile);
@@ -188,22 +221,35 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
   }
 
   private autopilot() {
-    this.clock.arrivals(() => this.sessionsPerHourNow(), () => {
-      if (this.connected) void this.syncStatus().then((status) => (status === 'Up' ? this.runSession() : null));
-    });
-    this.clock.arrivals(() => this.model.faultRate / 24, () => {
-      if (this.connected && this.desiredStatus() !== 'Down') void this.fault();
-    });
-    this.clock.arrivals(() => MINOR_ALARMS_PER_DAY / 24, () => {
-      if (this.connected) void this.minorAlarm();
-    });
-    this.clock.arrivals(() => OUTAGES_PER_DAY / 24, () => {
-      if (this.connected) this.outage(Math.min(4 * DAY, Math.max(5 * MINUTE, this.random.schedule.logNormal(1.5 * HOUR, 0.9))));
-    });
-    const routine = () => this.clock.after(this.random.schedule.uniform(4, 9) * DAY, () => {
-      if (this.connected) void this.serviceVisit('routine');
-      routine();
-    });
+    this.clock.arrivals(
+      () => this.sessionsPerHourNow(),
+      () => {
+        if (this.connected) void this.syncStatus().then((status) => (status === 'Up' ? this.runSession() : null));
+      },
+    );
+    this.clock.arrivals(
+      () => this.model.faultRate / 24,
+      () => {
+        if (this.connected && this.desiredStatus() !== 'Down') void this.fault();
+      },
+    );
+    this.clock.arrivals(
+      () => MINOR_ALARMS_PER_DAY / 24,
+      () => {
+        if (this.connected) void this.minorAlarm();
+      },
+    );
+    this.clock.arrivals(
+      () => OUTAGES_PER_DAY / 24,
+      () => {
+        if (this.connected) this.outage(Math.min(4 * DAY, Math.max(5 * MINUTE, this.random.schedule.logNormal(1.5 * HOUR, 0.9))));
+      },
+    );
+    const routine = () =>
+      this.clock.after(this.random.schedule.uniform(4, 9) * DAY, () => {
+        if (this.connected) void this.serviceVisit('routine');
+        routine();
+      });
     routine();
   }
 
@@ -317,7 +363,12 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
       sessionId: `${this.runTag}-s${number}`,
       startTime: new Date(start).toISOString(),
       endTime: new Date(end).toISOString(),
-      payoutMethod, totalRefund, userId, voucherCode, donationInstituteId, items,
+      payoutMethod,
+      totalRefund,
+      userId,
+      voucherCode,
+      donationInstituteId,
+      items,
     });
     if (message) this.stats.sessions++;
     const changed = this.bins.filter((_bin, index) => accepted[index] > 0);

@@ -47,10 +47,13 @@ export class PublishGate {
       this.queue.shift()!();
     }
     if (this.queue.length) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.drain();
-      }, Math.max(1, Math.ceil(1000 / this.perSecond)));
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          this.drain();
+        },
+        Math.max(1, Math.ceil(1000 / this.perSecond)),
+      );
     }
   }
 

@@ -4,10 +4,7 @@
 import { BIN_HEIGHT, KNOWN_ALARMS, type AlarmDefinition, type ItemType, type PayoutMethod } from '../../resources/fleetCatalogue';
 import { Random, WeightedTable } from '../seed/random';
 import { FAULTS, MINOR } from '../seed/timeline';
-import {
-  BIN_CAPACITY, HOURLY_USAGE, ITEM_MIX, ITEM_REFUND, LOCAL_OFFSET_MS, MODELS, PAYOUT_MIX, PRODUCTS,
-  WEEKDAY_USAGE, type MachineModel,
-} from '../seed/vocabulary';
+import { BIN_CAPACITY, HOURLY_USAGE, ITEM_MIX, ITEM_REFUND, LOCAL_OFFSET_MS, MODELS, PAYOUT_MIX, PRODUCTS, WEEKDAY_USAGE, type MachineModel } from '../seed/vocabulary';
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;
@@ -75,7 +72,7 @@ export const initialBins = (profile: MachineProfile, model: MachineModel, random
   const limits = thresholdsOf(profile);
   return Array.from({ length: Math.max(1, profile.binCount) }, (_, index) => {
     const known = profile.bins?.find((bin) => bin.binNo === index + 1);
-    const itemType = ((known?.itemType as ItemType | undefined) ?? model.bins[index] ?? 'plasticBottle');
+    const itemType = (known?.itemType as ItemType | undefined) ?? model.bins[index] ?? 'plasticBottle';
     const capacity = BIN_CAPACITY[itemType] ?? BIN_CAPACITY.plasticBottle;
     const drawn = Math.floor(random.uniform(0, 0.6) * capacity);
     if (!known) return { binNo: index + 1, itemType, count: drawn };
@@ -112,7 +109,7 @@ export const isSleepTime = (onTime: string | null | undefined, offTime: string |
   const on = minuteOf(onTime);
   const off = minuteOf(offTime);
   if (on === null || off === null || (on === 0 && off >= 1439)) return false;
-  const minute = Math.floor((((time + LOCAL_OFFSET_MS) % DAY) + DAY) % DAY / MINUTE);
+  const minute = Math.floor(((((time + LOCAL_OFFSET_MS) % DAY) + DAY) % DAY) / MINUTE);
   return minute < on || minute >= off;
 };
 
@@ -145,7 +142,13 @@ export interface SessionDraft {
  * `lowConfidence`: the share of items a degraded recogniser (a "bad" package) rejects as reason 4 on top.
  */
 export const drawSession = (
-  random: Random, model: MachineModel, bins: readonly BinLevel[], limits: Thresholds, profile: MachineProfile, number: number, lowConfidence = 0,
+  random: Random,
+  model: MachineModel,
+  bins: readonly BinLevel[],
+  limits: Thresholds,
+  profile: MachineProfile,
+  number: number,
+  lowConfidence = 0,
 ): SessionDraft => {
   const rejectReasons = new WeightedTable(model.rejectProfile);
   const itemCount = Math.min(40, 1 + Math.floor(random.exponential(5)));
@@ -183,10 +186,16 @@ export const drawSession = (
   if (payoutMethod === 'donation' && donations.length === 0) payoutMethod = 'receipt';
   const regular = Math.floor(Math.pow(random.next(), 2.5) * 4000);
   const userId =
-    payoutMethod === 'loyaltyAccount' ? `L${String(100_000_000 + regular * 7919).slice(-9)}`
-      : payoutMethod === 'octopus' ? String(10_000_000 + ((regular * 104_729) % 89_999_999))
-        : payoutMethod === 'alipayHK' ? `2088${String(regular * 15_485_863).padStart(12, '0').slice(-12)}`
-          : payoutMethod === 'thirdPartyPayment' ? `TP${regular.toString(36).toUpperCase().padStart(8, '0')}`
+    payoutMethod === 'loyaltyAccount'
+      ? `L${String(100_000_000 + regular * 7919).slice(-9)}`
+      : payoutMethod === 'octopus'
+        ? String(10_000_000 + ((regular * 104_729) % 89_999_999))
+        : payoutMethod === 'alipayHK'
+          ? `2088${String(regular * 15_485_863)
+              .padStart(12, '0')
+              .slice(-12)}`
+          : payoutMethod === 'thirdPartyPayment'
+            ? `TP${regular.toString(36).toUpperCase().padStart(8, '0')}`
             : undefined;
   const prefix = VOUCHER_PREFIX[payoutMethod];
   return {

@@ -31,15 +31,11 @@ const itemSx = (depth: number, collapsed: boolean) => ({
   '& .MuiListItemIcon-root': { color: 'inherit', minWidth: collapsed ? 24 : 32, justifyContent: 'center' },
 });
 
-const containsActive = (node: MenuNode, pathname: string): boolean =>
-  isActiveRoute(node.route, pathname) || node.children.some((child) => containsActive(child, pathname));
+const containsActive = (node: MenuNode, pathname: string): boolean => isActiveRoute(node.route, pathname) || node.children.some((child) => containsActive(child, pathname));
 
 /** Descendants that can be opened, flattened for the collapsed pop-up menu. */
 const linkedDescendants = (node: MenuNode, depth = 0): Array<{ node: MenuNode; depth: number }> =>
-  node.children.flatMap((child) => [
-    ...(child.route ? [{ node: child, depth }] : []),
-    ...linkedDescendants(child, depth + 1),
-  ]);
+  node.children.flatMap((child) => [...(child.route ? [{ node: child, depth }] : []), ...linkedDescendants(child, depth + 1)]);
 
 interface EntryProps {
   node: MenuNode;

@@ -16,11 +16,7 @@ const isAreaOf = (node: MenuNode, route: string) => node.children.some((child) =
  * and fleetManagement), the child is the screen. Routes in `excludedRoutes` are served elsewhere
  * (react-admin resources of the generic views).
  */
-export const menuScreenEntries = (
-  builtRoutes: ReadonlySet<string>,
-  excludedRoutes: readonly string[] = [],
-  menu: MenuNode[] = MENU,
-): MenuScreenEntry[] => {
+export const menuScreenEntries = (builtRoutes: ReadonlySet<string>, excludedRoutes: readonly string[] = [], menu: MenuNode[] = MENU): MenuScreenEntry[] => {
   const byRoute = new Map<string, MenuNode>();
   for (const node of walkMenu(menu)) {
     if (!node.route || excludedRoutes.includes(node.route)) continue;

@@ -24,11 +24,7 @@ export const GENERIC_VIEWS: Readonly<Record<View, ComponentType>> = {
 };
 
 /** The component rendering a view: the declaration's hand-written one if it names one, else the generic one. */
-export const viewComponentFor = (
-  declaration: ResourceDeclaration,
-  view: View,
-  customViews: Readonly<Record<string, ComponentType>> = CUSTOM_VIEWS,
-): ComponentType => {
+export const viewComponentFor = (declaration: ResourceDeclaration, view: View, customViews: Readonly<Record<string, ComponentType>> = CUSTOM_VIEWS): ComponentType => {
   const key = declaration.customViews?.[view];
   if (key === undefined) return GENERIC_VIEWS[view];
   const custom = customViews[key];

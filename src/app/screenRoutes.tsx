@@ -24,6 +24,4 @@ const MenuScreen = ({ entry }: { entry: MenuScreenEntry }) => {
 
 /** `<Route>` elements for `<CustomRoutes>`; `excludedRoutes` are served by react-admin resources. */
 export const screenRoutes = (excludedRoutes: readonly string[] = []) =>
-  menuScreenEntries(new Set(Object.keys(SCREENS)), excludedRoutes).map((entry) => (
-    <Route key={entry.route} path={`${entry.route}/*`} element={<MenuScreen entry={entry} />} />
-  ));
+  menuScreenEntries(new Set(Object.keys(SCREENS)), excludedRoutes).map((entry) => <Route key={entry.route} path={`${entry.route}/*`} element={<MenuScreen entry={entry} />} />);

@@ -96,20 +96,9 @@ export const SwitchAccountDialog = ({ open, onClose }: { open: boolean; onClose:
           <Alert severity="info">{translate('app.switchAccount.empty')}</Alert>
         ) : (
           <FormControl error={missingChoice} fullWidth>
-            <RadioGroup
-              aria-labelledby="switch-account-title"
-              name="licenseAccount"
-              value={selected}
-              onChange={(event) => setSelected(event.target.value)}
-            >
+            <RadioGroup aria-labelledby="switch-account-title" name="licenseAccount" value={selected} onChange={(event) => setSelected(event.target.value)}>
               {accounts.map((account) => (
-                <FormControlLabel
-                  key={account.id}
-                  value={String(account.id)}
-                  control={<Radio />}
-                  label={account.licenseAccountName}
-                  disabled={saving}
-                />
+                <FormControlLabel key={account.id} value={String(account.id)} control={<Radio />} label={account.licenseAccountName} disabled={saving} />
               ))}
             </RadioGroup>
             {missingChoice && <FormHelperText>{translate('validation.selectOne')}</FormHelperText>}

@@ -11,8 +11,7 @@ export type FormErrors<K extends string> = Partial<Record<K, FieldError>>;
 export const USERNAME_MIN = 2;
 export const USERNAME_MAX = 8;
 
-export const required = (value: string): FieldError | undefined =>
-  value === '' ? { key: 'validation.required' } : undefined;
+export const required = (value: string): FieldError | undefined => (value === '' ? { key: 'validation.required' } : undefined);
 
 /** Sign-in (docs/product-rules.md#validation-rules): user name and password required, user name 2 to 8 characters. */
 export const validateLogin = (values: { username: string; password: string }): FormErrors<'username' | 'password'> => {

@@ -36,10 +36,7 @@ export const trimPasswords = (values: ChangePasswordValues): ChangePasswordValue
  * (compared after a hash; skipped when nothing is stored, the server checks it anyway); new required,
  * at most 20 characters, the password rule, different from the old one; confirmation equal to it.
  */
-export const validateChangePassword = (
-  raw: ChangePasswordValues,
-  storedPassword: string | null,
-): FormErrors<keyof ChangePasswordValues> => {
+export const validateChangePassword = (raw: ChangePasswordValues, storedPassword: string | null): FormErrors<keyof ChangePasswordValues> => {
   const values = trimPasswords(raw);
   const errors: FormErrors<keyof ChangePasswordValues> = {};
   const oldRequired = required(values.oldPassword);
@@ -64,4 +61,3 @@ export const validateChangePassword = (
   else if (values.confirmPassword !== values.newPassword) errors.confirmPassword = { key: 'validation.passwordMismatch' };
   return errors;
 };
-

@@ -4,9 +4,7 @@
 // with the average per day. Each chart has a text summary for screen readers.
 import { useTranslate } from 'ra-core';
 import { useNavigate } from 'react-router-dom';
-import {
-  Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Box, Button, Typography, useTheme } from '@mui/material';
 import { statusColor } from '../generic/statusColors';
 import { formatCount, formatDay, formatPercent } from './format';
@@ -18,7 +16,6 @@ import { TitledCard } from '../layout/TitledCard';
 import { CHART_HEIGHT } from './ChartSkeleton';
 import { visuallyHidden } from '../layout/visuallyHidden';
 import { useScreenTexts } from '../layout/ScreenTexts';
-
 
 /** The console's language, for Intl. */
 const useLocale = (): { locale: Locale } => ({ locale: useConsoleServices().locale });
@@ -87,9 +84,11 @@ export const StatusOverviewChart = ({ segments }: { segments: readonly Segment[]
               }}
               style={{ cursor: 'pointer' }}
             >
-              {data.filter((entry) => entry.value > 0).map((entry) => (
-                <Cell key={entry.key} fill={colorOf(entry.key)} />
-              ))}
+              {data
+                .filter((entry) => entry.value > 0)
+                .map((entry) => (
+                  <Cell key={entry.key} fill={colorOf(entry.key)} />
+                ))}
             </Pie>
             <Tooltip formatter={(value) => formatCount(Number(value), locale)} />
           </PieChart>
@@ -171,7 +170,16 @@ export const RejectRateChart = ({ points, average }: { points: DashboardAnswer['
                 label={{ value: `${translate('dashboard.charts.average30')} ${formatPercent(average, locale)}`, position: 'insideTopRight', fontSize: 12 }}
               />
             )}
-            <Line type="monotone" dataKey="rate" name={translate('dashboard.charts.rate')} stroke={theme.palette.error.main} strokeWidth={2} dot isAnimationActive={false} connectNulls />
+            <Line
+              type="monotone"
+              dataKey="rate"
+              name={translate('dashboard.charts.rate')}
+              stroke={theme.palette.error.main}
+              strokeWidth={2}
+              dot
+              isAnimationActive={false}
+              connectNulls
+            />
           </LineChart>
         </ResponsiveContainer>
       </Box>

@@ -22,9 +22,10 @@ export const ScopePicker = ({ value, onChange }: ScopePickerProps) => {
   const [options, setOptions] = useState<SavedFilterOption[]>([]);
   useEffect(() => {
     const controller = new AbortController();
-    http
-      .get<SavedFilterOption[]>('/saved-filter', { resource: 'machine' }, { silent: true, signal: controller.signal })
-      .then((answer) => setOptions(Array.isArray(answer) ? answer : []), () => setOptions([]));
+    http.get<SavedFilterOption[]>('/saved-filter', { resource: 'machine' }, { silent: true, signal: controller.signal }).then(
+      (answer) => setOptions(Array.isArray(answer) ? answer : []),
+      () => setOptions([]),
+    );
     return () => controller.abort();
   }, [http]);
   // A chosen filter deleted since (or not loaded yet) still shows as chosen by its id.

@@ -19,5 +19,4 @@ export const formatDay = (day: string, locale: Locale): string => {
   return new Intl.DateTimeFormat(tag(locale), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, date)));
 };
 
-export const formatTime = (iso: string, locale: Locale): string =>
-  new Intl.DateTimeFormat(tag(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+export const formatTime = (iso: string, locale: Locale): string => new Intl.DateTimeFormat(tag(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));

@@ -77,7 +77,8 @@ export const DeploymentMachines = ({ deploymentId, waveCount, currentWave, statu
     {
       key: 'reason',
       label: 'deployments.machines.reason',
-      render: (row) => (row.status === 'toBeIssued' && row.reachable === false && row.wave <= currentWave ? translate('deployments.machines.offline') : reasonText(row.statusReason)),
+      render: (row) =>
+        row.status === 'toBeIssued' && row.reachable === false && row.wave <= currentWave ? translate('deployments.machines.offline') : reasonText(row.statusReason),
     },
     { key: 'attempts', label: 'deployments.machines.attempts', render: (row) => row.attempts, align: 'right' },
     { key: 'version', label: 'deployments.machines.version', render: (row) => row.reportedVersion ?? '', nowrap: true },

@@ -138,7 +138,14 @@ const DeploymentView = ({ deployment, reload }: { deployment: DeploymentDetail; 
         </TitledCard>
       </Box>
       <TitledCard title={translate('deployments.machines.title')}>
-        <DeploymentMachines deploymentId={deployment.id} waveCount={deployment.waveCount} currentWave={deployment.currentWave} status={status} onStatus={setStatus} refreshMs={finished ? false : LIVE_MS} />
+        <DeploymentMachines
+          deploymentId={deployment.id}
+          waveCount={deployment.waveCount}
+          currentWave={deployment.currentWave}
+          status={status}
+          onStatus={setStatus}
+          refreshMs={finished ? false : LIVE_MS}
+        />
       </TitledCard>
     </Box>
   );

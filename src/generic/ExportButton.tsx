@@ -36,9 +36,7 @@ export const ExportButton = ({ columnSources }: ExportButtonProps) => {
         <DownloadIcon />
       </Button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        <ListSubheader sx={{ lineHeight: 1.5, py: 1, maxWidth: 280, whiteSpace: 'normal' }}>
-          {translate('generic.export.visibleColumns', { count: columns.length })}
-        </ListSubheader>
+        <ListSubheader sx={{ lineHeight: 1.5, py: 1, maxWidth: 280, whiteSpace: 'normal' }}>{translate('generic.export.visibleColumns', { count: columns.length })}</ListSubheader>
         {FORMATS.map((format) => (
           <MenuItem key={format} onClick={() => run(format)}>
             {translate(`generic.export.${format}`)}

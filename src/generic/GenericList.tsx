@@ -1,16 +1,7 @@
 // The list view derived from a declaration: columns, server-side paging/sorting/filtering, column
 // chooser, saved filters, export, bulk delete, empty and loading states; every button by permission.
 import type { ReactNode } from 'react';
-import {
-  BulkDeleteButton,
-  ColumnsButton,
-  CreateButton,
-  DataTable,
-  FilterButton,
-  List,
-  Pagination,
-  TopToolbar,
-} from 'react-admin';
+import { BulkDeleteButton, ColumnsButton, CreateButton, DataTable, FilterButton, List, Pagination, TopToolbar } from 'react-admin';
 import { useResourceAccess } from './access';
 import { useDeclaration } from './DeclarationContext';
 import { ExportButton } from './ExportButton';
@@ -66,7 +57,15 @@ export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps
   const treeParent = declaration.list.tree ? treeParentFieldOf(declaration) : undefined;
   const rowClick = access.can('edit') ? 'edit' : access.can('show') ? 'show' : false;
   const bulkDelete = access.can('delete') ? <BulkDeleteButton mutationMode="pessimistic" /> : null;
-  const bulkActionButtons = bulkActions || bulkDelete ? <>{bulkActions}{bulkDelete}</> : false;
+  const bulkActionButtons =
+    bulkActions || bulkDelete ? (
+      <>
+        {bulkActions}
+        {bulkDelete}
+      </>
+    ) : (
+      false
+    );
 
   const columns = declaration.list.columns.map((name, index) => {
     const field = declaration.fields[name];

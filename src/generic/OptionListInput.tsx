@@ -22,7 +22,14 @@ export interface OptionListInputProps {
 
 /** "a, b" ⇄ ['a', 'b']. */
 export const splitOptionList = (value: unknown): string[] =>
-  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : Array.isArray(value) ? value.map(String) : [];
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : Array.isArray(value)
+      ? value.map(String)
+      : [];
 export const joinOptionList = (values: unknown): string => (Array.isArray(values) ? values.join(', ') : '');
 
 export const OptionListInput = ({ choices, defaultValue, ...props }: OptionListInputProps) => {

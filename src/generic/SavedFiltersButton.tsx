@@ -29,8 +29,7 @@ import { visuallyHidden } from '../layout/visuallyHidden';
 import { isEmptyValue } from '../providers/wire';
 
 /** Filters worth saving: the non-empty values of the current filter. */
-export const savableFilter = (filterValues: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(filterValues).filter(([, value]) => !isEmptyValue(value)));
+export const savableFilter = (filterValues: Record<string, unknown>) => Object.fromEntries(Object.entries(filterValues).filter(([, value]) => !isEmptyValue(value)));
 
 /** Every key of an applied filter is displayed, so filters hidden behind "Add filter" show up too. */
 export const displayedFiltersOf = (filter: Record<string, unknown>) => Object.fromEntries(Object.keys(filter).map((name) => [name, true]));

@@ -12,12 +12,10 @@ import { recordLabel } from './recordLabels';
 import { enumLabel, resourceNameOf } from '../providers/registry';
 import { buildTree, checkState, parentIds, selectAll, toggleNode, visibleRows, type TreeNode } from './tree';
 
-export const treeParentFieldOf = (declaration: ResourceDeclaration): string | undefined =>
-  Object.entries(declaration.fields).find(([, field]) => field.type === 'treeParent')?.[0];
+export const treeParentFieldOf = (declaration: ResourceDeclaration): string | undefined => Object.entries(declaration.fields).find(([, field]) => field.type === 'treeParent')?.[0];
 
 /** A short qualifier shown after the name (the first enum field, e.g. a permission's type). */
-const qualifierFieldOf = (declaration: ResourceDeclaration) =>
-  Object.entries(declaration.fields).find(([, field]) => field.type === 'enum')?.[0];
+const qualifierFieldOf = (declaration: ResourceDeclaration) => Object.entries(declaration.fields).find(([, field]) => field.type === 'enum')?.[0];
 
 interface TreeChecklistInputProps {
   source: string;

@@ -2,19 +2,7 @@
 // Kept as pure data so the mapping is unit-tested without a DOM; the components switch on these kinds.
 import type { FieldDeclaration, FilterDeclaration, View } from '../../resources/types';
 
-export type DisplayKind =
-  | 'text'
-  | 'number'
-  | 'boolean'
-  | 'enum'
-  | 'date'
-  | 'datetime'
-  | 'reference'
-  | 'referenceChips'
-  | 'email'
-  | 'phone'
-  | 'image'
-  | 'file';
+export type DisplayKind = 'text' | 'number' | 'boolean' | 'enum' | 'date' | 'datetime' | 'reference' | 'referenceChips' | 'email' | 'phone' | 'image' | 'file';
 
 export type InputKind =
   | 'text'

@@ -21,5 +21,4 @@ export const formatBytes = (bytes: number): string => {
 };
 
 /** Whole percent of a download, or null when the total size is unknown. */
-export const percentOf = (loaded: number, total?: number): number | null =>
-  total && total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : null;
+export const percentOf = (loaded: number, total?: number): number | null => (total && total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : null);

@@ -18,8 +18,7 @@ export const DATE_FORMAT = 'yyyy-MM-dd';
 export const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm';
 
 /** Chinese calendars title a month "2026年11月", not "十一月 2026" (the header's default: month name, year). */
-const withChineseCalendarTitle = (outer: Theme) =>
-  createTheme(outer, { components: { MuiPickersCalendarHeader: { defaultProps: { format: 'yyyy年M月' } } } });
+const withChineseCalendarTitle = (outer: Theme) => createTheme(outer, { components: { MuiPickersCalendarHeader: { defaultProps: { format: 'yyyy年M月' } } } });
 
 /** The pickers' locale: the console's language (calendar week starts and month names follow it). */
 export const PickerLocale = ({ children }: { children: ReactNode }) => {
@@ -60,7 +59,25 @@ export interface DateTimeFieldProps {
 }
 
 /** A controlled date or date-time field with its calendar, typed section by section from the keyboard. */
-export const DateTimeField = ({ label, value, onChange, dateOnly, error, helperText, minDate, maxDate, required, disabled, autoFocus, name, testId, width, size = 'small', margin, variant = 'outlined' }: DateTimeFieldProps) => {
+export const DateTimeField = ({
+  label,
+  value,
+  onChange,
+  dateOnly,
+  error,
+  helperText,
+  minDate,
+  maxDate,
+  required,
+  disabled,
+  autoFocus,
+  name,
+  testId,
+  width,
+  size = 'small',
+  margin,
+  variant = 'outlined',
+}: DateTimeFieldProps) => {
   const textField = {
     name,
     required,

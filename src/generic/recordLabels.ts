@@ -15,10 +15,7 @@ const ACTION_ORDER: readonly Action[] = ['page', 'show', 'create', 'edit', 'dele
 const CONFIGURED_IDENTIFIER = /^custom:([a-z][a-zA-Z0-9]*)(?::(page|show|create|edit|delete|export))?$/;
 
 /** The i18n key of a permission identifier's label, plus the resource it belongs to (buttons). */
-export const permissionLabelKey = (
-  identifier: string,
-  registry: readonly ResourceDeclaration[] = RESOURCES,
-): { key: string; resource?: string } | undefined => {
+export const permissionLabelKey = (identifier: string, registry: readonly ResourceDeclaration[] = RESOURCES): { key: string; resource?: string } | undefined => {
   const node = walkMenu().find((candidate) => candidate.identifier === identifier);
   if (node) return { key: `menu.${node.key}` };
   // configured resource types (issue 9): `custom:<name>` and `custom:<name>:<action>`, labelled from the

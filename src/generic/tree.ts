@@ -41,18 +41,19 @@ export const buildTree = <T extends { id: Identifier }>(records: readonly T[], p
   return roots;
 };
 
-export const walkTree = <T,>(nodes: readonly TreeNode<T>[]): TreeNode<T>[] =>
-  nodes.flatMap((node) => [node, ...walkTree(node.children)]);
+export const walkTree = <T>(nodes: readonly TreeNode<T>[]): TreeNode<T>[] => nodes.flatMap((node) => [node, ...walkTree(node.children)]);
 
 /** Rows of a tree table: a node's children follow it only when it is expanded. */
-export const visibleRows = <T,>(nodes: readonly TreeNode<T>[], expanded: ReadonlySet<string>): TreeNode<T>[] =>
+export const visibleRows = <T>(nodes: readonly TreeNode<T>[], expanded: ReadonlySet<string>): TreeNode<T>[] =>
   nodes.flatMap((node) => [node, ...(expanded.has(key(node.id)) ? visibleRows(node.children, expanded) : [])]);
 
 /** Ids of every node that has children (for "expand all"). */
-export const parentIds = <T,>(nodes: readonly TreeNode<T>[]): string[] =>
-  walkTree(nodes).filter((node) => node.children.length > 0).map((node) => key(node.id));
+export const parentIds = <T>(nodes: readonly TreeNode<T>[]): string[] =>
+  walkTree(nodes)
+    .filter((node) => node.children.length > 0)
+    .map((node) => key(node.id));
 
-export const checkState = <T,>(node: TreeNode<T>, selected: ReadonlySet<string>): CheckState => {
+export const checkState = <T>(node: TreeNode<T>, selected: ReadonlySet<string>): CheckState => {
   if (node.children.length === 0) return selected.has(key(node.id)) ? 'checked' : 'unchecked';
   const states = node.children.map((child) => checkState(child, selected));
   if (states.every((state) => state === 'checked')) return 'checked';
@@ -61,7 +62,7 @@ export const checkState = <T,>(node: TreeNode<T>, selected: ReadonlySet<string>)
 };
 
 /** The stored selection for a tree: checked leaves plus every ancestor of a checked node. */
-const normalise = <T,>(roots: readonly TreeNode<T>[], selected: ReadonlySet<string>): Set<string> => {
+const normalise = <T>(roots: readonly TreeNode<T>[], selected: ReadonlySet<string>): Set<string> => {
   const result = new Set<string>();
   const visit = (node: TreeNode<T>): boolean => {
     const anyChild = node.children.map(visit).some(Boolean);
@@ -74,19 +75,16 @@ const normalise = <T,>(roots: readonly TreeNode<T>[], selected: ReadonlySet<stri
 };
 
 /** Toggles `node` with its subtree; answers the new selection as ids in tree order (original id types). */
-export const toggleNode = <T,>(
-  roots: readonly TreeNode<T>[],
-  node: TreeNode<T>,
-  selected: readonly Identifier[],
-): Identifier[] => {
+export const toggleNode = <T>(roots: readonly TreeNode<T>[], node: TreeNode<T>, selected: readonly Identifier[]): Identifier[] => {
   const next = new Set(selected.map(key));
   const subtree = walkTree([node]).map((member) => key(member.id));
   if (checkState(node, next) === 'checked') subtree.forEach((id) => next.delete(id));
   else subtree.forEach((id) => next.add(id));
   const normalised = normalise(roots, next);
-  return walkTree(roots).filter((member) => normalised.has(key(member.id))).map((member) => member.id);
+  return walkTree(roots)
+    .filter((member) => normalised.has(key(member.id)))
+    .map((member) => member.id);
 };
 
 /** Every node of the tree selected, or none. */
-export const selectAll = <T,>(roots: readonly TreeNode<T>[], all: boolean): Identifier[] =>
-  all ? walkTree(roots).map((node) => node.id) : [];
+export const selectAll = <T>(roots: readonly TreeNode<T>[], all: boolean): Identifier[] => (all ? walkTree(roots).map((node) => node.id) : []);

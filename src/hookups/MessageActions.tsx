@@ -4,19 +4,7 @@ import { useState } from 'react';
 import { Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
-import {
-  Button,
-  Confirm,
-  Form,
-  SaveButton,
-  useDataProvider,
-  useListContext,
-  useNotify,
-  useRefresh,
-  useResourceContext,
-  useTranslate,
-  type Identifier,
-} from 'react-admin';
+import { Button, Confirm, Form, SaveButton, useDataProvider, useListContext, useNotify, useRefresh, useResourceContext, useTranslate, type Identifier } from 'react-admin';
 import type { RvmDataProvider } from '../providers/dataProvider';
 import { useResourceAccess } from '../generic/access';
 import { useDeclaration } from '../generic/DeclarationContext';
@@ -113,17 +101,17 @@ export const ReplayButton = () => {
   };
   return (
     <>
-      <Button label="hookups.messages.replay" onClick={() => {
+      <Button
+        label="hookups.messages.replay"
+        onClick={() => {
           const now = Date.now();
           setDefaults({ from: new Date(now - DAY_MS).toISOString(), to: new Date(now).toISOString() });
           setOpen(true);
-        }} startIcon={<ReplayIcon />} />
+        }}
+        startIcon={<ReplayIcon />}
+      />
       <Dialog open={open} onClose={close} maxWidth="xs" fullWidth>
-        <Form
-          onSubmit={(values: Record<string, unknown>) => submit(values as ReplayValues).catch(() => undefined)}
-          validate={validateReplay}
-          record={defaults}
-        >
+        <Form onSubmit={(values: Record<string, unknown>) => submit(values as ReplayValues).catch(() => undefined)} validate={validateReplay} record={defaults}>
           <DialogTitle>{translate('hookups.messages.replayTitle')}</DialogTitle>
           <DialogContent>
             <Stack>

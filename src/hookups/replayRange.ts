@@ -12,4 +12,3 @@ export const replayRange = ({ from, to }: { from: string | Date; to: string | Da
   from: startOfMinute(new Date(from)).toISOString(),
   to: new Date(startOfMinute(new Date(to)).getTime() + MINUTE_MS - 1).toISOString(),
 });
-

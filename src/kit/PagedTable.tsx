@@ -124,20 +124,20 @@ export const PagedTable = <T,>(props: PagedTableProps<T>) => {
       </TableContainer>
       {rows.length === 0 ? <EmptyState>{translate(empty)}</EmptyState> : null}
       {unpaged ? null : (
-      <TablePagination
-        component="div"
-        count={total}
-        page={Math.max(0, page - 1)}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={PAGE_SIZES}
-        onPageChange={(_event, next) => onPage(next + 1)}
-        onRowsPerPageChange={(event) => onPageSize(Number(event.target.value))}
-        labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
-        labelDisplayedRows={({ from, to, count }) =>
-          translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })
-        }
-        getItemAriaLabel={(type) => translate(type === 'next' ? 'ra.navigation.next' : type === 'previous' ? 'ra.navigation.previous' : type === 'first' ? 'ra.navigation.first' : 'ra.navigation.last')}
-      />
+        <TablePagination
+          component="div"
+          count={total}
+          page={Math.max(0, page - 1)}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={PAGE_SIZES}
+          onPageChange={(_event, next) => onPage(next + 1)}
+          onRowsPerPageChange={(event) => onPageSize(Number(event.target.value))}
+          labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+          labelDisplayedRows={({ from, to, count }) => translate('ra.navigation.page_range_info', { offsetBegin: from, offsetEnd: to, total: count })}
+          getItemAriaLabel={(type) =>
+            translate(type === 'next' ? 'ra.navigation.next' : type === 'previous' ? 'ra.navigation.previous' : type === 'first' ? 'ra.navigation.first' : 'ra.navigation.last')
+          }
+        />
       )}
     </Box>
   );

@@ -15,12 +15,5 @@ export interface StatusChipProps {
 export const StatusChip = ({ value, labels = 'fleet.statuses', tone }: StatusChipProps) => {
   const translate = useTranslate();
   if (value === null || value === undefined) return null;
-  return (
-    <Chip
-      size="small"
-      label={translate(`${labels}.${String(value)}`, { _: String(value) })}
-      color={statusColor(tone ?? value)}
-      data-status={String(value)}
-    />
-  );
+  return <Chip size="small" label={translate(`${labels}.${String(value)}`, { _: String(value) })} color={statusColor(tone ?? value)} data-status={String(value)} />;
 };

@@ -43,13 +43,7 @@ export const TimeRangePicker = ({ value, onChange, initialPreset }: TimeRangePic
 
   return (
     <Box component="form" noValidate onSubmit={apply} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 1 }} data-testid="time-range">
-      <ToggleButtonGroup
-        size="small"
-        exclusive
-        value={preset}
-        onChange={(_event, days: number | null) => choosePreset(days)}
-        aria-label={translate('installation.range.presets')}
-      >
+      <ToggleButtonGroup size="small" exclusive value={preset} onChange={(_event, days: number | null) => choosePreset(days)} aria-label={translate('installation.range.presets')}>
         {RANGE_PRESETS.map((days) => (
           <ToggleButton key={days} value={days} sx={{ textTransform: 'none' }}>
             {translate(`installation.range.last${days}`)}

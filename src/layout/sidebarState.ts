@@ -21,8 +21,7 @@ export const sidebarStateFor = (opened: boolean): SidebarState => ({
 
 export const toggleSidebar = (state: SidebarState): SidebarState => sidebarStateFor(!state.opened);
 
-export const contentWidth = (windowWidth: number, state: SidebarState): number =>
-  Math.max(0, windowWidth - state.width - CONTENT_GAP);
+export const contentWidth = (windowWidth: number, state: SidebarState): number => Math.max(0, windowWidth - state.width - CONTENT_GAP);
 
 /** Reads the persisted state; anything unreadable gives the expanded default. */
 export const readSidebarState = (storage: Pick<Storage, 'getItem'>): SidebarState => {

@@ -7,8 +7,7 @@ export const MACHINE_PAGE_ROUTE = '/installation/rvmpage';
 export const CONSUMER_SESSIONS_TAB = 'ConsumerSessions';
 
 /** `/installation/rvmpage/<id>[/<tab>]`. */
-export const machinePagePath = (machineId: number | string, tab?: string): string =>
-  `${MACHINE_PAGE_ROUTE}/${encodeURIComponent(String(machineId))}${tab ? `/${tab}` : ''}`;
+export const machinePagePath = (machineId: number | string, tab?: string): string => `${MACHINE_PAGE_ROUTE}/${encodeURIComponent(String(machineId))}${tab ? `/${tab}` : ''}`;
 
 /** The consumer session details page, below the machine's ConsumerSessions tab. */
 export const consumerSessionPath = (machineId: number | string, sessionId: number | string): string =>

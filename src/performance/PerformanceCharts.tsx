@@ -2,9 +2,7 @@
 // sub-fleets' MCBE and the main errors ranking. A chunk of its own (recharts), like the dashboard's charts.
 import { useTranslate } from 'ra-core';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import {
-  Box, LinearProgress, Table, TableBody, TableCell, TableHead, TableRow, ToggleButton, ToggleButtonGroup, Typography, useTheme,
-} from '@mui/material';
+import { Box, LinearProgress, Table, TableBody, TableCell, TableHead, TableRow, ToggleButton, ToggleButtonGroup, Typography, useTheme } from '@mui/material';
 import { formatCount, formatDay } from '../dashboard/format';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { TitledCard } from '../layout/TitledCard';
@@ -34,14 +32,19 @@ export const McbeChart = ({ answer }: { answer: McbeAnswer }) => {
     label: answer.granularity === 'week' ? formatDay(point.start, locale) : formatDay(point.start, locale),
   }));
   const summary = translate('performance.chart.summary', {
-    from: answer.from, to: answer.to, mcbe: formatMcbe(answer.total.mcbe, locale, noErrors),
-    items: formatCount(answer.total.items, locale), errors: formatCount(answer.total.errors, locale),
+    from: answer.from,
+    to: answer.to,
+    mcbe: formatMcbe(answer.total.mcbe, locale, noErrors),
+    items: formatCount(answer.total.items, locale),
+    errors: formatCount(answer.total.errors, locale),
   });
   const empty = answer.total.items === 0 && answer.total.errors === 0;
   return (
     <TitledCard title={translate(`performance.chart.${answer.granularity}`)} testId="performance-chart">
       {empty ? (
-        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>{translate('performance.chart.empty')}</Typography>
+        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
+          {translate('performance.chart.empty')}
+        </Typography>
       ) : (
         <Box role="img" aria-label={dataFrom ? `${summary}. ${translate('performance.chart.dataFrom', { day: dataFrom })}` : summary}>
           {dataFrom ? (
@@ -64,7 +67,16 @@ export const McbeChart = ({ answer }: { answer: McbeAnswer }) => {
               />
               <Legend itemSorter={null} />
               <Bar yAxisId="errors" dataKey="errors" name={translate('performance.chart.errors')} fill={theme.palette.error.main} isAnimationActive={false} maxBarSize={28} />
-              <Line yAxisId="mcbe" type="monotone" dataKey="mcbe" name={translate('performance.chart.mcbe')} stroke={theme.palette.primary.main} strokeWidth={2} dot isAnimationActive={false} />
+              <Line
+                yAxisId="mcbe"
+                type="monotone"
+                dataKey="mcbe"
+                name={translate('performance.chart.mcbe')}
+                stroke={theme.palette.primary.main}
+                strokeWidth={2}
+                dot
+                isAnimationActive={false}
+              />
             </ComposedChart>
           </ResponsiveContainer>
         </Box>
@@ -117,9 +129,19 @@ export const ErrorsRanking = ({ answer, sort, onSort }: { answer: ErrorsAnswer; 
         <Typography variant="body2" color="text.secondary">
           {translate('performance.errors.total', { count: formatCount(answer.total.count, locale), downtime: formatDuration(answer.total.downtimeSeconds) })}
         </Typography>
-        <ToggleButtonGroup size="small" exclusive value={sort} onChange={(_event, next: ErrorSort | null) => next && onSort(next)} aria-label={translate('performance.errors.sort')}>
-          <ToggleButton value="count" sx={{ textTransform: 'none' }}>{translate('performance.errors.byCount')}</ToggleButton>
-          <ToggleButton value="downtime" sx={{ textTransform: 'none' }}>{translate('performance.errors.byDowntime')}</ToggleButton>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={sort}
+          onChange={(_event, next: ErrorSort | null) => next && onSort(next)}
+          aria-label={translate('performance.errors.sort')}
+        >
+          <ToggleButton value="count" sx={{ textTransform: 'none' }}>
+            {translate('performance.errors.byCount')}
+          </ToggleButton>
+          <ToggleButton value="downtime" sx={{ textTransform: 'none' }}>
+            {translate('performance.errors.byDowntime')}
+          </ToggleButton>
         </ToggleButtonGroup>
       </Box>
       {answer.list.length === 0 ? (

@@ -47,7 +47,13 @@ const fleetTree = (fleets: readonly FleetOption[]) => {
   return ordered;
 };
 
-export const PerformanceFilters = ({ value, onChange, fleets, today, earliest }: {
+export const PerformanceFilters = ({
+  value,
+  onChange,
+  fleets,
+  today,
+  earliest,
+}: {
   value: PerformanceFilter;
   onChange: (filter: PerformanceFilter) => void;
   fleets: readonly FleetOption[];
@@ -108,12 +114,33 @@ export const PerformanceFilters = ({ value, onChange, fleets, today, earliest }:
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
-      <DateTimeField dateOnly width={160} label={translate('performance.range.from')} value={from} onChange={setFrom} {...bounds}
-        error={error?.field === 'from' ? error.text : null} testId="performance-from" />
-      <DateTimeField dateOnly width={160} label={translate('performance.range.to')} value={to} onChange={setTo} {...bounds}
-        error={error?.field === 'to' ? error.text : null} testId="performance-to" />
+      <DateTimeField
+        dateOnly
+        width={160}
+        label={translate('performance.range.from')}
+        value={from}
+        onChange={setFrom}
+        {...bounds}
+        error={error?.field === 'from' ? error.text : null}
+        testId="performance-from"
+      />
+      <DateTimeField
+        dateOnly
+        width={160}
+        label={translate('performance.range.to')}
+        value={to}
+        onChange={setTo}
+        {...bounds}
+        error={error?.field === 'to' ? error.text : null}
+        testId="performance-to"
+      />
       <TextField
-        select variant="outlined" size="small" sx={{ width: 210 }} label={translate('performance.scope.fleet')} value={fleetId ?? ''}
+        select
+        variant="outlined"
+        size="small"
+        sx={{ width: 210 }}
+        label={translate('performance.scope.fleet')}
+        value={fleetId ?? ''}
         onChange={(event) => {
           setFleetId(event.target.value === '' ? null : Number(event.target.value));
           setMachine(null);
@@ -129,7 +156,10 @@ export const PerformanceFilters = ({ value, onChange, fleets, today, earliest }:
         ))}
       </TextField>
       <Autocomplete
-        size="small" sx={{ width: 190 }} options={machines} value={machine}
+        size="small"
+        sx={{ width: 190 }}
+        options={machines}
+        value={machine}
         onChange={(_event, option) => setMachine(option)}
         onInputChange={(_event, text, reason) => reason === 'input' && setSearch(text.trim())}
         getOptionLabel={(option) => option.termNo}
@@ -141,7 +171,9 @@ export const PerformanceFilters = ({ value, onChange, fleets, today, earliest }:
             {option.termNo} · {option.serialNumber}
           </li>
         )}
-        renderInput={(params) => <TextField {...params} variant="outlined" label={translate('performance.scope.machine')} placeholder={translate('performance.scope.allMachines')} />}
+        renderInput={(params) => (
+          <TextField {...params} variant="outlined" label={translate('performance.scope.machine')} placeholder={translate('performance.scope.allMachines')} />
+        )}
         data-testid="performance-machine"
       />
       <Button type="submit" variant="contained" sx={{ mt: 0.25 }}>

@@ -35,9 +35,13 @@ const Total = ({ label, value, hint, testId }: { label: string; value: string; h
   <Card variant="outlined" sx={{ minWidth: 0 }}>
     <CardContent>
       <Tooltip title={hint ?? ''} disableHoverListener={!hint}>
-        <Typography variant="body2" color="text.secondary">{label}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {label}
+        </Typography>
       </Tooltip>
-      <Typography variant="h5" component="p" data-testid={testId}>{value}</Typography>
+      <Typography variant="h5" component="p" data-testid={testId}>
+        {value}
+      </Typography>
     </CardContent>
   </Card>
 );
@@ -52,7 +56,21 @@ const Figures = ({ filter, offset }: { filter: PerformanceFilter; offset: number
   const failed = mcbe.error ?? errors.error;
   if (failed) {
     return (
-      <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => { mcbe.reload(); errors.reload(); }}>{translate('performance.retry')}</Button>}>
+      <Alert
+        severity="error"
+        action={
+          <Button
+            color="inherit"
+            size="small"
+            onClick={() => {
+              mcbe.reload();
+              errors.reload();
+            }}
+          >
+            {translate('performance.retry')}
+          </Button>
+        }
+      >
         {failed instanceof ApiError ? failed.message : translate('performance.loadFailed')}
       </Alert>
     );
@@ -62,8 +80,12 @@ const Figures = ({ filter, offset }: { filter: PerformanceFilter; offset: number
   return (
     <>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 1.5, mb: 1.5 }} aria-busy={mcbe.isPending}>
-        <Total label={translate('performance.totals.mcbe')} hint={translate('performance.totals.mcbeHint')} testId="performance-mcbe"
-          value={mcbe.data ? (mcbe.data.total.mcbe === null ? translate('performance.totals.noErrors') : formatCount(mcbe.data.total.mcbe, locale, 1)) : '…'} />
+        <Total
+          label={translate('performance.totals.mcbe')}
+          hint={translate('performance.totals.mcbeHint')}
+          testId="performance-mcbe"
+          value={mcbe.data ? (mcbe.data.total.mcbe === null ? translate('performance.totals.noErrors') : formatCount(mcbe.data.total.mcbe, locale, 1)) : '…'}
+        />
         <Total label={translate('performance.totals.items')} testId="performance-items" value={mcbe.data ? formatCount(mcbe.data.total.items, locale) : '…'} />
         <Total label={translate('performance.totals.errors')} testId="performance-error-count" value={mcbe.data ? formatCount(mcbe.data.total.errors, locale) : '…'} />
       </Box>
@@ -90,11 +112,20 @@ export const PerformancePage = ({ node }: ScreenProps) => {
   return (
     <Box data-testid="performance">
       <ScreenHeading node={node} />
-      <Typography color="text.secondary" variant="body2" sx={{ mt: -1.5, mb: 2 }}>{translate('performance.intro')}</Typography>
+      <Typography color="text.secondary" variant="body2" sx={{ mt: -1.5, mb: 2 }}>
+        {translate('performance.intro')}
+      </Typography>
       {refused ? (
         <Alert severity="info">{translate('performance.noPermission')}</Alert>
       ) : options.error ? (
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={options.reload}>{translate('performance.retry')}</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={options.reload}>
+              {translate('performance.retry')}
+            </Button>
+          }
+        >
           {translate('performance.loadFailed')}
         </Alert>
       ) : !options.data || !current ? (

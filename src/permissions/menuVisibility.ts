@@ -29,10 +29,9 @@ export const SUPER_ADMIN_ROUTES: ReadonlySet<string> = new Set(['/systemSettings
 export const resourceIdentifiersByMenuId = (registry: readonly ResourceDeclaration[] = RESOURCES): Map<number, string[]> => {
   const byMenu = new Map<number, string[]>();
   for (const declaration of registry) {
-    const identifiers = [
-      ...Object.values(declaration.permissions),
-      ...Object.keys(declaration.extraPermissions ?? {}),
-    ].filter((identifier): identifier is string => Boolean(identifier));
+    const identifiers = [...Object.values(declaration.permissions), ...Object.keys(declaration.extraPermissions ?? {})].filter((identifier): identifier is string =>
+      Boolean(identifier),
+    );
     byMenu.set(declaration.menuId, [...(byMenu.get(declaration.menuId) ?? []), ...identifiers]);
   }
   return byMenu;
@@ -47,13 +46,7 @@ export interface VisibilityOptions {
   registry?: readonly ResourceDeclaration[];
 }
 
-const holdsNode = (
-  holder: PermissionHolder,
-  node: MenuNode,
-  topLevel: boolean,
-  extra: Map<number, string[]>,
-  includeExtra: boolean,
-): boolean => {
+const holdsNode = (holder: PermissionHolder, node: MenuNode, topLevel: boolean, extra: Map<number, string[]>, includeExtra: boolean): boolean => {
   const permissions = holder.permissions ?? [];
   if (permissions.some((p) => (topLevel && p.id === node.id) || identifierMatches(p.identifier, node.identifier))) return true;
   if (!includeExtra) return false;
@@ -69,20 +62,14 @@ export const resourceScreens = (registry: readonly ResourceDeclaration[] = RESOU
 };
 
 /** The menu tree the holder may see, as copies (inMenu-filtered unless `includeHidden`). */
-export const visibleMenu = (
-  holder: PermissionHolder | null | undefined,
-  options: VisibilityOptions = {},
-  menu: MenuNode[] = MENU,
-): MenuNode[] => {
+export const visibleMenu = (holder: PermissionHolder | null | undefined, options: VisibilityOptions = {}, menu: MenuNode[] = MENU): MenuNode[] => {
   const includeHidden = options.includeHidden ?? false;
   const extra = options.extraIdentifiers ?? resourceIdentifiersByMenuId(options.registry);
   const screens = resourceScreens(options.registry);
-  const holds = (required: readonly string[]) =>
-    (holder?.permissions ?? []).some((p) => required.some((identifier) => identifierMatches(p.identifier, identifier)));
+  const holds = (required: readonly string[]) => (holder?.permissions ?? []).some((p) => required.some((identifier) => identifierMatches(p.identifier, identifier)));
   /** Something more specific than the node itself is granted: a descendant or a resource permission inside. */
   const holdsInside = (node: MenuNode): boolean =>
-    node.children.some((child) => holds([child.identifier]) || holds(extra.get(child.id) ?? []) || holdsInside(child)) ||
-    holds(extra.get(node.id) ?? []);
+    node.children.some((child) => holds([child.identifier]) || holds(extra.get(child.id) ?? []) || holdsInside(child)) || holds(extra.get(node.id) ?? []);
   // `area`: an ancestor's own grant opens everything below it (resource screens still need their permission)
   const filter = (nodes: MenuNode[], topLevel: boolean, area: boolean): MenuNode[] =>
     nodes.flatMap((node) => {
@@ -116,7 +103,6 @@ export const visibleMenu = (
 
 /** Whether the holder may open `node` (route guard of menu screens); identifiers are unique per node. */
 export const canOpenMenuNode = (holder: PermissionHolder | null | undefined, node: MenuNode, menu: MenuNode[] = MENU): boolean => {
-  const contains = (nodes: MenuNode[]): boolean =>
-    nodes.some((candidate) => candidate.identifier === node.identifier || contains(candidate.children));
+  const contains = (nodes: MenuNode[]): boolean => nodes.some((candidate) => candidate.identifier === node.identifier || contains(candidate.children));
   return contains(visibleMenu(holder, { includeHidden: true }, menu));
 };

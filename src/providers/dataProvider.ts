@@ -12,19 +12,7 @@ import { RESOURCES } from '../../resources';
 import type { PageResult, ResourceDeclaration } from '../../resources/types';
 import { fieldsFor } from '../../resources/types';
 import { requireDeclaration, type Registry } from './registry';
-import {
-  MAX_LIST_IDS,
-  MAX_PAGE_SIZE,
-  chunk,
-  issuesOf,
-  issuesToFormErrors,
-  labelRecord,
-  toPageRequest,
-  toWireFilters,
-  toWireId,
-  toWireRecord,
-  toWireSort,
-} from './wire';
+import { MAX_LIST_IDS, MAX_PAGE_SIZE, chunk, issuesOf, issuesToFormErrors, labelRecord, toPageRequest, toWireFilters, toWireId, toWireRecord, toWireSort } from './wire';
 import { ApiError, type DownloadClient, type DownloadProgress, type HttpClient } from './httpTypes';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -92,7 +80,7 @@ interface Meta {
 // The wire carries any record shape; react-admin's generic record type parameters cannot be met otherwise.
 type AnyRecord = any;
 
-const metaOf = (params: { meta?: unknown }): Meta => (params.meta ?? {});
+const metaOf = (params: { meta?: unknown }): Meta => params.meta ?? {};
 
 /**
  * Server validation failures become react-admin submission errors ({ body: { errors } }), which the
@@ -118,8 +106,7 @@ export const createDataProvider = (
     return (items ?? []).map((item) => labelRecord(declaration, item) as AnyRecord);
   };
 
-  const page = (declaration: ResourceDeclaration, body: Record<string, unknown>) =>
-    http.post<PageResult<AnyRecord>>(`${declaration.apiPath}/page`, body);
+  const page = (declaration: ResourceDeclaration, body: Record<string, unknown>) => http.post<PageResult<AnyRecord>>(`${declaration.apiPath}/page`, body);
 
   const pageAll = async (declaration: ResourceDeclaration, params: Parameters<DataProvider['getList']>[1]) => {
     const records: AnyRecord[] = [];
@@ -131,7 +118,7 @@ export const createDataProvider = (
     }
   };
 
-  const write = async <T,>(run: () => Promise<T>): Promise<T> => {
+  const write = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
@@ -194,7 +181,7 @@ export const createDataProvider = (
       const id = toWireId(params.previousData?.id ?? params.id);
       const body = { ...toWireRecord(declaration, params.data, 'edit', fieldsFor(declaration, 'edit')), id };
       const data = await write(() => http.put<AnyRecord>(declaration.apiPath, body, silent));
-      return { data: data ?? ({ ...params.previousData, ...body }) };
+      return { data: data ?? { ...params.previousData, ...body } };
     },
 
     async updateMany(resource, params) {

@@ -2,16 +2,7 @@
 // a 5-minute time-out, blob answers, progress read from the response body stream, and
 // 'Download failed' on anything but 200 (with the server's reason appended when it sent one).
 import { ApiError, type DownloadClient, type DownloadProgress } from './httpTypes';
-import {
-  buildQueryString,
-  ERROR_TOAST_MS,
-  failureMessage,
-  isForcedLogoutCode,
-  readEnvelope,
-  requestHeaders,
-  timeoutSignal,
-  type HttpClientOptions,
-} from './http';
+import { buildQueryString, ERROR_TOAST_MS, failureMessage, isForcedLogoutCode, readEnvelope, requestHeaders, timeoutSignal, type HttpClientOptions } from './http';
 
 export const DOWNLOAD_TIMEOUT_MS = 300_000;
 

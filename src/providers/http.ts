@@ -143,7 +143,11 @@ export const readEnvelope = (body: unknown): Envelope | null => {
   };
 };
 
-const normalise = (text: string) => text.trim().replace(/[.!。！]+$/, '').toLowerCase();
+const normalise = (text: string) =>
+  text
+    .trim()
+    .replace(/[.!。！]+$/, '')
+    .toLowerCase();
 
 /** Issue messages of a validation failure (`resData.issues`, already translated by the server). */
 const issueMessages = (data: unknown): string[] => {

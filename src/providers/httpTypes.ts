@@ -40,11 +40,7 @@ export interface DownloadProgress {
 
 export interface DownloadClient {
   /** Fetches a file (5 min time-out, blob); 'Download failed' toast on non-200. */
-  download(
-    method: 'GET' | 'POST',
-    path: string,
-    options?: RequestOptions & { onProgress?: (progress: DownloadProgress) => void },
-  ): Promise<{ blob: Blob; filename: string }>;
+  download(method: 'GET' | 'POST', path: string, options?: RequestOptions & { onProgress?: (progress: DownloadProgress) => void }): Promise<{ blob: Blob; filename: string }>;
 }
 
 export interface UploadProgress {

@@ -20,5 +20,4 @@ export const providePasswordCipher = (cipher: PasswordCipher) => {
 export const loadedPasswordCipher = (): PasswordCipher | undefined => available;
 
 /** Loads the cipher's chunk (once) and answers the cipher. */
-export const loadPasswordCipher = (): Promise<PasswordCipher> =>
-  available ? Promise.resolve(available) : (loading ??= import('./crypto').then((module) => available ?? module));
+export const loadPasswordCipher = (): Promise<PasswordCipher> => (available ? Promise.resolve(available) : (loading ??= import('./crypto').then((module) => available ?? module)));

@@ -16,8 +16,7 @@ export const resourceNameOf = (declaration: ResourceDeclaration): string => decl
 
 /** The declaration behind a react-admin resource name or a declaration name; undefined when unknown. */
 export const findDeclaration = (registry: Registry, resource: string): ResourceDeclaration | undefined =>
-  registry.find((declaration) => resourceNameOf(declaration) === resource) ??
-  registry.find((declaration) => declaration.name === resource);
+  registry.find((declaration) => resourceNameOf(declaration) === resource) ?? registry.find((declaration) => declaration.name === resource);
 
 /** Like findDeclaration, but an unknown resource is a programming error. */
 export const requireDeclaration = (registry: Registry, resource: string): ResourceDeclaration => {
@@ -27,14 +26,12 @@ export const requireDeclaration = (registry: Registry, resource: string): Resour
 };
 
 /** The react-admin resource name of the declaration a reference field points to. */
-export const referenceResourceName = (registry: Registry, reference: string): string =>
-  resourceNameOf(requireDeclaration(registry, reference));
+export const referenceResourceName = (registry: Registry, reference: string): string => resourceNameOf(requireDeclaration(registry, reference));
 
 export const resourceLabel = (declaration: ResourceDeclaration) => `resources.${declaration.name}.name`;
 export const fieldLabel = (declaration: ResourceDeclaration, field: string) => `resources.${declaration.name}.fields.${field}`;
 export const filterLabel = (declaration: ResourceDeclaration, filter: string) => `resources.${declaration.name}.filters.${filter}`;
-export const enumLabel = (declaration: ResourceDeclaration, field: string, value: string | number) =>
-  `resources.${declaration.name}.enums.${field}.${value}`;
+export const enumLabel = (declaration: ResourceDeclaration, field: string, value: string | number) => `resources.${declaration.name}.enums.${field}.${value}`;
 
 /** Choices for an enum field, labels as i18n keys (SelectInput translates them). */
 export const enumChoices = (declaration: ResourceDeclaration, field: string) =>

@@ -50,8 +50,18 @@ export const SESSION_KEYS = {
 
 /** Removed on logout / forced logout. `lang` and the remembered `username` outlive the session. */
 const SESSION_DATA_KEYS = [
-  'tokenName', 'tokenValue', 'version', 'accountName', 'currency', 'userInfo', 'termType', 'sysUserId', 'realName',
-  'password', 'roleId', 'forcedPasswordChange',
+  'tokenName',
+  'tokenValue',
+  'version',
+  'accountName',
+  'currency',
+  'userInfo',
+  'termType',
+  'sysUserId',
+  'realName',
+  'password',
+  'roleId',
+  'forcedPasswordChange',
 ] as const;
 
 export const PASSWORD_COOKIE = 'password';
@@ -123,11 +133,7 @@ export const createSession = (storage: KeyValueStorage, cookies: CookieJar, now:
     set('realName', answer.realName);
     set('roleId', answer.userInfo?.roleId ?? null);
     if (answer.version !== undefined) set('version', answer.version);
-    const forced: ForcedPasswordChange | null = answer.firstLogin
-      ? 'firstLogin'
-      : answer.passwordExpired
-        ? 'passwordExpired'
-        : null;
+    const forced: ForcedPasswordChange | null = answer.firstLogin ? 'firstLogin' : answer.passwordExpired ? 'passwordExpired' : null;
     set('forcedPasswordChange', forced);
   };
 

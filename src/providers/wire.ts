@@ -9,8 +9,7 @@ export const MAX_LIST_IDS = 50;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
-export const isEmptyValue = (value: unknown) =>
-  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+export const isEmptyValue = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
 /** A local wall-clock date or date-time (as shown and typed in the console) to an ISO instant. */
 export const localToIso = (value: string, endOfDay = false): string => {
@@ -80,12 +79,7 @@ const writableValue = (field: FieldDeclaration, value: unknown): unknown => {
  * (readOnly and unknown fields answer 1004; a field not in the form must not overwrite stored data).
  * On create empty values are left out; on update they are sent as null, which clears the field.
  */
-export const toWireRecord = (
-  declaration: ResourceDeclaration,
-  data: Record<string, unknown>,
-  mode: 'create' | 'edit',
-  fieldNames: readonly string[],
-): Record<string, unknown> => {
+export const toWireRecord = (declaration: ResourceDeclaration, data: Record<string, unknown>, mode: 'create' | 'edit', fieldNames: readonly string[]): Record<string, unknown> => {
   const body: Record<string, unknown> = {};
   for (const name of fieldNames) {
     const field = declaration.fields[name];
@@ -103,7 +97,7 @@ export const labelRecord = (declaration: ResourceDeclaration, item: { id: unknow
   [declaration.nameField]: item.name,
 });
 
-export const chunk = <T,>(items: readonly T[], size: number): T[][] => {
+export const chunk = <T>(items: readonly T[], size: number): T[][] => {
   const chunks: T[][] = [];
   for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
   return chunks;
@@ -117,9 +111,7 @@ export interface WireIssue {
 export const issuesOf = (data: unknown): WireIssue[] | null => {
   const issues = (data as { issues?: unknown } | null | undefined)?.issues;
   if (!Array.isArray(issues)) return null;
-  return issues.filter(
-    (issue): issue is WireIssue => typeof issue?.field === 'string' && typeof issue?.message === 'string',
-  );
+  return issues.filter((issue): issue is WireIssue => typeof issue?.field === 'string' && typeof issue?.message === 'string');
 };
 
 /** Validation issues as react-admin's submission errors: one message per field, the summary as root. */

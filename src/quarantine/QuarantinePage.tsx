@@ -165,7 +165,14 @@ const QuarantineList = () => {
         <EnumSelect label="fleet.quarantine.reason" value={filters.reason} options={QUARANTINE_REASONS} labels="fleet.quarantineReasons" onChange={setFilter('reason')} />
         <EnumSelect label="fleet.quarantine.messageType" value={filters.messageType} options={MESSAGE_TYPES} labels="fleet.messageTypes" onChange={setFilter('messageType')} />
         <Box component="form" onSubmit={applyCausedBy} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-          <TextField size="small" fullWidth={false} label={translate('fleet.quarantine.causedBy')} value={causedBy} onChange={(event) => setCausedBy(event.target.value)} slotProps={{ htmlInput: { maxLength: 64 } }} />
+          <TextField
+            size="small"
+            fullWidth={false}
+            label={translate('fleet.quarantine.causedBy')}
+            value={causedBy}
+            onChange={(event) => setCausedBy(event.target.value)}
+            slotProps={{ htmlInput: { maxLength: 64 } }}
+          />
           <Button type="submit" variant="outlined">
             {translate('installation.common.filter')}
           </Button>

@@ -43,10 +43,7 @@ export const BatchSummary = ({ batchId, total, queued, refused, onCounts }: Batc
   const [pageSize, setPageSize] = useState(10);
   const [status, setStatus] = useState<string | null>(null);
   const query = { pageNum: page, pageSize, status: status ?? undefined };
-  const loaded = useApiQuery(
-    ['commandBatch', batchId, query],
-    batchId === null ? null : (http, signal) => http.get<BatchPage>(`/rvm/command/batch/${batchId}`, query, { signal }),
-  );
+  const loaded = useApiQuery(['commandBatch', batchId, query], batchId === null ? null : (http, signal) => http.get<BatchPage>(`/rvm/command/batch/${batchId}`, query, { signal }));
   const [rows, setRows] = useState<CommandRecord[] | undefined>(undefined);
   useEffect(() => setRows(loaded.data?.list), [loaded.data]);
   const counts = loaded.data?.counts;

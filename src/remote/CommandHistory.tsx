@@ -56,7 +56,11 @@ export const CommandResultCell = ({ row }: { row: CommandRecord }) => {
   return (
     <Stack spacing={0.25}>
       {row.statusReason ? <Typography variant="body2">{translate(`remote.reasons.${row.statusReason}`, { _: row.statusReason })}</Typography> : null}
-      {resultText(row) ? <Typography variant="body2" color="text.secondary">{resultText(row)}</Typography> : null}
+      {resultText(row) ? (
+        <Typography variant="body2" color="text.secondary">
+          {resultText(row)}
+        </Typography>
+      ) : null}
       {row.fileId && FILE_COMMANDS.includes(row.command) ? (
         <Link component="button" type="button" variant="body2" onClick={() => void fetchFile()} sx={{ textAlign: 'left' }} data-testid="command-file">
           {translate('remote.history.download')}
@@ -123,8 +127,14 @@ export const CommandHistory = ({ history }: { history: CommandHistoryState }) =>
       label: 'remote.history.command',
       render: (row) => (
         <Box>
-          <Typography variant="body2" sx={{ fontWeight: 500 }}>{translate(`remote.commands.${row.command}`, { _: row.command })}</Typography>
-          {row.resendOf ? <Typography variant="caption" color="text.secondary">{translate('remote.history.resendOf', { id: row.resendOf })}</Typography> : null}
+          <Typography variant="body2" sx={{ fontWeight: 500 }}>
+            {translate(`remote.commands.${row.command}`, { _: row.command })}
+          </Typography>
+          {row.resendOf ? (
+            <Typography variant="caption" color="text.secondary">
+              {translate('remote.history.resendOf', { id: row.resendOf })}
+            </Typography>
+          ) : null}
         </Box>
       ),
     },
@@ -171,22 +181,22 @@ export const CommandHistory = ({ history }: { history: CommandHistoryState }) =>
       </Box>
       {/* narrower cell padding: nine columns fit the 1280 px layout */}
       <Box sx={{ '& .MuiTableCell-root': { px: 1 } }}>
-      <PagedTable
-        columns={columns}
-        rows={history.rows}
-        total={history.total}
-        page={history.page}
-        pageSize={history.pageSize}
-        onPage={history.setPage}
-        onPageSize={history.setPageSize}
-        isPending={history.isPending}
-        error={history.error}
-        onRetry={history.reload}
-        rowKey={(row) => row.id}
-        empty="remote.history.empty"
-        caption={translate('remote.history.title')}
-        testId="command-history-table"
-      />
+        <PagedTable
+          columns={columns}
+          rows={history.rows}
+          total={history.total}
+          page={history.page}
+          pageSize={history.pageSize}
+          onPage={history.setPage}
+          onPageSize={history.setPageSize}
+          isPending={history.isPending}
+          error={history.error}
+          onRetry={history.reload}
+          rowKey={(row) => row.id}
+          empty="remote.history.empty"
+          caption={translate('remote.history.title')}
+          testId="command-history-table"
+        />
       </Box>
     </Box>
   );

@@ -14,11 +14,7 @@ export interface CommandStreamScope {
 
 export const commandStreamUrl = (scope: CommandStreamScope) => `${API_BASE_URL}/rvm/command/stream${buildQueryString({ ...scope })}`;
 
-export const useCommandStream = (
-  scope: CommandStreamScope | null,
-  onCommand: (record: CommandRecord) => void,
-  onResync?: () => void,
-): StreamState => {
+export const useCommandStream = (scope: CommandStreamScope | null, onCommand: (record: CommandRecord) => void, onResync?: () => void): StreamState => {
   const { session, reload } = useConsoleServices();
   const [state, setState] = useState<StreamState>('connecting');
   // Latest callbacks without reopening the stream on every render.

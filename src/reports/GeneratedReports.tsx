@@ -32,7 +32,15 @@ export const GeneratedReports = ({ refreshKey }: { refreshKey: number }) => {
     { key: 'createdTime', label: 'reports.generated.createdTime', render: (row) => row.createdTime, nowrap: true },
     { key: 'report', label: 'reports.generated.report', render: (row) => translate(`reports.kinds.${row.report}.title`) },
     { key: 'range', label: 'reports.generated.range', render: (row) => includedDays(row.params.from, row.params.to) },
-    { key: 'fileName', label: 'reports.generated.fileName', render: (row) => <Box component="span" sx={{ wordBreak: 'break-all', display: 'inline-block', minWidth: 200 }}>{row.fileName}</Box> },
+    {
+      key: 'fileName',
+      label: 'reports.generated.fileName',
+      render: (row) => (
+        <Box component="span" sx={{ wordBreak: 'break-all', display: 'inline-block', minWidth: 200 }}>
+          {row.fileName}
+        </Box>
+      ),
+    },
     { key: 'format', label: 'reports.generated.format', render: (row) => row.format.toUpperCase() },
     { key: 'size', label: 'reports.generated.size', render: (row) => formatBytes(row.size), align: 'right', nowrap: true },
     {
@@ -47,7 +55,13 @@ export const GeneratedReports = ({ refreshKey }: { refreshKey: number }) => {
       key: 'download',
       label: 'reports.actions.download',
       render: (row) => (
-        <Button size="small" startIcon={<DownloadIcon />} onClick={() => void fetchFile(row)} aria-label={`${translate('reports.actions.download')} ${row.fileName}`} sx={{ textTransform: 'none', whiteSpace: 'nowrap' }}>
+        <Button
+          size="small"
+          startIcon={<DownloadIcon />}
+          onClick={() => void fetchFile(row)}
+          aria-label={`${translate('reports.actions.download')} ${row.fileName}`}
+          sx={{ textTransform: 'none', whiteSpace: 'nowrap' }}
+        >
           {translate('reports.actions.download')}
         </Button>
       ),

@@ -53,7 +53,9 @@ export const ReportChart = ({ answer }: { answer: ReportAnswer }) => {
   return (
     <TitledCard title={title} testId="report-chart">
       {data.length === 0 ? (
-        <Typography color="text.secondary" sx={{ p: 2 }}>{translate('reports.empty')}</Typography>
+        <Typography color="text.secondary" sx={{ p: 2 }}>
+          {translate('reports.empty')}
+        </Typography>
       ) : (
         <Box role="img" aria-label={summary}>
           <ResponsiveContainer width="100%" height={byMaterial ? HEIGHT : Math.max(HEIGHT, data.length * 28 + 40)}>

@@ -56,16 +56,17 @@ export const ReportControls = ({ value, onChange }: { value: ReportChoice; onCha
 
   useEffect(() => {
     const controller = new AbortController();
-    http.get<FleetRow[]>('/report/fleets', undefined, { signal: controller.signal }).then((rows) => setFleets(treeOrder(rows)), () => undefined);
+    http.get<FleetRow[]>('/report/fleets', undefined, { signal: controller.signal }).then(
+      (rows) => setFleets(treeOrder(rows)),
+      () => undefined,
+    );
     return () => controller.abort();
   }, [http]);
 
   useEffect(() => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      http
-        .get<Option[]>('/report/machines', machineQuery ? { nameLike: machineQuery } : undefined, { signal: controller.signal })
-        .then(setMachineOptions, () => undefined);
+      http.get<Option[]>('/report/machines', machineQuery ? { nameLike: machineQuery } : undefined, { signal: controller.signal }).then(setMachineOptions, () => undefined);
     }, 250);
     return () => {
       clearTimeout(timer);
@@ -172,7 +173,9 @@ export const ReportControls = ({ value, onChange }: { value: ReportChoice; onCha
         isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
         onInputChange={(_event, text) => setMachineQuery(text)}
         onChange={(_event, chosen) => setDraft({ ...draft, machines: chosen })}
-        renderInput={(params) => <TextField {...params} label={translate('reports.filters.machines')} placeholder={draft.machines.length ? '' : translate('reports.filters.none')} />}
+        renderInput={(params) => (
+          <TextField {...params} label={translate('reports.filters.machines')} placeholder={draft.machines.length ? '' : translate('reports.filters.none')} />
+        )}
         sx={{ width: 240 }}
         data-testid="machine-filter"
       />

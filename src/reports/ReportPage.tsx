@@ -111,18 +111,14 @@ export const ReportPage = ({ node }: ScreenProps) => {
             </Button>
           </Box>
           {!answer ? (
-            loaded.error ? null : <Loading label={translate('reports.loading')} />
+            loaded.error ? null : (
+              <Loading label={translate('reports.loading')} />
+            )
           ) : (
             <Box sx={{ display: 'grid', gap: 2 }}>
               <ReportChart answer={answer} />
               {answer.report === 'acceptedRejects' ? <ReasonTable answer={answer} /> : null}
-              <ReportTable
-                answer={answer}
-                isPending={loaded.isPending}
-                error={loaded.error}
-                onRetry={loaded.reload}
-                {...paging.props}
-              />
+              <ReportTable answer={answer} isPending={loaded.isPending} error={loaded.error} onRetry={loaded.reload} {...paging.props} />
             </Box>
           )}
         </>

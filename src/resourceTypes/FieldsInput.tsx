@@ -56,7 +56,9 @@ const useReferenceChoices = (editedName: string) => {
   return useMemo(
     () => [
       ...RESOURCES.map((declaration) => ({ id: declaration.name, name: `${translate(`resources.${declaration.name}.name`, { smart_count: 1 })} (${declaration.name})` })),
-      ...types.filter((type) => type.name !== editedName).map((type) => ({ id: type.name, name: `${translate(`resources.${type.name}.name`, { smart_count: 1, _: type.name })} (${type.name})` })),
+      ...types
+        .filter((type) => type.name !== editedName)
+        .map((type) => ({ id: type.name, name: `${translate(`resources.${type.name}.name`, { smart_count: 1, _: type.name })} (${type.name})` })),
     ],
     [translate, types, editedName],
   );
@@ -64,7 +66,12 @@ const useReferenceChoices = (editedName: string) => {
 
 const OptionsInput = () => (
   <ArrayInput source="options" label="resourceTypes.editor.field.options">
-    <SimpleFormIterator inline disableReordering disableClear addButton={<AddButton label="resourceTypes.buttons.addOption" item={() => ({ value: '', labelEn: '', labelZh: '' })} />}>
+    <SimpleFormIterator
+      inline
+      disableReordering
+      disableClear
+      addButton={<AddButton label="resourceTypes.buttons.addOption" item={() => ({ value: '', labelEn: '', labelZh: '' })} />}
+    >
       <TextInput source="value" label="resourceTypes.editor.field.optionValue" helperText={false} />
       <TextInput source="labelEn" label="resourceTypes.editor.labelEn" helperText={false} />
       <TextInput source="labelZh" label="resourceTypes.editor.labelZh" helperText={false} />
@@ -74,7 +81,12 @@ const OptionsInput = () => (
 
 const PatternsInput = () => (
   <ArrayInput source="patterns" label="resourceTypes.editor.field.patterns">
-    <SimpleFormIterator inline disableReordering disableClear addButton={<AddButton label="resourceTypes.buttons.addPattern" item={() => ({ regex: '', messageEn: '', messageZh: '' })} />}>
+    <SimpleFormIterator
+      inline
+      disableReordering
+      disableClear
+      addButton={<AddButton label="resourceTypes.buttons.addPattern" item={() => ({ regex: '', messageEn: '', messageZh: '' })} />}
+    >
       <TextInput source="regex" label="resourceTypes.editor.field.regex" helperText={false} />
       <TextInput source="messageEn" label="resourceTypes.editor.field.messageEn" helperText={false} />
       <TextInput source="messageZh" label="resourceTypes.editor.field.messageZh" helperText={false} />
@@ -106,7 +118,14 @@ const FieldItem = ({ typeName }: { typeName: string }) => {
         {kind === 'number' ? <NumberInput source="max" label="resourceTypes.editor.field.max" /> : null}
         {kind === 'number' ? <NumberInput source="scale" label="resourceTypes.editor.field.scale" min={0} max={6} step={1} /> : null}
         {reference ? <SelectInput source="reference" label="resourceTypes.editor.field.reference" choices={referenceChoices} translateChoice={false} /> : null}
-        {reference ? <SelectInput source="onDelete" label="resourceTypes.editor.field.onDelete" choices={kind === 'multiReference' ? LIST_ON_DELETE_CHOICES : ON_DELETE_CHOICES} defaultValue="restrict" /> : null}
+        {reference ? (
+          <SelectInput
+            source="onDelete"
+            label="resourceTypes.editor.field.onDelete"
+            choices={kind === 'multiReference' ? LIST_ON_DELETE_CHOICES : ON_DELETE_CHOICES}
+            defaultValue="restrict"
+          />
+        ) : null}
         {files ? (
           <NumberInput
             source="maxMegabytes"

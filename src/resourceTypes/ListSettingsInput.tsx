@@ -1,17 +1,7 @@
 // The editor's list settings (columns, filters with their operator, default sort) and actions, all
 // picked from the fields as currently typed in the form.
 import { useEffect, useMemo, useRef } from 'react';
-import {
-  ArrayInput,
-  Button,
-  CheckboxGroupInput,
-  SelectInput,
-  SimpleFormIterator,
-  useSimpleFormIterator,
-  useLocaleState,
-  useSourceContext,
-  useTranslate,
-} from 'react-admin';
+import { ArrayInput, Button, CheckboxGroupInput, SelectInput, SimpleFormIterator, useSimpleFormIterator, useLocaleState, useSourceContext, useTranslate } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Box, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -99,11 +89,7 @@ export const ListSettingsInput = () => {
       <Typography component="h2" variant="h6" sx={{ mt: 2, mb: 1 }}>
         {translate('resourceTypes.editor.actions')}
       </Typography>
-      <CheckboxGroupInput
-        source="actions"
-        label={false}
-        choices={CONFIGURED_ACTIONS.map((id) => ({ id, name: `resourceTypes.editor.actionNames.${id}` }))}
-      />
+      <CheckboxGroupInput source="actions" label={false} choices={CONFIGURED_ACTIONS.map((id) => ({ id, name: `resourceTypes.editor.actionNames.${id}` }))} />
     </>
   );
 };

@@ -5,9 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Form, Loading, ResourceContextProvider, SelectInput, TextInput, useNotify, useTranslate } from 'react-admin';
 import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
-import {
-  Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Paper, Typography } from '@mui/material';
 import SaveIcon from '@mui/icons-material/Save';
 import { RESOURCES } from '../../resources';
 import { HOME_MENU_ID, MENU } from '../../resources/menu';
@@ -153,42 +151,42 @@ const TypeForm = ({ initial, isNew }: { initial: TypeFormValues; isNew: boolean 
     <>
       {/* array inputs need a resource context; every label here is explicit, none is derived from it */}
       <ResourceContextProvider value="resourceTypes">
-      <Form defaultValues={initial} validate={validate} onSubmit={submit} noValidate>
-        <ErrorSummary />
-        <Paper sx={SECTION_SX}>
-          <Typography component="h2" variant="h6">
-            {translate('resourceTypes.editor.general')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            {translate('resourceTypes.editor.nameHelp')}
-          </Typography>
-          <Box sx={ROW_SX}>
-            <TextInput source="name" label="resourceTypes.editor.name" disabled={!isNew} />
-            {isNew ? <NameFromLabel /> : null}
-            <TextInput source="labelEn" label="resourceTypes.editor.labelEn" />
-            <TextInput source="labelZh" label="resourceTypes.editor.labelZh" />
-            <TextInput source="singularEn" label="resourceTypes.editor.singularEn" />
-            <TextInput source="singularZh" label="resourceTypes.editor.singularZh" />
-            <SelectInput source="menuParent" label="resourceTypes.editor.menuParent" choices={MENU_PARENTS} />
-            <MenuAfterInput />
+        <Form defaultValues={initial} validate={validate} onSubmit={submit} noValidate>
+          <ErrorSummary />
+          <Paper sx={SECTION_SX}>
+            <Typography component="h2" variant="h6">
+              {translate('resourceTypes.editor.general')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {translate('resourceTypes.editor.nameHelp')}
+            </Typography>
+            <Box sx={ROW_SX}>
+              <TextInput source="name" label="resourceTypes.editor.name" disabled={!isNew} />
+              {isNew ? <NameFromLabel /> : null}
+              <TextInput source="labelEn" label="resourceTypes.editor.labelEn" />
+              <TextInput source="labelZh" label="resourceTypes.editor.labelZh" />
+              <TextInput source="singularEn" label="resourceTypes.editor.singularEn" />
+              <TextInput source="singularZh" label="resourceTypes.editor.singularZh" />
+              <SelectInput source="menuParent" label="resourceTypes.editor.menuParent" choices={MENU_PARENTS} />
+              <MenuAfterInput />
+            </Box>
+          </Paper>
+          <Paper sx={SECTION_SX}>
+            <FieldsInput typeName={initial.name} />
+          </Paper>
+          <Paper sx={SECTION_SX}>
+            <RulesInput />
+          </Paper>
+          <Paper sx={SECTION_SX}>
+            <ListSettingsInput />
+          </Paper>
+          <Box sx={{ display: 'flex', gap: 1 }}>
+            <SubmitButton />
+            <Button component={RouterLink} to={LIST_ROUTE}>
+              {translate('resourceTypes.buttons.cancel')}
+            </Button>
           </Box>
-        </Paper>
-        <Paper sx={SECTION_SX}>
-          <FieldsInput typeName={initial.name} />
-        </Paper>
-        <Paper sx={SECTION_SX}>
-          <RulesInput />
-        </Paper>
-        <Paper sx={SECTION_SX}>
-          <ListSettingsInput />
-        </Paper>
-        <Box sx={{ display: 'flex', gap: 1 }}>
-          <SubmitButton />
-          <Button component={RouterLink} to={LIST_ROUTE}>
-            {translate('resourceTypes.buttons.cancel')}
-          </Button>
-        </Box>
-      </Form>
+        </Form>
       </ResourceContextProvider>
       <Dialog open={Boolean(archive)} onClose={() => setArchive(null)} aria-labelledby="archive-title">
         <DialogTitle id="archive-title">{translate('resourceTypes.archiveDialog.title')}</DialogTitle>

@@ -4,8 +4,28 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import {
-  Alert, Box, Button, Checkbox, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle,
-  IconButton, Link, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Tooltip, Typography,
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  IconButton,
+  Link,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -54,9 +74,7 @@ const DeleteDialog = ({ prompt, onClose }: { prompt: DeletePrompt | null; onClos
       <DialogTitle id="delete-type-title">{translate('resourceTypes.deleteDialog.title', { name: prompt.type.name })}</DialogTitle>
       <DialogContent>
         <DialogContentText>
-          {archives
-            ? translate('resourceTypes.deleteDialog.withRecords', { label, count: prompt.count ?? 0 })
-            : translate('resourceTypes.deleteDialog.withoutRecords', { label })}
+          {archives ? translate('resourceTypes.deleteDialog.withRecords', { label, count: prompt.count ?? 0 }) : translate('resourceTypes.deleteDialog.withoutRecords', { label })}
         </DialogContentText>
       </DialogContent>
       <DialogActions>
@@ -194,7 +212,12 @@ export const TypesList = ({ node }: ScreenProps) => {
                     <TableCell>{translate(`menu.${type.menuParent}`, { _: type.menuParent })}</TableCell>
                     <TableCell>{Object.keys(type.fields).length}</TableCell>
                     <TableCell>
-                      <Chip size="small" color={archived ? 'default' : 'success'} variant={archived ? 'outlined' : 'filled'} label={translate(`resourceTypes.status.${archived ? 'archived' : 'active'}`)} />
+                      <Chip
+                        size="small"
+                        color={archived ? 'default' : 'success'}
+                        variant={archived ? 'outlined' : 'filled'}
+                        label={translate(`resourceTypes.status.${archived ? 'archived' : 'active'}`)}
+                      />
                     </TableCell>
                     <TableCell>{type.version ?? ''}</TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>

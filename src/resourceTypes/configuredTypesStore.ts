@@ -31,7 +31,10 @@ export interface ConfiguredTypesStore {
 
 /** Identity of an answer: a changed version, a new, archived or removed type all differ. */
 const signatureOf = (types: readonly ConfiguredType[]) =>
-  types.map((type) => `${type.name}@${type.version ?? 0}:${type.status ?? 'active'}`).sort().join(',');
+  types
+    .map((type) => `${type.name}@${type.version ?? 0}:${type.status ?? 'active'}`)
+    .sort()
+    .join(',');
 
 export const createConfiguredTypesStore = (http: HttpClient, locale: Locale): ConfiguredTypesStore => {
   let snapshot: RuntimeSnapshot = { ...runtimeResources([]), loaded: false };

@@ -82,7 +82,11 @@ export const MEGABYTE = 1024 * 1024;
 /** The largest size an image or file field may take, in MB (the kind's own maximum). */
 export const maxMegabytesOf = (kind: 'image' | 'file') => maxBytesOf(kind) / MEGABYTE;
 /** The types of an accept text: separated by commas or spaces, lower case. */
-export const acceptList = (text: string | null | undefined): string[] => (text ?? '').split(/[\s,]+/).map((type) => type.trim().toLowerCase()).filter(Boolean);
+export const acceptList = (text: string | null | undefined): string[] =>
+  (text ?? '')
+    .split(/[\s,]+/)
+    .map((type) => type.trim().toLowerCase())
+    .filter(Boolean);
 export { MAX_SCALE };
 
 /** Kinds with a length (lengths and patterns apply), kinds with a range. */
@@ -150,9 +154,7 @@ export const fieldOf = (field: FieldValues): ConfiguredField => {
     ...(field.required ? { required: true } : {}),
     ...(field.unique && isSortableKind(field.type) ? { unique: true } : {}),
     ...(text ? { minLength: numberOrUndefined(field.minLength), maxLength: numberOrUndefined(field.maxLength) } : {}),
-    ...(field.type === 'number'
-      ? { min: numberOrUndefined(field.min), max: numberOrUndefined(field.max), scale: numberOrUndefined(field.scale) }
-      : {}),
+    ...(field.type === 'number' ? { min: numberOrUndefined(field.min), max: numberOrUndefined(field.max), scale: numberOrUndefined(field.scale) } : {}),
     default: defaultOf(field),
     ...(field.type === 'enum'
       ? { options: (field.options ?? []).map((option) => ({ value: option.value.trim(), labels: { en: option.labelEn?.trim() ?? '', zh: option.labelZh?.trim() ?? '' } })) }
@@ -186,7 +188,11 @@ const singularOf = (values: TypeFormValues): Pick<ConfiguredType, 'singularLabel
  * donationInstitute), or '' when the label gives no valid one (e.g. only Chinese).
  */
 export const identifierFromLabel = (label: string): string => {
-  const words = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[A-Za-z0-9]+/g) ?? [];
+  const words =
+    label
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .match(/[A-Za-z0-9]+/g) ?? [];
   const camel = words.map((word, index) => (index === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1).toLowerCase())).join('');
   const identifier = camel.replace(/^[0-9]+/, '').slice(0, 40);
   return new RegExp(TYPE_NAME_PATTERN).test(identifier) ? identifier : '';
@@ -282,7 +288,8 @@ export const issuePath = (path: string, values: TypeFormValues): string | null =
       const [, , property, sub, subProperty, lang] = parts;
       if (!property) return `${base}.name`;
       if (property === 'labels') return `${base}.${labelKey(sub, 'label')}`;
-      if (property === 'type' || property === 'reference' || property === 'onDelete' || property === 'scale' || property === 'required' || property === 'unique') return `${base}.${property}`;
+      if (property === 'type' || property === 'reference' || property === 'onDelete' || property === 'scale' || property === 'required' || property === 'unique')
+        return `${base}.${property}`;
       if (property === 'maxBytes') return `${base}.maxMegabytes`;
       if (property === 'accept') return `${base}.accept`;
       if (property === 'default') return `${base}.${values.fields[index].type === 'boolean' ? 'defaultTrue' : 'default'}`;

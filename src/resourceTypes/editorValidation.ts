@@ -1,7 +1,20 @@
 // The type editor's own checks, before anything is sent (the server checks the same and more; its
 // issues come back on the same inputs, see ./editorModel issuePath). Messages are i18n keys.
 import { patternProblem } from '../../resources/pattern';
-import { MAX_SCALE, FIELD_NAME, MIME_TYPE, OPTION_VALUE, RESERVED_FIELDS, TEXT_KINDS, TYPE_NAME, acceptList, maxMegabytesOf, setError, type FieldValues, type TypeFormValues } from './editorModel';
+import {
+  MAX_SCALE,
+  FIELD_NAME,
+  MIME_TYPE,
+  OPTION_VALUE,
+  RESERVED_FIELDS,
+  TEXT_KINDS,
+  TYPE_NAME,
+  acceptList,
+  maxMegabytesOf,
+  setError,
+  type FieldValues,
+  type TypeFormValues,
+} from './editorModel';
 
 type Errors = Record<string, unknown>;
 

@@ -48,8 +48,7 @@ const menuNodeOf = (type: ConfiguredType, index: number): MenuNode => ({
 export const runtimeResources = (types: readonly ConfiguredType[], menu: MenuNode[] = MENU): RuntimeResources => {
   const active = types.filter((type) => type.status !== 'archived');
   const configured = active.map((type) => declarationOfConfiguredType(type));
-  const childrenOf = (key: string) =>
-    active.flatMap((type, index) => (type.menuParent === key && type.actions.includes('page') ? [menuNodeOf(type, index)] : []));
+  const childrenOf = (key: string) => active.flatMap((type, index) => (type.menuParent === key && type.actions.includes('page') ? [menuNodeOf(type, index)] : []));
   return {
     types: active,
     registry: [...RESOURCES, ...configured],

@@ -22,12 +22,10 @@ export interface ExportFile {
 export const createTypesApi = (http: HttpClient, download: DownloadClient) => ({
   list: () => http.get<ConfiguredType[]>(TYPES_PATH),
   create: (type: ConfiguredType) => http.post<ConfiguredType>(TYPES_PATH, type, { silent: true }),
-  update: (type: ConfiguredType, confirmArchive = false) =>
-    http.put<ConfiguredType>(TYPES_PATH, confirmArchive ? { ...type, confirmArchive: true } : type, { silent: true }),
+  update: (type: ConfiguredType, confirmArchive = false) => http.put<ConfiguredType>(TYPES_PATH, confirmArchive ? { ...type, confirmArchive: true } : type, { silent: true }),
   remove: (name: string) => http.del<null>(TYPES_PATH, { name }),
   /** How many records a type holds (the delete dialog says whether it archives or removes). */
-  recordCount: async (name: string) =>
-    (await http.post<{ total: number }>(`/custom/${name}/page`, { pageNum: 1, pageSize: 1 }, { silent: true })).total,
+  recordCount: async (name: string) => (await http.post<{ total: number }>(`/custom/${name}/page`, { pageNum: 1, pageSize: 1 }, { silent: true })).total,
   export: (names: readonly string[]) => download.download('GET', `${TYPES_PATH}/export`, { query: names.length ? { names: names.join(',') } : {} }),
   import: (file: ExportFile) => http.post<ImportAnswer>(`${TYPES_PATH}/import`, file),
 });

@@ -30,7 +30,10 @@ const parse = (text: unknown): Json | null => {
 const plain = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '—';
   if (Array.isArray(value)) return value.map((item) => (item && typeof item === 'object' ? `(${plain(item)})` : plain(item))).join(', ');
-  if (typeof value === 'object') return Object.entries(value).map(([name, item]) => `${name}: ${plain(item)}`).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value)
+      .map(([name, item]) => `${name}: ${plain(item)}`)
+      .join(', ');
   return String(value);
 };
 
@@ -67,7 +70,9 @@ const ChangesTable = ({ record, changes }: { record: RaRecord; changes: Json }) 
           <TableRow key={field}>
             <TableCell>{label(field)}</TableCell>
             {change.redacted ? (
-              <TableCell colSpan={2} sx={{ fontStyle: 'italic' }}>{translate(`${TEXTS}.redacted`)}</TableCell>
+              <TableCell colSpan={2} sx={{ fontStyle: 'italic' }}>
+                {translate(`${TEXTS}.redacted`)}
+              </TableCell>
             ) : (
               <>
                 <TableCell sx={{ overflowWrap: 'anywhere' }}>{'before' in change ? valueText(field, change.before) : ''}</TableCell>
@@ -89,8 +94,12 @@ const DetailLines = ({ details }: { details: Json }) => {
     <Box component="dl" sx={{ m: 0, typography: 'body2', display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5 }}>
       {Object.entries(details).map(([key, value]) => (
         <Fragment key={key}>
-          <Box component="dt" sx={{ color: 'text.secondary' }}>{translate(`${TEXTS}.detailKeys.${key}`, { _: key })}</Box>
-          <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>{valueOf(key, value)}</Box>
+          <Box component="dt" sx={{ color: 'text.secondary' }}>
+            {translate(`${TEXTS}.detailKeys.${key}`, { _: key })}
+          </Box>
+          <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+            {valueOf(key, value)}
+          </Box>
         </Fragment>
       ))}
     </Box>

@@ -90,10 +90,7 @@ const SearchPage = ({ node }: ScreenProps) => {
   const [typed, setTyped] = useState(query);
   // Only a search typed on this page may jump to a session: coming back to ?q= must show the list.
   const typedQuery = useRef<string | null>(null);
-  const { data, error, isPending, reload } = useApiQuery(
-    ['search', query],
-    query ? (http, signal) => http.get<SearchAnswer>('/search', { q: query }, { signal }) : null,
-  );
+  const { data, error, isPending, reload } = useApiQuery(['search', query], query ? (http, signal) => http.get<SearchAnswer>('/search', { q: query }, { signal }) : null);
 
   useEffect(() => setTyped(query), [query]);
 
@@ -130,7 +127,13 @@ const SearchPage = ({ node }: ScreenProps) => {
           placeholder={translate('fleet.search.placeholder')}
           slotProps={{
             htmlInput: { maxLength: MAX_QUERY, 'aria-label': translate('fleet.search.placeholder'), 'data-testid': 'search-input' },
-            input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
           }}
         />
         <Button type="submit" variant="contained" data-testid="search-submit">

@@ -34,8 +34,7 @@ export interface SearchAnswer {
 }
 
 /** The console page a hit opens: the machine page, or the consumer session details. */
-export const hitPath = (hit: SearchHit): string =>
-  hit.type === 'machine' ? machinePagePath(hit.id) : consumerSessionPath(hit.rvmId, hit.id);
+export const hitPath = (hit: SearchHit): string => (hit.type === 'machine' ? machinePagePath(hit.id) : consumerSessionPath(hit.rvmId, hit.id));
 
 /**
  * The session to open straight away: the one hit whose voucher code IS the query (any case). A voucher
@@ -45,9 +44,7 @@ export const hitPath = (hit: SearchHit): string =>
 export const directVoucherHit = (query: string, hits: readonly SearchHit[]): ConsumerSessionHit | null => {
   const wanted = query.trim().toLowerCase();
   if (!wanted) return null;
-  const exact = hits.filter(
-    (hit): hit is ConsumerSessionHit => hit.type === 'consumerSession' && hit.voucherCode?.toLowerCase() === wanted,
-  );
+  const exact = hits.filter((hit): hit is ConsumerSessionHit => hit.type === 'consumerSession' && hit.voucherCode?.toLowerCase() === wanted);
   return exact.length === 1 ? exact[0] : null;
 };
 

@@ -49,7 +49,11 @@ const finishTransitions = (page: Page): Promise<void> =>
  */
 export const audit = async (page: Page, where: string): Promise<Violation[]> => {
   await finishTransitions(page);
-  const results = await new AxeBuilder({ page }).withTags([...WCAG_TAGS]).options({ rules: EXTRA_RULES }).setLegacyMode(true).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags([...WCAG_TAGS])
+    .options({ rules: EXTRA_RULES })
+    .setLegacyMode(true)
+    .analyze();
   return results.violations.map((violation) => ({
     where,
     rule: violation.id,
@@ -83,13 +87,10 @@ export const summarize = (places: readonly string[], violations: readonly Violat
     .join('\n');
 
 /** Every distinct route of the menu tree the holder sees in the sidebar (docs/product-rules.md#menu-tree), in menu order. */
-export const menuRoutes = (holder: PermissionHolder | null): string[] => [
-  ...new Set(walkMenu(visibleMenu(holder)).flatMap((node: MenuNode) => (node.route ? [node.route] : []))),
-];
+export const menuRoutes = (holder: PermissionHolder | null): string[] => [...new Set(walkMenu(visibleMenu(holder)).flatMap((node: MenuNode) => (node.route ? [node.route] : [])))];
 
 /** The machine page of one machine, once per tab the holder may open (the tabs are menu nodes too). */
-export const machineTabRoutes = (holder: PermissionHolder | null, machineId: number): string[] =>
-  permittedTabs(holder).map((tab) => machinePagePath(machineId, tab));
+export const machineTabRoutes = (holder: PermissionHolder | null, machineId: number): string[] => permittedTabs(holder).map((tab) => machinePagePath(machineId, tab));
 
 /** The signed-in user's permissions as the console stored them at sign-in (what its sidebar is built from). */
 export const storedUserInfo = async (page: Page): Promise<PermissionHolder> => {
@@ -124,9 +125,7 @@ export const navigateInApp = async (page: Page, path: string) => {
     window.history.pushState({ usr: null, key: `a11y${index}`, idx: index }, '', target);
     window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
   }, path);
-  await eventually(() =>
-    page.evaluate(() => document.querySelector<HTMLElement>('[data-testid="content"]')?.dataset.path === window.location.pathname),
-  ).toBe(true);
+  await eventually(() => page.evaluate(() => document.querySelector<HTMLElement>('[data-testid="content"]')?.dataset.path === window.location.pathname)).toBe(true);
 };
 
 /**
@@ -146,9 +145,7 @@ export const settle = async (page: Page) => {
       // a screen shows its heading; behind a forced password change there is no screen, only the dialog
       const headings = [...document.querySelectorAll('h1, [role="dialog"] h2')].filter((heading) => (heading.textContent ?? '').trim() !== '').length;
       const busy = document.querySelectorAll('[role="progressbar"]:not([aria-valuenow]), .MuiSkeleton-root, .RaPlaceholder-root').length;
-      const moving = document
-        .getAnimations()
-        .filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity).length;
+      const moving = document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity).length;
       return headings > 0 && busy === 0 && moving === 0;
     });
   }).toBe(true);
@@ -158,8 +155,7 @@ export const settle = async (page: Page) => {
 export const documentLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
 
 /** Whether the focused element matches `selector` (inside an element matching it counts too, e.g. a row's cell). */
-export const focusIsOn = (page: Page, selector: string) =>
-  page.evaluate((wanted) => Boolean(document.activeElement?.closest(wanted)), selector);
+export const focusIsOn = (page: Page, selector: string) => page.evaluate((wanted) => Boolean(document.activeElement?.closest(wanted)), selector);
 
 /**
  * Presses `key` (Tab by default) until the focus is on an element matching `selector`, at most

@@ -112,7 +112,11 @@ export const exportList = async (page: Page, lang: Lang, format: 'csv' | 'xlsx')
 export const parseCsv = (bytes: Buffer): string[][] => {
   const text = bytes.toString('utf8');
   expect(text.charCodeAt(0)).toBe(0xfeff); // BOM: Excel opens Chinese correctly
-  return text.slice(1).trimEnd().split('\r\n').map((line) => line.split(','));
+  return text
+    .slice(1)
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
 };
 
 export const parseXlsx = async (bytes: Buffer): Promise<{ sheet: string; rows: string[][] }> => {

@@ -11,9 +11,26 @@ import { CATALOGUES, type Lang } from './consoleSteps';
 
 const PASSWORD = 'Home#2026';
 const CARD_KEYS = [
-  'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed',
-  'needsClean', 'octopusOffline', 'alipayOffline', 'consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth',
-  'rejectRate', 'todayReport', 'monthlyReport',
+  'machines',
+  'downOverHour',
+  'full',
+  'offlineOverWeek',
+  'profileMismatch',
+  'offline',
+  'highRejectRate',
+  'quarantined',
+  'notUsed',
+  'needsClean',
+  'octopusOffline',
+  'alipayOffline',
+  'consumerSessions',
+  'refundValue',
+  'totalVolume',
+  'volumeThisMonth',
+  'volumeLastMonth',
+  'rejectRate',
+  'todayReport',
+  'monthlyReport',
 ] as const;
 
 /** Digits of a number as the console formats it ("1,234" / "1,234"). */
@@ -97,7 +114,10 @@ describe.skipIf(!browserAvailable())('home dashboard end to end', () => {
 
     // A card's time limit is a moment: its filter input shows the chip's date and time, so editing keeps the time.
     await page.goto(`${server.url}/index/index`);
-    await page.getByTestId('card-offlineOverWeek').getByRole('button', { name: new RegExp(en.dashboard.cards.offlineOverWeek.title) }).click();
+    await page
+      .getByTestId('card-offlineOverWeek')
+      .getByRole('button', { name: new RegExp(en.dashboard.cards.offlineOverWeek.title) })
+      .click();
     await page.waitForURL((url) => url.pathname === '/installation/fleetManagement' && decodeURIComponent(url.search).includes('offlineSince'));
     const sinceChip = await page.getByTestId('filter-chips').locator('[data-filter="offlineSince"]').textContent();
     const chipTime = /(\d{4}-\d{2}-\d{2} \d{2}:\d{2})/.exec(sinceChip ?? '')?.[1];
@@ -116,6 +136,9 @@ describe.skipIf(!browserAvailable())('home dashboard end to end', () => {
     await page.getByTestId('chart-status').locator(`[data-segment="${segment.key}"]`).click();
     await page.waitForURL((url) => url.pathname === '/installation/fleetManagement' && decodeURIComponent(url.search).includes(`"currentSts":"${segment.key}"`));
     expect(await listTotal(page)).toBe(segment.value);
-    await page.getByTestId('filter-chips').getByText(`${CATALOGUES.zh.resources.machine.filters.currentSts}: ${zh.fleet.statuses[segment.key as 'Up']}`).waitFor();
+    await page
+      .getByTestId('filter-chips')
+      .getByText(`${CATALOGUES.zh.resources.machine.filters.currentSts}: ${zh.fleet.statuses[segment.key as 'Up']}`)
+      .waitFor();
   });
 });

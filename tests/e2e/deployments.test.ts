@@ -315,7 +315,13 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
     await card.getByText(en.deployments.upgrade.newestChip, { exact: true }).waitFor();
     // the machines behind the newest package, listed on demand, each linking to its machine page
     const behind = Number(await card.getByTestId('behind-count').getAttribute('data-count'));
-    expect(behind).toBe(Number(await card.locator('tbody tr').evaluateAll((rows) => rows.filter((row) => row.getAttribute('data-version') !== '9.0.0').reduce((sum, row) => sum + Number(row.getAttribute('data-machines')), 0))));
+    expect(behind).toBe(
+      Number(
+        await card
+          .locator('tbody tr')
+          .evaluateAll((rows) => rows.filter((row) => row.getAttribute('data-version') !== '9.0.0').reduce((sum, row) => sum + Number(row.getAttribute('data-machines')), 0)),
+      ),
+    );
     await card.getByTestId('behind-count').click();
     const behindRows = card.getByTestId('behind-machines').locator('tbody tr');
     await eventually(() => behindRows.count()).toBe(Math.min(behind, 10));
@@ -401,14 +407,23 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
     await expect(page.getByTestId('status-counts').locator('[data-status="voided"]').textContent()).resolves.toContain(texts.targetStatuses.voided);
 
     // An AI package applied by the machine: the AI screen counts it.
-    const model = await createPackage({ name: 'vision 2', resourceType: 'ai', version: 'v2', adaptedModels: machine.termType, file: await uploadFile('vision.bin', Buffer.alloc(4096, 3)) });
+    const model = await createPackage({
+      name: 'vision 2',
+      resourceType: 'ai',
+      version: 'v2',
+      adaptedModels: machine.termType,
+      file: await uploadFile('vision.bin', Buffer.alloc(4096, 3)),
+    });
     const ai = await api<{ id: number }>(server, 'POST', '/deployment', { token, body: { packageId: model.id, targets: { machineIds: [machine.id] }, waves: [100] } });
     await slowly(async () => (await deploymentOf(ai.id)).status).toBe('completed');
     await page.goto(`${server.url}/service/ai`);
     await eventually(() => page.getByTestId(`ai-model-${machine.termType}`).locator('tr[data-package="vision 2"]').getAttribute('data-machines')).toBe('1');
     // which machine runs it, linked to the deployment that installed it
     await page.getByTestId(`ai-model-${machine.termType}`).locator('tr[data-package="vision 2"]').getByTestId('ai-running-count').click();
-    await page.getByTestId('ai-machines').getByRole('link', { name: `#${ai.id}` }).waitFor();
+    await page
+      .getByTestId('ai-machines')
+      .getByRole('link', { name: `#${ai.id}` })
+      .waitFor();
 
     // The other screens in Chinese.
     for (const [path, name, ready] of [

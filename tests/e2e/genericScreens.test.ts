@@ -66,127 +66,155 @@ describe.skipIf(!browserAvailable())('generic screens a new user trusts', () => 
   });
 
   for (const lang of ['en', 'zh'] as const) {
-    it(`every main list screen fits 1280 px, its menus open too; wide tables scroll inside themselves (${lang})`, async () => {
-      const page = await signedIn(lang);
-      const texts = CATALOGUES[lang];
-      for (const path of LIST_SCREENS) {
-        await page.goto(`${server.url}${path}`);
-        await page.locator('table').first().or(page.getByText(texts.generic.empty.invite)).first().waitFor();
-        await expectNoPageScroll(page, path);
-        if (LISTS_IN_VIEW.includes(path)) {
-          const table = page.locator('.RaDataTable-tableWrapper');
-          await table.locator('tbody tr').first().waitFor();
-          const widths = await table.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
-          expect(widths.scroll, `${path}: ${widths.scroll} px of columns in ${widths.client} px`).toBeLessThanOrEqual(widths.client);
+    it(
+      `every main list screen fits 1280 px, its menus open too; wide tables scroll inside themselves (${lang})`,
+      async () => {
+        const page = await signedIn(lang);
+        const texts = CATALOGUES[lang];
+        for (const path of LIST_SCREENS) {
+          await page.goto(`${server.url}${path}`);
+          await page.locator('table').first().or(page.getByText(texts.generic.empty.invite)).first().waitFor();
+          await expectNoPageScroll(page, path);
+          if (LISTS_IN_VIEW.includes(path)) {
+            const table = page.locator('.RaDataTable-tableWrapper');
+            await table.locator('tbody tr').first().waitFor();
+            const widths = await table.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+            expect(widths.scroll, `${path}: ${widths.scroll} px of columns in ${widths.client} px`).toBeLessThanOrEqual(widths.client);
+          }
         }
-      }
 
-      // fleet management: the toolbar in sight, each of its menus opens without moving the page sideways
+        // fleet management: the toolbar in sight, each of its menus opens without moving the page sideways
+        await page.goto(`${server.url}/installation/fleetManagement`);
+        const list = page.getByTestId('machine-list');
+        await list.locator('table tbody tr').first().waitFor();
+        const tools = [
+          list.getByRole('button', { name: texts.generic.savedFilters.button, exact: true }),
+          list.getByRole('button', { name: texts.generic.export.button, exact: true }),
+          list.getByRole('button', { name: lang === 'en' ? 'Columns' : '列', exact: true }),
+          list.getByRole('link', { name: lang === 'en' ? 'Create' : '新建', exact: true }), // react-admin's create button is a link
+        ];
+        for (const [index, tool] of tools.entries()) {
+          const name = `toolbar button ${index + 1}`;
+          const box = await tool.boundingBox();
+          expect(box, name).not.toBeNull();
+          expect(box!.x + box!.width, `${name} in sight`).toBeLessThanOrEqual(1280);
+        }
+        for (const name of [texts.generic.savedFilters.button, texts.generic.export.button, lang === 'en' ? 'Columns' : '列']) {
+          await list.getByRole('button', { name, exact: true }).click();
+          await page.locator('.MuiPopover-paper:visible').first().waitFor();
+          await expectNoPageScroll(page, `${name} menu`);
+          await page.keyboard.press('Escape');
+          await eventually(() => page.locator('.MuiPopover-paper:visible').count()).toBe(0);
+        }
+        // the machine table is wider than its room: it scrolls inside its wrapper, not the page
+        const wrapper = await list.locator('.RaDataTable-tableWrapper').evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+        expect(wrapper.scroll).toBeGreaterThan(wrapper.client);
+        await expectNoPageScroll(page, 'fleet management');
+        // ...with its sideways scrollbar in sight in an 800 px high window, the page not scrolled down
+        const tableBox = () =>
+          list.locator('.RaDataTable-tableWrapper').evaluate((element) => ({ bottom: element.getBoundingClientRect().bottom, width: element.clientWidth, window: innerHeight }));
+        const withTree = await tableBox();
+        expect(withTree.bottom, 'the table ends above the window bottom').toBeLessThanOrEqual(withTree.window);
+        // hiding the fleet tree gives the list its width; the choice holds on the next visit
+        await page.getByRole('button', { name: texts.installation.fleet.hideTree, exact: true }).click();
+        await page.getByTestId('fleet-panel').waitFor({ state: 'detached' });
+        expect((await tableBox()).width).toBeGreaterThan(withTree.width + 200);
+        await page.reload();
+        await list.locator('tbody tr').first().waitFor();
+        expect(await page.getByTestId('fleet-panel').count()).toBe(0);
+        await page.getByRole('button', { name: texts.installation.fleet.showTree, exact: true }).click();
+        await page.getByTestId('fleet-panel').waitFor();
+      },
+      E2E_TEST_TIMEOUT,
+    );
+  }
+
+  it(
+    'a deep link opened signed out opens after sign-in',
+    async () => {
+      const page = await freshPage();
+      await page.goto(`${server.url}/systemSettings/user?perPage=10`);
+      await expectLoginPage(page);
+      expect(new URL(page.url()).searchParams.get('next')).toBe('/systemSettings/user?perPage=10');
+      await signIn(page);
+      await eventually(() => `${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe('/systemSettings/user?perPage=10');
+      await page.locator('table tbody tr').first().waitFor();
+
+      // a foreign target is ignored: home
+      if (context) await context.clearCookies();
+      await page.evaluate(() => localStorage.removeItem('tokenValue'));
+      await page.goto(`${server.url}/login?next=${encodeURIComponent('//evil.example/')}`);
+      await signIn(page);
+      await page.waitForURL('**/index/index');
+    },
+    E2E_TEST_TIMEOUT,
+  );
+
+  it(
+    'exports the visible columns in the shown order and says so',
+    async () => {
+      const page = await signedIn('en');
+      const texts = CATALOGUES.en;
+      await page.goto(`${server.url}/systemSettings/user`);
+      await page.locator('table tbody tr').first().waitFor();
+      await page.getByRole('button', { name: 'Columns', exact: true }).click();
+      await page.locator('.MuiPopover-paper').getByLabel(texts.resources.user.fields.email, { exact: true }).click();
+      await page.keyboard.press('Escape');
+      await eventually(() => page.locator('table thead th').allInnerTexts()).not.toContain(texts.resources.user.fields.email);
+      const headers = (await page.locator('table thead th').allInnerTexts()).map((text) => text.trim()).filter((text) => text && text !== texts.generic.list.actions);
+
+      await page.getByRole('button', { name: texts.generic.export.button }).click();
+      await page.getByText(texts.generic.export.visibleColumns.replace('%{count}', String(headers.length))).waitFor();
+      await page.keyboard.press('Escape');
+      const { bytes } = await exportList(page, 'en', 'csv');
+      const [header] = parseCsv(bytes);
+      expect(header).toEqual(headers);
+      expect(header).not.toContain(texts.resources.user.fields.email);
+    },
+    E2E_TEST_TIMEOUT,
+  );
+
+  it(
+    "saved filters: the server's only, built-in machine filters in Chinese that apply the dashboard's conditions",
+    async () => {
+      const page = await signedIn('zh');
+      const texts = CATALOGUES.zh;
       await page.goto(`${server.url}/installation/fleetManagement`);
       const list = page.getByTestId('machine-list');
       await list.locator('table tbody tr').first().waitFor();
-      const tools = [
-        list.getByRole('button', { name: texts.generic.savedFilters.button, exact: true }),
-        list.getByRole('button', { name: texts.generic.export.button, exact: true }),
-        list.getByRole('button', { name: lang === 'en' ? 'Columns' : '列', exact: true }),
-        list.getByRole('link', { name: lang === 'en' ? 'Create' : '新建', exact: true }), // react-admin's create button is a link
-      ];
-      for (const [index, tool] of tools.entries()) {
-        const name = `toolbar button ${index + 1}`;
-        const box = await tool.boundingBox();
-        expect(box, name).not.toBeNull();
-        expect(box!.x + box!.width, `${name} in sight`).toBeLessThanOrEqual(1280);
+      await list.getByRole('button', { name: texts.generic.savedFilters.button, exact: true }).click();
+      const menu = page.getByRole('menu');
+      for (const name of ['Down', 'Offline more than 1 week', 'Full', 'Not used in 24 hours'] as const) {
+        await menu
+          .getByRole('menuitem', { name: new RegExp(texts.generic.savedFilters.builtInNames[name]) })
+          .first()
+          .waitFor();
       }
-      for (const name of [texts.generic.savedFilters.button, texts.generic.export.button, lang === 'en' ? 'Columns' : '列']) {
-        await list.getByRole('button', { name, exact: true }).click();
-        await page.locator('.MuiPopover-paper:visible').first().waitFor();
-        await expectNoPageScroll(page, `${name} menu`);
-        await page.keyboard.press('Escape');
-        await eventually(() => page.locator('.MuiPopover-paper:visible').count()).toBe(0);
-      }
-      // the machine table is wider than its room: it scrolls inside its wrapper, not the page
-      const wrapper = await list.locator('.RaDataTable-tableWrapper').evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
-      expect(wrapper.scroll).toBeGreaterThan(wrapper.client);
-      await expectNoPageScroll(page, 'fleet management');
-      // ...with its sideways scrollbar in sight in an 800 px high window, the page not scrolled down
-      const tableBox = () =>
-        list.locator('.RaDataTable-tableWrapper').evaluate((element) => ({ bottom: element.getBoundingClientRect().bottom, width: element.clientWidth, window: innerHeight }));
-      const withTree = await tableBox();
-      expect(withTree.bottom, 'the table ends above the window bottom').toBeLessThanOrEqual(withTree.window);
-      // hiding the fleet tree gives the list its width; the choice holds on the next visit
-      await page.getByRole('button', { name: texts.installation.fleet.hideTree, exact: true }).click();
-      await page.getByTestId('fleet-panel').waitFor({ state: 'detached' });
-      expect((await tableBox()).width).toBeGreaterThan(withTree.width + 200);
-      await page.reload();
-      await list.locator('tbody tr').first().waitFor();
-      expect(await page.getByTestId('fleet-panel').count()).toBe(0);
-      await page.getByRole('button', { name: texts.installation.fleet.showTree, exact: true }).click();
-      await page.getByTestId('fleet-panel').waitFor();
-    }, E2E_TEST_TIMEOUT);
-  }
+      await menu.getByRole('menuitem', { name: new RegExp(`^${texts.generic.savedFilters.builtInNames.Full}`) }).click();
+      await eventually(() => JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}')).toEqual({ full: true });
+      // react-admin's own "save current query" is gone from the filter menu
+      await list.getByRole('button', { name: '添加筛选', exact: true }).click();
+      await page.getByRole('menu').waitFor();
+      expect(
+        await page
+          .getByRole('menu')
+          .getByText(/保存当前查询/)
+          .count(),
+      ).toBe(0);
+    },
+    E2E_TEST_TIMEOUT,
+  );
 
-  it('a deep link opened signed out opens after sign-in', async () => {
-    const page = await freshPage();
-    await page.goto(`${server.url}/systemSettings/user?perPage=10`);
-    await expectLoginPage(page);
-    expect(new URL(page.url()).searchParams.get('next')).toBe('/systemSettings/user?perPage=10');
-    await signIn(page);
-    await eventually(() => `${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe('/systemSettings/user?perPage=10');
-    await page.locator('table tbody tr').first().waitFor();
-
-    // a foreign target is ignored: home
-    if (context) await context.clearCookies();
-    await page.evaluate(() => localStorage.removeItem('tokenValue'));
-    await page.goto(`${server.url}/login?next=${encodeURIComponent('//evil.example/')}`);
-    await signIn(page);
-    await page.waitForURL('**/index/index');
-  }, E2E_TEST_TIMEOUT);
-
-  it('exports the visible columns in the shown order and says so', async () => {
-    const page = await signedIn('en');
-    const texts = CATALOGUES.en;
-    await page.goto(`${server.url}/systemSettings/user`);
-    await page.locator('table tbody tr').first().waitFor();
-    await page.getByRole('button', { name: 'Columns', exact: true }).click();
-    await page.locator('.MuiPopover-paper').getByLabel(texts.resources.user.fields.email, { exact: true }).click();
-    await page.keyboard.press('Escape');
-    await eventually(() => page.locator('table thead th').allInnerTexts()).not.toContain(texts.resources.user.fields.email);
-    const headers = (await page.locator('table thead th').allInnerTexts()).map((text) => text.trim()).filter((text) => text && text !== texts.generic.list.actions);
-
-    await page.getByRole('button', { name: texts.generic.export.button }).click();
-    await page.getByText(texts.generic.export.visibleColumns.replace('%{count}', String(headers.length))).waitFor();
-    await page.keyboard.press('Escape');
-    const { bytes } = await exportList(page, 'en', 'csv');
-    const [header] = parseCsv(bytes);
-    expect(header).toEqual(headers);
-    expect(header).not.toContain(texts.resources.user.fields.email);
-  }, E2E_TEST_TIMEOUT);
-
-  it('saved filters: the server\'s only, built-in machine filters in Chinese that apply the dashboard\'s conditions', async () => {
-    const page = await signedIn('zh');
-    const texts = CATALOGUES.zh;
-    await page.goto(`${server.url}/installation/fleetManagement`);
-    const list = page.getByTestId('machine-list');
-    await list.locator('table tbody tr').first().waitFor();
-    await list.getByRole('button', { name: texts.generic.savedFilters.button, exact: true }).click();
-    const menu = page.getByRole('menu');
-    for (const name of ['Down', 'Offline more than 1 week', 'Full', 'Not used in 24 hours'] as const) {
-      await menu.getByRole('menuitem', { name: new RegExp(texts.generic.savedFilters.builtInNames[name]) }).first().waitFor();
-    }
-    await menu.getByRole('menuitem', { name: new RegExp(`^${texts.generic.savedFilters.builtInNames.Full}`) }).click();
-    await eventually(() => JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}')).toEqual({ full: true });
-    // react-admin's own "save current query" is gone from the filter menu
-    await list.getByRole('button', { name: '添加筛选', exact: true }).click();
-    await page.getByRole('menu').waitFor();
-    expect(await page.getByRole('menu').getByText(/保存当前查询/).count()).toBe(0);
-  }, E2E_TEST_TIMEOUT);
-
-  it('a used or unknown reset link says the link is no longer valid and offers a new one', async () => {
-    const page = await freshPage('zh');
-    await page.goto(`${server.url}/resetPassword?token=${'x'.repeat(43)}`);
-    await page.getByText(CATALOGUES.zh.app.resetPassword.invalidLink).waitFor();
-    expect(await page.locator('input[name="password"]').count()).toBe(0);
-    await page.getByRole('link', { name: CATALOGUES.zh.app.resetPassword.requestNew }).click();
-    await eventually(() => new URL(page.url()).pathname).toBe('/forgotPassword');
-  }, E2E_TEST_TIMEOUT);
+  it(
+    'a used or unknown reset link says the link is no longer valid and offers a new one',
+    async () => {
+      const page = await freshPage('zh');
+      await page.goto(`${server.url}/resetPassword?token=${'x'.repeat(43)}`);
+      await page.getByText(CATALOGUES.zh.app.resetPassword.invalidLink).waitFor();
+      expect(await page.locator('input[name="password"]').count()).toBe(0);
+      await page.getByRole('link', { name: CATALOGUES.zh.app.resetPassword.requestNew }).click();
+      await eventually(() => new URL(page.url()).pathname).toBe('/forgotPassword');
+    },
+    E2E_TEST_TIMEOUT,
+  );
 });

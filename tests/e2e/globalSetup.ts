@@ -17,7 +17,12 @@ export default function setup(project: TestProject) {
   const root = join(import.meta.dirname, '..', '..');
   const outDir = mkdtempSync(join(tmpdir(), 'rvm-e2e-console-'));
   // NODE_ENV=production: vitest sets `test`, which would build React's development bundles (not what users get)
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], { cwd: root, stdio: 'inherit', timeout: BUILD_TIMEOUT, env: { ...process.env, NODE_ENV: 'production' } });
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: root,
+    stdio: 'inherit',
+    timeout: BUILD_TIMEOUT,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   project.provide('consoleDir', outDir);
   return () => rmSync(outDir, { recursive: true, force: true });
 }

@@ -165,7 +165,12 @@ export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, {
 export const readStored = async (page: Page, key: string): Promise<string | null> => {
   let read: { value: string | null } | undefined;
   await eventually(async () => {
-    read = await page.evaluate((name) => localStorage.getItem(name), key).then((value) => ({ value }), () => undefined);
+    read = await page
+      .evaluate((name) => localStorage.getItem(name), key)
+      .then(
+        (value) => ({ value }),
+        () => undefined,
+      );
     return read !== undefined;
   }).toBe(true);
   return read!.value;
@@ -199,10 +204,7 @@ export const expectLoginPage = async (page: Page) => {
 export const snap = async (page: Page, name: string) => {
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   const running = () =>
-    page.evaluate(
-      () =>
-        document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity).length,
-    );
+    page.evaluate(() => document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity).length);
   await eventually(running).toBe(0);
   await page.screenshot({ path: join(ROOT, 'test-results', `${name}.png`), fullPage: true, animations: 'disabled' });
 };

@@ -49,10 +49,14 @@ const findTarget = async (server: RunningServer, token: string): Promise<Target>
     const machines = await api<{ list: Array<{ id: number; termNo: string }> }>(server, 'POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 10, fleetId: [fleet.id] } });
     for (const machine of machines.list) {
       const sessions = await api<{ list: Array<{ id: number; voucherCode: string | null; itemCount: number; rejectedCount: number }> }>(
-        server, 'POST', '/rvmpage/consumerSessions', { token, body: { id: machine.id, pageNum: 1, pageSize: 100 } },
+        server,
+        'POST',
+        '/rvmpage/consumerSessions',
+        { token, body: { id: machine.id, pageNum: 1, pageSize: 100 } },
       );
-      const session = sessions.list.find((candidate) => candidate.voucherCode && candidate.itemCount >= 2 && candidate.rejectedCount > 0)
-        ?? sessions.list.find((candidate) => candidate.voucherCode && candidate.itemCount > 0);
+      const session =
+        sessions.list.find((candidate) => candidate.voucherCode && candidate.itemCount >= 2 && candidate.rejectedCount > 0) ??
+        sessions.list.find((candidate) => candidate.voucherCode && candidate.itemCount > 0);
       if (session) return { fleet, machine, session: { id: session.id, voucherCode: session.voucherCode! } };
     }
   }
@@ -119,7 +123,10 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await server?.stop();
   });
 
-  for (const [lang, texts] of [['en', en], ['zh', zh]] as const) {
+  for (const [lang, texts] of [
+    ['en', en],
+    ['zh', zh],
+  ] as const) {
     it(`walks from the fleet tree to a machine, through every tab, to a session with pictures (${lang})`, async () => {
       const page = await freshPage({ width: 1440, height: 900 });
       await signIn(page, server);
@@ -246,7 +253,10 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await page.getByTestId('fleet-action-rename').click();
     await page.getByRole('dialog').locator('input[name="name"]').fill('E2E Depot North');
     await page.getByRole('dialog').locator('button[type="submit"]').click();
-    await page.getByTestId('fleet-tree').getByRole('treeitem', { name: /E2E Depot North/ }).waitFor();
+    await page
+      .getByTestId('fleet-tree')
+      .getByRole('treeitem', { name: /E2E Depot North/ })
+      .waitFor();
     await page.getByTestId(`fleet-actions-${createdId}`).click();
     await page.getByTestId('fleet-action-move').click();
     await page.getByRole('dialog').getByRole('combobox').click();
@@ -269,7 +279,10 @@ describe.skipIf(!browserAvailable())('installation screens end to end', () => {
     await page.goto(`${server.url}/index/quarantineOverview`);
     await page.getByTestId('quarantine-list').locator('tbody tr').first().waitFor();
     await page.getByTestId('retry-all').click();
-    await page.getByText(/Retry finished/).first().waitFor();
+    await page
+      .getByText(/Retry finished/)
+      .first()
+      .waitFor();
     await page.getByTestId('retry-state').waitFor();
     await snap(page, 'installation-quarantine-en');
 

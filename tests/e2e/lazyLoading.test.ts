@@ -146,7 +146,10 @@ describe.skipIf(!browserAvailable())('lazy loading by chunk', () => {
     for (const lang of ['en', 'zh'] as const) {
       // a cold load of the home page with a session (a new context: empty cache), in the page's language
       context = await newContext(browser, {
-        storageState: { cookies: signedIn.cookies, origins: signedIn.origins.map((origin) => ({ ...origin, localStorage: [...origin.localStorage.filter((item) => item.name !== 'lang'), { name: 'lang', value: lang }] })) },
+        storageState: {
+          cookies: signedIn.cookies,
+          origins: signedIn.origins.map((origin) => ({ ...origin, localStorage: [...origin.localStorage.filter((item) => item.name !== 'lang'), { name: 'lang', value: lang }] })),
+        },
       });
       const page = await context.newPage();
       const requested = watchScripts(page);

@@ -25,7 +25,15 @@ const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 1
  */
 const REOPEN_SECONDS = 240;
 
-interface MachineRow { id: number; termNo: string; serialNumber: string; termType: string; fleetId: number; currentSts: string; online: boolean }
+interface MachineRow {
+  id: number;
+  termNo: string;
+  serialNumber: string;
+  termType: string;
+  fleetId: number;
+  currentSts: string;
+  online: boolean;
+}
 
 describe.skipIf(!browserAvailable())('live fleet end to end', () => {
   let server: RunningServer;
@@ -51,7 +59,13 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
 
   beforeAll(async () => {
     const mqttPort = await freePort();
-    server = await startServer({ MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1', SIMULATE: String(SIMULATED), SIMULATE_SPEED: '2', SIMULATE_REOPEN_SECONDS: String(REOPEN_SECONDS) });
+    server = await startServer({
+      MQTT_PORT: String(mqttPort),
+      MQTT_HOST: '127.0.0.1',
+      SIMULATE: String(SIMULATED),
+      SIMULATE_SPEED: '2',
+      SIMULATE_REOPEN_SECONDS: String(REOPEN_SECONDS),
+    });
     browser = await launchBrowser();
     const first = await api<{ tokenInfo: { tokenValue: string } }>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
     await api(server, 'PUT', `/user/password?password=${encodeURIComponent(PASSWORD)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
@@ -61,7 +75,9 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     const deadline = Date.now() + 120_000;
     while (simulated.length < SIMULATED) {
       if (Date.now() > deadline) throw new Error(`only ${simulated.length} of ${SIMULATED} simulated machines connected:\n${server.output().slice(-3000)}`);
-      const states = await Promise.all(page.list.map(async (row) => ({ row, credential: await api<{ hasSecret: boolean; lastSeenTime: string | null }>(server, 'GET', `/rvm/${row.id}/credential`, { token }) })));
+      const states = await Promise.all(
+        page.list.map(async (row) => ({ row, credential: await api<{ hasSecret: boolean; lastSeenTime: string | null }>(server, 'GET', `/rvm/${row.id}/credential`, { token }) })),
+      );
       simulated = states.filter((state) => state.credential.hasSecret && state.credential.lastSeenTime).map((state) => state.row);
       // the polling interval of a condition (have the machines said hello yet?)
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -155,7 +171,10 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
 
     // A notification rule for the alarm the unregistered machine will raise.
     const recipient = `ops-${randomUUID().slice(0, 8)}@example.com`;
-    await api(server, 'POST', '/eventNotification', { token, body: { name: 'Door alarms', alarmCodes: 'am_code_PK_17', recipients: recipient, reminderHours: 0, notifyOnClear: true, enabled: true } });
+    await api(server, 'POST', '/eventNotification', {
+      token,
+      body: { name: 'Door alarms', alarmCodes: 'am_code_PK_17', recipients: recipient, reminderHours: 0, notifyOnClear: true, enabled: true },
+    });
 
     // An unregistered machine connects with the enrollment key; its session waits in the quarantine.
     const { enrollmentKey, machineUrl } = await api<{ enrollmentKey: string; machineUrl: string }>(server, 'POST', '/gateway/enrollment-key', { token });
@@ -164,7 +183,14 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     try {
       const send = (kind: string, body: Record<string, unknown>) =>
         client.publishAsync(UP_TOPIC(serial, kind), JSON.stringify({ v: 1, id: randomUUID(), ts: new Date().toISOString(), ...body }), { qos: 1 });
-      await send('session', { sessionId: `S-${serial}`, startTime: new Date(Date.now() - 30_000).toISOString(), endTime: new Date().toISOString(), payoutMethod: 'receipt', totalRefund: 0.2, items: [{ seq: 1, itemType: 'can', refund: 0.2 }] });
+      await send('session', {
+        sessionId: `S-${serial}`,
+        startTime: new Date(Date.now() - 30_000).toISOString(),
+        endTime: new Date().toISOString(),
+        payoutMethod: 'receipt',
+        totalRefund: 0.2,
+        items: [{ seq: 1, itemType: 'can', refund: 0.2 }],
+      });
       await page.goto(`${server.url}/index/quarantineOverview`);
       const quarantined = page.locator('table tbody tr', { hasText: serial });
       await quarantined.getByText(zh.fleet.quarantineReasons.unknownMachine).waitFor();

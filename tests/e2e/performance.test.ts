@@ -79,7 +79,7 @@ describe.skipIf(!browserAvailable())('performance screen end to end', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
       await shoot(page, `performance-${lang}-1280`);
       await errors.getByRole('button', { name: texts.errors.byDowntime }).click();
-      await eventually(async () => (await errors.getByRole('button', { name: texts.errors.byDowntime }).getAttribute('aria-pressed'))).toBe('true');
+      await eventually(async () => await errors.getByRole('button', { name: texts.errors.byDowntime }).getAttribute('aria-pressed')).toBe('true');
       await page.getByRole('button', { name: texts.range.last3Months }).click();
       await eventually(async () => page.getByTestId('performance-chart').textContent()).toContain(texts.chart.week);
       // the demo fleet's history is shorter than three months: the chart starts at its first week and says so
@@ -94,7 +94,11 @@ describe.skipIf(!browserAvailable())('performance screen end to end', () => {
     const texts = CATALOGUES.en.performance;
     // The calendar of "From" after the whole three months: the day before the earliest is disabled, no earlier month.
     await page.getByRole('button', { name: texts.range.last3Months }).click();
-    await page.getByTestId('performance-filters').getByRole('button', { name: /choose date/i }).first().click();
+    await page
+      .getByTestId('performance-filters')
+      .getByRole('button', { name: /choose date/i })
+      .first()
+      .click();
     const calendar = page.getByRole('dialog');
     await calendar.waitFor();
     await expect(calendar.getByRole('button', { name: /previous month/i }).isDisabled()).resolves.toBe(true);

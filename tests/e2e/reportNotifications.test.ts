@@ -109,9 +109,20 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
     // Enter submits (the error toast of the first try may still cover the Save button)
     await page.locator('input[name="recipients"]').fill('ops@example.com, lead@example.org');
     await page.locator('input[name="recipients"]').press('Enter');
-    await eventually(async () => (await api<{ list: Subscription[] }>(server, 'POST', '/reportNotification/page', { token, body: { pageNum: 1, pageSize: 10, nameLike: 'Harbour weekly' } })).list.length).toBe(1);
-    const [created] = (await api<{ list: Subscription[] }>(server, 'POST', '/reportNotification/page', { token, body: { pageNum: 1, pageSize: 10, nameLike: 'Harbour weekly' } })).list;
-    expect(created).toMatchObject({ report: 'acceptedRejects', period: 'weekly', recipients: 'ops@example.com, lead@example.org', format: 'xlsx', language: 'en', lastStatus: null });
+    await eventually(
+      async () =>
+        (await api<{ list: Subscription[] }>(server, 'POST', '/reportNotification/page', { token, body: { pageNum: 1, pageSize: 10, nameLike: 'Harbour weekly' } })).list.length,
+    ).toBe(1);
+    const [created] = (await api<{ list: Subscription[] }>(server, 'POST', '/reportNotification/page', { token, body: { pageNum: 1, pageSize: 10, nameLike: 'Harbour weekly' } }))
+      .list;
+    expect(created).toMatchObject({
+      report: 'acceptedRejects',
+      period: 'weekly',
+      recipients: 'ops@example.com, lead@example.org',
+      format: 'xlsx',
+      language: 'en',
+      lastStatus: null,
+    });
 
     await page.goto(`${server.url}${ROUTE}`);
     await row(page, 'Harbour weekly').waitFor();
@@ -124,7 +135,9 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
     await app.services.jobs.runNow(REPORT_NOTIFICATION_JOB, new Date(due.getTime() + 5 * 60_000));
 
     await page.reload();
-    await row(page, 'Harbour weekly').filter({ hasText: enums('en').lastResult.sent }).waitFor();
+    await row(page, 'Harbour weekly')
+      .filter({ hasText: enums('en').lastResult.sent })
+      .waitFor();
     expect((await api<Subscription>(server, 'GET', `/reportNotification/${created.id}`, { token })).lastStatus).toBe('mailed');
     // "Last sent" shows Monday 00:05 in the browser's (Hong Kong) time
     const producedAt = new Date(due.getTime() + 5 * 60_000);
@@ -140,7 +153,10 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
       expect.objectContaining({ id: reports[0].id, fileName: reports[0].fileName, producedBy: expect.objectContaining({ kind: 'subscription' }) }),
     ]);
     expect(reports[0]).toMatchObject({ report: 'acceptedRejects', format: 'xlsx' });
-    const mails = await app.services.db.select().from(mailOutbox).where(and(eq(mailOutbox.recipient, 'ops@example.com')));
+    const mails = await app.services.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.recipient, 'ops@example.com')));
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toContain('"Harbour weekly"');
     expect(mails[0].body).toContain(reports[0].fileName);
@@ -166,7 +182,9 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
       await row(page, 'Pier weekly').getByRole('button', { name: sendNow.action }).click();
       await page.getByRole('dialog').getByRole('button', { name: sendNow.action }).click();
       await page.getByText(sendNow.sent.split('||||')[0].trim().replace('%{smart_count}', '1')).first().waitFor();
-      await row(page, 'Pier weekly').filter({ hasText: enums('en').lastResult.sent }).waitFor();
+      await row(page, 'Pier weekly')
+        .filter({ hasText: enums('en').lastResult.sent })
+        .waitFor();
       const sent = (await api<Subscription & { lastSent: string }>(server, 'GET', `/reportNotification/${created.id}`, { token })).lastSent;
       const local = new Date(new Date(sent).getTime() + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
       await row(page, 'Pier weekly').filter({ hasText: local }).waitFor();

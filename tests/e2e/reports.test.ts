@@ -59,7 +59,10 @@ describe.skipIf(!browserAvailable())('reports end to end', () => {
 
   /** The table's body rows as cell texts. */
   const tableRows = (page: Page) =>
-    page.getByTestId('report-table').locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
+    page
+      .getByTestId('report-table')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
 
   const shoot = async (page: Page, name: string) => {
     await page.evaluate(() => document.fonts.ready.then(() => undefined));

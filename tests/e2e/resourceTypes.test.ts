@@ -8,7 +8,25 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { audit, blocking, describeViolations } from './a11ySteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
-import { CATALOGUES, RA, bulkDelete, changeForcedPassword, choose, columnTexts, expectColumn, expectHeading, exportList, fillFilter, parseCsv, row, shot, signIn, treeBox, useLanguage, type Lang } from './consoleSteps';
+import {
+  CATALOGUES,
+  RA,
+  bulkDelete,
+  changeForcedPassword,
+  choose,
+  columnTexts,
+  expectColumn,
+  expectHeading,
+  exportList,
+  fillFilter,
+  parseCsv,
+  row,
+  shot,
+  signIn,
+  treeBox,
+  useLanguage,
+  type Lang,
+} from './consoleSteps';
 
 const ADMIN_PASSWORD = 'Fleet#2026';
 const en = CATALOGUES.en;
@@ -102,7 +120,9 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await form.locator('input[name="fields.0.maxLength"]').fill('20');
     await form.locator('input[name="fields.0.required"]').check();
     await form.locator('input[name="fields.0.unique"]').check();
-    await field(0).getByRole('button', { name: rt('en').buttons.addPattern }).click();
+    await field(0)
+      .getByRole('button', { name: rt('en').buttons.addPattern })
+      .click();
     await form.locator('input[name="fields.0.patterns.0.regex"]').fill('^[0-9]+$');
     await form.locator('input[name="fields.0.patterns.0.messageEn"]').fill('Digits only');
     await form.locator('input[name="fields.0.patterns.0.messageZh"]').fill('只能是数字');
@@ -112,8 +132,13 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await choose(admin, field(1), rt('en').editor.field.type, rt('en').editor.kinds.enum);
     await form.locator('input[name="fields.1.labelEn"]').fill('Item type');
     await form.locator('input[name="fields.1.labelZh"]').fill('物品类型');
-    for (const [index, [value, labelEn, labelZh]] of [['pet', 'PET bottle', 'PET瓶'], ['can', 'Can', '罐']].entries()) {
-      await field(1).getByRole('button', { name: rt('en').buttons.addOption }).click();
+    for (const [index, [value, labelEn, labelZh]] of [
+      ['pet', 'PET bottle', 'PET瓶'],
+      ['can', 'Can', '罐'],
+    ].entries()) {
+      await field(1)
+        .getByRole('button', { name: rt('en').buttons.addOption })
+        .click();
       await form.locator(`input[name="fields.1.options.${index}.value"]`).fill(value);
       await form.locator(`input[name="fields.1.options.${index}.labelEn"]`).fill(labelEn);
       await form.locator(`input[name="fields.1.options.${index}.labelZh"]`).fill(labelZh);
@@ -136,7 +161,10 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     await form.locator('input[name="fields.3.defaultTrue"]').check();
     // the list: every column, filters on the barcode (contains) and the item type, sorted by barcode
     for (const label of ['code (Barcode)', 'itemType (Item type)', 'refund (Refund)', 'active (Active)']) await form.getByRole('checkbox', { name: label }).check();
-    for (const [index, [fieldLabel, operator]] of [['code (Barcode)', rt('en').editor.operators.like], ['itemType (Item type)', rt('en').editor.operators.eq]].entries()) {
+    for (const [index, [fieldLabel, operator]] of [
+      ['code (Barcode)', rt('en').editor.operators.like],
+      ['itemType (Item type)', rt('en').editor.operators.eq],
+    ].entries()) {
       await form.getByRole('button', { name: rt('en').buttons.addFilter }).click();
       const filterRow = form.locator('.RaSimpleFormIterator-line').filter({ has: admin.locator(`input[name="filters.${index}.field"]`) });
       await choose(admin, filterRow, rt('en').editor.filterField, fieldLabel);
@@ -177,7 +205,10 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
 
     // the clerk: an account with that role (through the API), first sign-in changes the password
     const roles = await api<{ list: Array<{ id: number; name: string }> }>(server, 'POST', '/role/page', { token, body: { pageNum: 1, pageSize: 50, nameLike: 'Barcode clerk' } });
-    await api(server, 'POST', '/user', { token, body: { name: 'clerk', realname: 'Cleo Clerk', roles: [roles.list[0].id], password: 'Clerk#2026', confirmPassword: 'Clerk#2026' } });
+    await api(server, 'POST', '/user', {
+      token,
+      body: { name: 'clerk', realname: 'Cleo Clerk', roles: [roles.list[0].id], password: 'Clerk#2026', confirmPassword: 'Clerk#2026' },
+    });
     const clerk = await signedIn('clerk', 'Clerk#2026');
     await changeForcedPassword(clerk, 'en', 'Clerk#2026', 'Clerk#2027');
     await signIn(clerk, server, 'clerk', 'Clerk#2027');
@@ -266,7 +297,9 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
     const editor = admin.locator('form');
     await editor.locator('input[name="fields.0.name"]').waitFor();
     // the field row whose name input holds "active" (the value property: React does not mirror it in the attribute)
-    const activeName = await editor.locator('input[name^="fields."][name$=".name"]').evaluateAll((inputs) => (inputs as HTMLInputElement[]).find((input) => input.value === 'active')?.name);
+    const activeName = await editor
+      .locator('input[name^="fields."][name$=".name"]')
+      .evaluateAll((inputs) => (inputs as HTMLInputElement[]).find((input) => input.value === 'active')?.name);
     const activeLine = editor.locator('li.RaSimpleFormIterator-line').filter({ has: admin.locator(`input[name="${activeName}"]`) });
     // the row's own Remove comes last (nested option or pattern rows come before it)
     await activeLine.getByRole('button', { name: 'Remove' }).last().click();
@@ -291,7 +324,14 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
         menuParent: 'service',
         fields: {
           label: { type: 'text', labels: { en: 'Label', zh: '标签' }, required: true, maxLength: 40 },
-          material: { type: 'enum', labels: { en: 'Material', zh: '材质' }, options: [{ value: 'glass', labels: { en: 'Glass', zh: '玻璃' } }, { value: 'pet', labels: { en: 'PET', zh: 'PET瓶' } }] },
+          material: {
+            type: 'enum',
+            labels: { en: 'Material', zh: '材质' },
+            options: [
+              { value: 'glass', labels: { en: 'Glass', zh: '玻璃' } },
+              { value: 'pet', labels: { en: 'PET', zh: 'PET瓶' } },
+            ],
+          },
           amount: { type: 'number', labels: { en: 'Amount', zh: '金额' }, scale: 2 },
         },
         list: { columns: ['label', 'material', 'amount'], filters: [{ field: 'label', operator: 'like', alwaysOn: true }], defaultSort: { field: 'label', order: 'ASC' } },
@@ -299,7 +339,10 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
       },
     });
     const depositIds: number[] = [];
-    for (const [label, material, amount] of [['Bottle 1 L', 'glass', 0.5], ['Bottle 2 L', 'pet', 0.25]] as const) {
+    for (const [label, material, amount] of [
+      ['Bottle 1 L', 'glass', 0.5],
+      ['Bottle 2 L', 'pet', 0.25],
+    ] as const) {
       depositIds.push((await api<{ id: number }>(server, 'POST', '/custom/deposit', { token, body: { label, material, amount } })).id);
     }
     const admin = await signedIn('admin', ADMIN_PASSWORD);
@@ -336,7 +379,10 @@ describe.skipIf(!browserAvailable())('resource types configured at run time, end
         name: 'depositRule',
         labels: { en: 'Deposit rules', zh: '押金规则' },
         menuParent: 'service',
-        fields: { title: { type: 'text', labels: { en: 'Title', zh: '名称' }, required: true }, deposit: { type: 'reference', reference: 'deposit', onDelete: 'restrict', labels: { en: 'Deposit', zh: '押金' } } },
+        fields: {
+          title: { type: 'text', labels: { en: 'Title', zh: '名称' }, required: true },
+          deposit: { type: 'reference', reference: 'deposit', onDelete: 'restrict', labels: { en: 'Deposit', zh: '押金' } },
+        },
         list: { columns: ['title', 'deposit'] },
         actions: ['page', 'show', 'create', 'edit', 'delete'],
       },

@@ -81,7 +81,10 @@ describe.skipIf(!browserAvailable())('sign-in end to end', () => {
     // Wrong password first: code 6 with attempts left.
     await signIn(page, server, 'admin', 'Wrong#123');
     await page.getByText(en.errors.loginFailed).first().waitFor();
-    await page.getByText(/you can also log in 4 times/).first().waitFor();
+    await page
+      .getByText(/you can also log in 4 times/)
+      .first()
+      .waitFor();
 
     await signIn(page, server, 'admin', 'Admin@123');
     const dialog = page.getByRole('dialog');

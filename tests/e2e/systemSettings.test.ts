@@ -46,9 +46,7 @@ const createTitle = (lang: Lang, resource: Resource) => (lang === 'en' ? `Create
 const editTitle = (lang: Lang, resource: Resource, label: string) => `${nameOf(lang, resource, 1)} ${label}`;
 /** The permission tree's label of a resource button, e.g. 'User: Export'. */
 const buttonLabel = (lang: Lang, resource: Resource, action: keyof typeof en.generic.permissionActions) =>
-  CATALOGUES[lang].generic.permissionActions.label
-    .replace('%{resource}', nameOf(lang, resource, 1))
-    .replace('%{action}', CATALOGUES[lang].generic.permissionActions[action]);
+  CATALOGUES[lang].generic.permissionActions.label.replace('%{resource}', nameOf(lang, resource, 1)).replace('%{action}', CATALOGUES[lang].generic.permissionActions[action]);
 const headersOf = (lang: Lang, resource: 'user' | 'role', columns: readonly string[]) =>
   columns.map((column) => (CATALOGUES[lang].resources[resource].fields as Record<string, string>)[column]);
 
@@ -203,11 +201,20 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
 
   it('users in Chinese: create, edit, filter, sort, export CSV and XLSX, delete one and several', async () => {
     const zh = CATALOGUES.zh;
-    for (const [name, realname] of [['qa1', 'Quinn Alpha'], ['qa2', 'Quinn Beta'], ['qa3', 'Quinn Gamma']]) await arrangeUser(name, realname);
+    for (const [name, realname] of [
+      ['qa1', 'Quinn Alpha'],
+      ['qa2', 'Quinn Beta'],
+      ['qa3', 'Quinn Gamma'],
+    ])
+      await arrangeUser(name, realname);
     await signedInAdmin();
     await useLanguage(admin, server, 'zh', '/systemSettings/user');
     await expectHeading(admin, nameOf('zh', 'user'));
-    for (const column of userDeclaration.list.columns) await admin.locator('thead').getByText(headersOf('zh', 'user', [column])[0], { exact: true }).waitFor();
+    for (const column of userDeclaration.list.columns)
+      await admin
+        .locator('thead')
+        .getByText(headersOf('zh', 'user', [column])[0], { exact: true })
+        .waitFor();
 
     // create, with the password rule's message in Chinese first
     await admin.getByRole('link', { name: RA.zh.create }).click();
@@ -307,7 +314,11 @@ describe.skipIf(!browserAvailable())('system settings end to end', () => {
     const headers = headersOf('en', 'role', roleDeclaration.list.columns);
     const csvRows = parseCsv((await exportList(admin, 'en', 'csv')).bytes);
     expect(csvRows[0]).toEqual(headers);
-    expect(csvRows.slice(1).map((cells) => cells.slice(0, 2))).toEqual([['Temp C', 'Temp C role'], ['Temp B', 'Temp B role'], ['Temp A', 'Temp A role']]);
+    expect(csvRows.slice(1).map((cells) => cells.slice(0, 2))).toEqual([
+      ['Temp C', 'Temp C role'],
+      ['Temp B', 'Temp B role'],
+      ['Temp A', 'Temp A role'],
+    ]);
     const workbook = await parseXlsx((await exportList(admin, 'en', 'xlsx')).bytes);
     expect(workbook.sheet).toBe(nameOf('en', 'role', 1));
     expect(workbook.rows).toEqual(csvRows);

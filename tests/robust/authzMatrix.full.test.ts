@@ -21,7 +21,13 @@ describeBackends('authorization matrix, full', (server) => {
     const guarded = apiRoutes().filter((route) => !route.public).length;
     console.info(
       `authorization matrix, full [${server.backend}]: ${guarded} guarded routes, ${FULL_CASES.length} cases: ${outcome.cells} calls in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-      { perCase: outcome.perCase, foreignCodes: outcome.foreignCodes, emptyListings: outcome.emptyListings.length, notAddressing: outcome.notAddressing.length, notes: outcome.notes },
+      {
+        perCase: outcome.perCase,
+        foreignCodes: outcome.foreignCodes,
+        emptyListings: outcome.emptyListings.length,
+        notAddressing: outcome.notAddressing.length,
+        notes: outcome.notes,
+      },
     );
   });
 

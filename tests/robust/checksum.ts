@@ -30,7 +30,10 @@ const queryOf = (db: Db) => {
   if (!query) {
     query = tablesOf(db).then((tables) =>
       tables
-        .map((table) => `select '${table}' as name, (select count(*) || ':' || coalesce(sum(hashtextextended(t::text, 7)), 0) from "${table}" t ${REFUSAL_RECORDS[table] ?? ''}) as sum`)
+        .map(
+          (table) =>
+            `select '${table}' as name, (select count(*) || ':' || coalesce(sum(hashtextextended(t::text, 7)), 0) from "${table}" t ${REFUSAL_RECORDS[table] ?? ''}) as sum`,
+        )
         .join(' union all '),
     );
     cache.set(db, query);

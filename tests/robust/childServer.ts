@@ -97,7 +97,10 @@ export const startChildServer = async (store: Store, env: Record<string, string>
   const deadline = Date.now() + startMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited while starting (${child.exitCode ?? child.signalCode}):\n${output}`);
-    const ready = await fetch(`${url}/test-api/docs/json`, { signal: AbortSignal.timeout(5_000) }).then((response) => response.ok, () => false);
+    const ready = await fetch(`${url}/test-api/docs/json`, { signal: AbortSignal.timeout(5_000) }).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await kill();

@@ -67,7 +67,9 @@ describe.each(BACKENDS)('SIGKILL during bulk writes [%s]', (backend) => {
     const admin = (await signInAdmin(call)).token;
 
     const fleet = (await must(call, 'POST', '/fleet', admin, { name: 'Fault fleet' })).id as number;
-    const permissions = ((await must(call, 'POST', '/permission/page', admin, { pageNum: 1, pageSize: 3, sort: 'id', order: 'DESC' })).list as Array<{ id: number }>).map((row) => row.id);
+    const permissions = ((await must(call, 'POST', '/permission/page', admin, { pageNum: 1, pageSize: 3, sort: 'id', order: 'DESC' })).list as Array<{ id: number }>).map(
+      (row) => row.id,
+    );
     const role = (await must(call, 'POST', '/role', admin, { name: 'fault base', permissions })).id as number;
     const reference = (await must(call, 'POST', '/rvm', admin, { termNo: 'FTREF', serialNumber: 'FSREF', termType: 'H30', fleetId: fleet })).id as number;
     const doomed: number[][] = [];

@@ -20,10 +20,33 @@ class RawJson {
 }
 
 const INJECTIONS = [
-  "'; drop table sys_user; --", "' or '1'='1", '1; select pg_sleep(5)', "admin'--", '" union select null, null --',
-  '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', 'javascript:alert(1)', '../../../../etc/passwd', '..\\..\\..\\boot.ini',
-  '%2e%2e%2f%2e%2e%2f', '${jndi:ldap://x/a}', '{{7*7}}', '#{7*7}', '%00', '%', '\\', '$where', '*', '%_%', 'null', 'NaN', '-0',
-  '1e999', '0x10', ' 1', '\r\nX-Injected: yes',
+  "'; drop table sys_user; --",
+  "' or '1'='1",
+  '1; select pg_sleep(5)',
+  "admin'--",
+  '" union select null, null --',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  '../../../../etc/passwd',
+  '..\\..\\..\\boot.ini',
+  '%2e%2e%2f%2e%2e%2f',
+  '${jndi:ldap://x/a}',
+  '{{7*7}}',
+  '#{7*7}',
+  '%00',
+  '%',
+  '\\',
+  '$where',
+  '*',
+  '%_%',
+  'null',
+  'NaN',
+  '-0',
+  '1e999',
+  '0x10',
+  ' 1',
+  '\r\nX-Injected: yes',
 ];
 const ODD_UNICODE = ['\u0000', 'a\u0000b', '😀👍🏽', '\u202Eevil', '\uFEFF', 'Z\u0351\u0360\u0361', '中文名字', '\ud800', 'x\udfffy', 'e\u0301', '\u2028\u2029', '\u{10FFFF}'];
 /** Extra field names (fixed: an unknown field's name is echoed in the answer). */
@@ -75,7 +98,8 @@ export const validValue = (schema: JsonSchema, route: RouteInfo, name: string, i
       default:
         if (/password/i.test(name)) return fc.constantFrom(VALID_PASSWORD, 'Other#2024');
         if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length <= (schema.maxLength ?? 2000));
-        if (['from', 'to', 'dayStart'].includes(name)) return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((date) => date.toISOString());
+        if (['from', 'to', 'dayStart'].includes(name))
+          return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((date) => date.toISOString());
         return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 20, 20) });
     }
   });
@@ -99,9 +123,17 @@ type Mutation =
   | { kind: 'rawBody'; payload: string; contentType: string };
 
 const RAW_BODIES: Array<[string, string]> = [
-  ['', 'application/json'], ['{', 'application/json'], ['{"a":}', 'application/json'], ['nul\u0000', 'application/json'], ['[1,2', 'application/json'],
-  ['{"id":1}', 'text/plain'], ['id=1&name=x', 'application/x-www-form-urlencoded'], ['<a>1</a>', 'application/xml'], ['{"id":1}', 'application/json; charset=latin1'],
-  ['{"__proto__":{"superAdmin":true}}', 'application/json'], ['{"constructor":{"prototype":{"x":1}}}', 'application/json'],
+  ['', 'application/json'],
+  ['{', 'application/json'],
+  ['{"a":}', 'application/json'],
+  ['nul\u0000', 'application/json'],
+  ['[1,2', 'application/json'],
+  ['{"id":1}', 'text/plain'],
+  ['id=1&name=x', 'application/x-www-form-urlencoded'],
+  ['<a>1</a>', 'application/xml'],
+  ['{"id":1}', 'application/json; charset=latin1'],
+  ['{"__proto__":{"superAdmin":true}}', 'application/json'],
+  ['{"constructor":{"prototype":{"x":1}}}', 'application/json'],
 ];
 
 const partsOf = (route: RouteInfo) => (['body', 'querystring', 'params'] as Part[]).filter((part) => route[part]);
@@ -173,7 +205,9 @@ export const toRequest = (route: RouteInfo, { values, mutation }: Drawn): ApiReq
   } else if (mutation.kind === 'extra') {
     copy[mutation.part][EXTRA_KEYS[mutation.pick % EXTRA_KEYS.length]] = mutation.value;
   }
-  const path = route.url.replace(/:([A-Za-z]+)/g, (_, name: string) => pathSegment(asText(copy.params[name] ?? '').join(','), mutation.kind === 'replace' && mutation.value === OVER_LONG));
+  const path = route.url.replace(/:([A-Za-z]+)/g, (_, name: string) =>
+    pathSegment(asText(copy.params[name] ?? '').join(','), mutation.kind === 'replace' && mutation.value === OVER_LONG),
+  );
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(copy.querystring)) for (const text of asText(value)) search.append(name, route.streaming ? text.slice(0, 1000) : text);
   let query = search.toString();
@@ -194,11 +228,14 @@ export const edgeCases = (route: RouteInfo, ids: Targets): Array<{ label: string
   // On the minimal request, so nothing else in it is refused before the value under test is looked at.
   const minimal = sampleParts(route, ids, true);
   const values = { body: minimal.body, querystring: minimal.querystring, params: minimal.params } as Drawn['values'];
-  const cases: Array<{ label: string; request: ApiRequest; emptyBody?: boolean }> = [{ label: 'required fields only', request: toRequest(route, { values, mutation: { kind: 'valid' } }) }];
+  const cases: Array<{ label: string; request: ApiRequest; emptyBody?: boolean }> = [
+    { label: 'required fields only', request: toRequest(route, { values, mutation: { kind: 'valid' } }) },
+  ];
   for (const part of partsOf(route)) {
     Object.entries<JsonSchema>(route[part]!.properties ?? {}).forEach(([name, property], pick) => {
       const types = typesOf(property);
-      const replace = (label: string, value: unknown) => cases.push({ label: `${label} in ${part}.${name}`, request: toRequest(route, { values, mutation: { kind: 'replace', part, pick, value } }) });
+      const replace = (label: string, value: unknown) =>
+        cases.push({ label: `${label} in ${part}.${name}`, request: toRequest(route, { values, mutation: { kind: 'replace', part, pick, value } }) });
       if (types.includes('string') && !property.enum) replace('NUL', 'Matrix\u0000x');
       if (part === 'body' && (types.includes('null') || property.nullable)) replace('null', null);
       if (types.includes('object') || types.includes('array')) replace('deep nesting', deepObject(20_000));
@@ -214,10 +251,13 @@ export const edgeCases = (route: RouteInfo, ids: Targets): Array<{ label: string
 };
 
 const TRANSPORT_CASES: Array<[string, ApiRequest]> = [
-  ['URL over Node\'s 16 KB header limit', { method: 'GET', url: `/test-api/login/current?pad=${'x'.repeat(20_000)}` }],
+  ["URL over Node's 16 KB header limit", { method: 'GET', url: `/test-api/login/current?pad=${'x'.repeat(20_000)}` }],
   ['malformed percent-encoding in the path', { method: 'GET', url: '/test-api/user/%E0%A4%A' }],
   ['malformed percent-encoding in the query', { method: 'GET', url: '/test-api/user/list?nameLike=%E0%A4%A' }],
-  ['body over the 1 MB limit', { method: 'POST', url: '/test-api/role/page', raw: { payload: JSON.stringify({ nameLike: 'x'.repeat(1_100_000) }), contentType: 'application/json' } }],
+  [
+    'body over the 1 MB limit',
+    { method: 'POST', url: '/test-api/role/page', raw: { payload: JSON.stringify({ nameLike: 'x'.repeat(1_100_000) }), contentType: 'application/json' } },
+  ],
   ['unknown address', { method: 'GET', url: '/test-api/no/such/route' }],
 ];
 
@@ -237,7 +277,9 @@ export interface FuzzOutcome {
 
 const describeRequest = (request: ApiRequest) =>
   `${request.method} ${request.url.length > 300 ? `${request.url.slice(0, 300)}…(${request.url.length})` : request.url}` +
-  (request.raw ? ` [${request.raw.contentType}] ${String(request.raw.payload).slice(0, 300)}${String(request.raw.payload).length > 300 ? `…(${String(request.raw.payload).length} chars)` : ''}` : '');
+  (request.raw
+    ? ` [${request.raw.contentType}] ${String(request.raw.payload).slice(0, 300)}${String(request.raw.payload).length > 300 ? `…(${String(request.raw.payload).length} chars)` : ''}`
+    : '');
 
 /**
  * Fuzzes every route with `runs` drawn requests (fast-check shrinks each failure to a small one),
@@ -257,9 +299,13 @@ export const fuzzRoutes = async (
   const watch = await watchTables(db);
   const outcome: FuzzOutcome = { requests: 0, failures: [], slowest: [] };
   const keepSession = async () => {
-    const alive = await authenticate(db, config, token).then(() => true, () => false);
+    const alive = await authenticate(db, config, token).then(
+      () => true,
+      () => false,
+    );
     const [admin] = await db.select({ mustChange: sysUser.mustChangePassword, enabled: sysUser.enabled }).from(sysUser).where(eq(sysUser.id, adminId));
-    if (admin.mustChange || !admin.enabled) await db.update(sysUser).set({ mustChangePassword: false, enabled: true, passwordChangedAt: new Date() }).where(eq(sysUser.id, adminId));
+    if (admin.mustChange || !admin.enabled)
+      await db.update(sysUser).set({ mustChangePassword: false, enabled: true, passwordChangedAt: new Date() }).where(eq(sysUser.id, adminId));
     if (!alive || admin.mustChange || !admin.enabled) token = await issueToken(db, config, adminId);
   };
   const probe = async (route: RouteInfo, request: ApiRequest): Promise<{ problems: string[]; answer: ApiAnswer }> => {
@@ -315,7 +361,13 @@ export const fuzzRoutes = async (
     const answer = await send(server.app, request, token, true);
     outcome.requests++;
     const problems = answerProblems(answer);
-    if (problems.length) outcome.failures.push({ route: '(HTTP)', problems: [...problems, `answer: ${answer.status} ${answer.text.slice(0, 200)}`], request: `${label}: ${describeRequest(request)}`, answer: '' });
+    if (problems.length)
+      outcome.failures.push({
+        route: '(HTTP)',
+        problems: [...problems, `answer: ${answer.status} ${answer.text.slice(0, 200)}`],
+        request: `${label}: ${describeRequest(request)}`,
+        answer: '',
+      });
   }
   outcome.slowest.sort((a, b) => b[1] - a[1]);
   return outcome;

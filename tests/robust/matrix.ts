@@ -14,8 +14,17 @@ import { tokenOnly, type RouteInfo } from './routeTable';
 import { MARKER, type World } from './world';
 
 export type MatrixCase =
-  | 'noToken' | 'malformedToken' | 'unknownToken' | 'bearerToken' | 'hugeToken' | 'idleToken' | 'expiredToken' | 'revokedToken'
-  | 'supersededToken' | 'missingPermission' | 'foreignRecord';
+  | 'noToken'
+  | 'malformedToken'
+  | 'unknownToken'
+  | 'bearerToken'
+  | 'hugeToken'
+  | 'idleToken'
+  | 'expiredToken'
+  | 'revokedToken'
+  | 'supersededToken'
+  | 'missingPermission'
+  | 'foreignRecord';
 
 /** The fast sweep (npm test): no-token is routeGuard.test.ts's, superseded shares the revoked path. */
 export const FAST_CASES: MatrixCase[] = ['malformedToken', 'unknownToken', 'idleToken', 'expiredToken', 'revokedToken', 'missingPermission', 'foreignRecord'];
@@ -124,7 +133,10 @@ export const runMatrix = async (server: TestServer, world: World, routes: RouteI
     }
     const problems = [...answerProblems(answer), expect(answer), changed.length ? `changed ${changed.join(', ')}` : undefined].filter(Boolean);
     if (answer.text.includes(MARKER)) problems.push('served a record of another license account');
-    if (problems.length) outcome.failures.push(`${state} ${route.key} (${request.method} ${request.url} ${JSON.stringify(request.body ?? '')}) -> ${answer.status} ${codeOf(answer)}: ${problems.join('; ')}`);
+    if (problems.length)
+      outcome.failures.push(
+        `${state} ${route.key} (${request.method} ${request.url} ${JSON.stringify(request.body ?? '')}) -> ${answer.status} ${codeOf(answer)}: ${problems.join('; ')}`,
+      );
   };
 
   for (const route of guarded) {
@@ -137,9 +149,7 @@ export const runMatrix = async (server: TestServer, world: World, routes: RouteI
       } else if (state === 'missingPermission') {
         const token = world.lacking(route);
         if (tokenOnly(route) || !token) continue;
-        await check(route, state, requestFor(route, world.home), token, (answer) =>
-          answer.status === 403 && codeOf(answer) === '4003' ? undefined : 'expected 403 4003',
-        );
+        await check(route, state, requestFor(route, world.home), token, (answer) => (answer.status === 403 && codeOf(answer) === '4003' ? undefined : 'expected 403 4003'));
       } else if (state === 'foreignRecord') {
         const request = foreignRequest(route, world);
         if (!request) {

@@ -8,8 +8,20 @@ import type { JsonSchema, RouteInfo } from './routeTable';
 
 /** Records a route can address, by kind. */
 export type TargetKind =
-  | 'user' | 'role' | 'permission' | 'fleet' | 'machine' | 'event' | 'eventNotification' | 'command' | 'pendingCommand'
-  | 'batch' | 'file' | 'consumerSession' | 'savedFilter' | 'licenseAccount';
+  | 'user'
+  | 'role'
+  | 'permission'
+  | 'fleet'
+  | 'machine'
+  | 'event'
+  | 'eventNotification'
+  | 'command'
+  | 'pendingCommand'
+  | 'batch'
+  | 'file'
+  | 'consumerSession'
+  | 'savedFilter'
+  | 'licenseAccount';
 
 export type Targets = Record<TargetKind, number>;
 
@@ -189,7 +201,12 @@ export const send = async (app: FastifyInstance, request: ApiRequest, token?: st
   if (overHttp) {
     const abort = new AbortController();
     const bodyless = request.method === 'GET' || request.method === 'HEAD'; // fetch cannot send one
-    const response = await fetch(`${await addressOf(app)}${request.url}`, { method: request.method, headers, body: bodyless ? undefined : (payload as string | undefined), signal: abort.signal });
+    const response = await fetch(`${await addressOf(app)}${request.url}`, {
+      method: request.method,
+      headers,
+      body: bodyless ? undefined : (payload as string | undefined),
+      signal: abort.signal,
+    });
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType.includes('event-stream')) {
       abort.abort();

@@ -7,8 +7,23 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { identifierMatches } from '../../resources/permissions';
 import { issueToken } from '../../server/auth/tokens';
 import {
-  consumerSession, fleet, licenseAccount, licenseAccountUserRelation, rvm, rvmCommand, rvmCommandBatch, rvmEvent, rvmFile,
-  savedFilter, sysPermission, sysRole, sysRolePermission, sysToken, sysUser, sysUserRole, eventNotificationRule,
+  consumerSession,
+  fleet,
+  licenseAccount,
+  licenseAccountUserRelation,
+  rvm,
+  rvmCommand,
+  rvmCommandBatch,
+  rvmEvent,
+  rvmFile,
+  savedFilter,
+  sysPermission,
+  sysRole,
+  sysRolePermission,
+  sysToken,
+  sysUser,
+  sysUserRole,
+  eventNotificationRule,
 } from '../../server/db/schema';
 import { seedDemoFleet } from '../../server/seed/demoFleet';
 import type { TestServer } from '../server/helpers';
@@ -36,10 +51,12 @@ export interface World {
   session: (userId: number) => Promise<{ token: string; tokenId: number }>;
 }
 
-export const callOf = (server: TestServer): Call => async (method, path, options = {}) => {
-  const answer = await server.call(method, path, { token: options.token, body: options.body });
-  return { status: answer.status, body: answer.body };
-};
+export const callOf =
+  (server: TestServer): Call =>
+  async (method, path, options = {}) => {
+    const answer = await server.call(method, path, { token: options.token, body: options.body });
+    return { status: answer.status, body: answer.body };
+  };
 
 const permissionKey = (route: RouteInfo) => [...route.permissions].sort().join(' ');
 
@@ -59,7 +76,10 @@ export const buildWorld = async (server: TestServer, routes: RouteInfo[], option
     .select({ accountA: licenseAccountUserRelation.licenseAccountId })
     .from(licenseAccountUserRelation)
     .where(and(eq(licenseAccountUserRelation.userId, adminRow.id), eq(licenseAccountUserRelation.isDefault, true)));
-  const [{ accountB }] = await db.insert(licenseAccount).values({ licenseAccountName: `${MARKER} operator` }).returning({ accountB: licenseAccount.id });
+  const [{ accountB }] = await db
+    .insert(licenseAccount)
+    .values({ licenseAccountName: `${MARKER} operator` })
+    .returning({ accountB: licenseAccount.id });
   const passwordHash = await hasher.hash('Matrix@123');
   const permissions = await db.select({ id: sysPermission.id, identifier: sysPermission.identifier }).from(sysPermission);
 
@@ -69,7 +89,10 @@ export const buildWorld = async (server: TestServer, routes: RouteInfo[], option
     const [user] = await db.insert(sysUser).values({ name, realname, password: passwordHash }).returning({ id: sysUser.id });
     await db.insert(licenseAccountUserRelation).values({ userId: user.id, licenseAccountId: account, isDefault: true });
     if (identifiers) {
-      const [role] = await db.insert(sysRole).values({ licenseAccountId: account, name: `${name} role` }).returning({ id: sysRole.id });
+      const [role] = await db
+        .insert(sysRole)
+        .values({ licenseAccountId: account, name: `${name} role` })
+        .returning({ id: sysRole.id });
       const held = permissions.filter((permission) => identifiers.includes(permission.identifier));
       if (held.length) await db.insert(sysRolePermission).values(held.map((permission) => ({ roleId: role.id, permissionId: permission.id })));
       await db.insert(sysUserRole).values({ userId: user.id, roleId: role.id });
@@ -78,14 +101,24 @@ export const buildWorld = async (server: TestServer, routes: RouteInfo[], option
   };
   const session = async (userId: number) => {
     const token = await issueToken(db, config, userId);
-    const [row] = await db.select({ id: sysToken.id }).from(sysToken).where(eq(sysToken.userId, userId)).orderBy(sql`${sysToken.id} desc`).limit(1);
+    const [row] = await db
+      .select({ id: sysToken.id })
+      .from(sysToken)
+      .where(eq(sysToken.userId, userId))
+      .orderBy(sql`${sysToken.id} desc`)
+      .limit(1);
     return { token, tokenId: row.id };
   };
 
   const recordsOf = async (account: number, owner: number, text: string): Promise<Targets> => {
     await seedDemoFleet(db, { ...fleetSize, seed: `matrix-${account}`, licenseAccountId: account, now: Date.now() });
     // The machine of the first consumer session, with an alarm of its own.
-    const [session] = await db.select({ id: consumerSession.id, rvmId: consumerSession.rvmId }).from(consumerSession).where(eq(consumerSession.licenseAccountId, account)).orderBy(asc(consumerSession.id)).limit(1);
+    const [session] = await db
+      .select({ id: consumerSession.id, rvmId: consumerSession.rvmId })
+      .from(consumerSession)
+      .where(eq(consumerSession.licenseAccountId, account))
+      .orderBy(asc(consumerSession.id))
+      .limit(1);
     if (!session) throw new Error('the demo fleet seeded no consumer session');
     const [machine] = await db.select().from(rvm).where(eq(rvm.id, session.rvmId));
     const [event] = await db
@@ -94,14 +127,23 @@ export const buildWorld = async (server: TestServer, routes: RouteInfo[], option
       .returning({ id: rvmEvent.id });
     const [{ id: fleetId }] = await db.select({ id: fleet.id }).from(fleet).where(eq(fleet.id, machine.fleetId));
     if (text) {
-      await db.update(rvm).set({ termNo: `${text}-${machine.id}`, address: text, note: text }).where(eq(rvm.id, machine.id));
-      await db.update(fleet).set({ name: `${text} fleet` }).where(eq(fleet.licenseAccountId, account));
+      await db
+        .update(rvm)
+        .set({ termNo: `${text}-${machine.id}`, address: text, note: text })
+        .where(eq(rvm.id, machine.id));
+      await db
+        .update(fleet)
+        .set({ name: `${text} fleet` })
+        .where(eq(fleet.licenseAccountId, account));
       await db.update(rvmEvent).set({ detail: text }).where(eq(rvmEvent.rvmId, machine.id));
       await db.update(consumerSession).set({ voucherCode: text, userId: text }).where(eq(consumerSession.rvmId, machine.id));
     }
     const label = text || 'Matrix';
     const user = await createUser(account, [], `${label} victim`);
-    const [role] = await db.insert(sysRole).values({ licenseAccountId: account, name: `${label} role` }).returning({ id: sysRole.id });
+    const [role] = await db
+      .insert(sysRole)
+      .values({ licenseAccountId: account, name: `${label} role` })
+      .returning({ id: sysRole.id });
     const [rule] = await db
       .insert(eventNotificationRule)
       .values({ licenseAccountId: account, name: `${label} rule`, alarmCodes: 'am_code_PK_1', recipients: 'ops@example.com' })
@@ -127,9 +169,20 @@ export const buildWorld = async (server: TestServer, routes: RouteInfo[], option
       .values({ resource: 'user', name: `${label} filter`, filter: {}, visibility: 'personal', ownerId: owner, licenseAccountId: account })
       .returning({ id: savedFilter.id });
     return {
-      user, role: role.id, fleet: fleetId, machine: machine.id, event: event.id, eventNotification: rule.id, command: await command('sendFailed'),
-      pendingCommand: await command('notSent'), batch: batch.id, file: file.id, consumerSession: session.id, savedFilter: filter.id,
-      licenseAccount: account, permission: permissions[0].id,
+      user,
+      role: role.id,
+      fleet: fleetId,
+      machine: machine.id,
+      event: event.id,
+      eventNotification: rule.id,
+      command: await command('sendFailed'),
+      pendingCommand: await command('notSent'),
+      batch: batch.id,
+      file: file.id,
+      consumerSession: session.id,
+      savedFilter: filter.id,
+      licenseAccount: account,
+      permission: permissions[0].id,
     };
   };
 

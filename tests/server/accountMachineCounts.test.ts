@@ -13,9 +13,7 @@ describeBackends('machine totals kept by triggers', (server) => {
     const { db } = server;
     const token = await server.login();
     const [{ id: account }] = rowsOf<{ id: number }>(await db.execute(sql`select id from license_account order by id limit 1`));
-    const [{ id: other }] = rowsOf<{ id: number }>(
-      await db.execute(sql`insert into license_account (license_account_name) values (${`totals-${Date.now()}`}) returning id`),
-    );
+    const [{ id: other }] = rowsOf<{ id: number }>(await db.execute(sql`insert into license_account (license_account_name) values (${`totals-${Date.now()}`}) returning id`));
     const counts = async () =>
       Object.fromEntries(
         rowsOf<{ license_account_id: number; machines: number }>(
@@ -46,7 +44,10 @@ describeBackends('machine totals kept by triggers', (server) => {
     expect((await counts())[account]).toBe(startedWith + 4);
     expect((await page()).total).toBe(startedWith + 4);
 
-    await db.update(rvm).set({ licenseAccountId: other }).where(inArray(rvm.id, [ids[0], ids[1]]));
+    await db
+      .update(rvm)
+      .set({ licenseAccountId: other })
+      .where(inArray(rvm.id, [ids[0], ids[1]]));
     await db.update(rvm).set({ address: 'unrelated' }).where(eq(rvm.id, ids[2])); // no count changes
     await db.delete(rvm).where(eq(rvm.id, ids[3]));
     const after = await truth();

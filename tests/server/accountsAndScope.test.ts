@@ -32,17 +32,25 @@ describeBackends('license accounts and scoping', (server) => {
     const { body } = await server.call('GET', `/license-account/${otherId}`, { token: admin });
     expect(body.resData).toMatchObject({ licenseAccountName: 'Kowloon', businessUnit: 'HK', userCount: 2, machineCount: 0, fleetCount: 0 });
     // Real figures: two fleets and three machines of this account, one machine of another that must not count.
-    const [east, west] = await server.db.insert(fleet).values([{ licenseAccountId: otherId, name: 'East' }, { licenseAccountId: otherId, name: 'West' }]).returning({ id: fleet.id });
+    const [east, west] = await server.db
+      .insert(fleet)
+      .values([
+        { licenseAccountId: otherId, name: 'East' },
+        { licenseAccountId: otherId, name: 'West' },
+      ])
+      .returning({ id: fleet.id });
     const [home] = await server.db.insert(fleet).values({ licenseAccountId: defaultId, name: 'Home' }).returning({ id: fleet.id });
     const machine = (account: number, fleetId: number, termNo: string) => ({ licenseAccountId: account, fleetId, termNo, serialNumber: `SN-${termNo}`, termType: 'H30' });
     await server.db.insert(rvm).values([machine(otherId, east.id, 'K1'), machine(otherId, east.id, 'K2'), machine(otherId, west.id, 'K3'), machine(defaultId, home.id, 'D1')]);
     const counted = (await server.call('GET', `/license-account/${otherId}`, { token: admin })).body.resData;
     expect(counted).toMatchObject({ machineCount: 3, fleetCount: 2 });
     const byMachines = await server.call('POST', '/license-account/page', { token: admin, body: { sort: 'machineCount', order: 'DESC' } });
-    expect(byMachines.body.resData.list.map((account: { id: number; machineCount: number; fleetCount: number }) => [account.id, account.machineCount, account.fleetCount])).toEqual([
-      [otherId, 3, 2],
-      [defaultId, 1, 1],
-    ]);
+    expect(byMachines.body.resData.list.map((account: { id: number; machineCount: number; fleetCount: number }) => [account.id, account.machineCount, account.fleetCount])).toEqual(
+      [
+        [otherId, 3, 2],
+        [defaultId, 1, 1],
+      ],
+    );
     const sorted = await server.call('POST', '/license-account/page', { token: admin, body: { sort: 'userCount', order: 'DESC' } });
     expect(sorted.body.resData.list.map((account: { userCount: number }) => account.userCount)).toEqual([2, 1]);
   });
@@ -74,9 +82,7 @@ describeBackends('license accounts and scoping', (server) => {
     expect([status, body.resCode]).toEqual([404, '2003']);
     expect((await server.call('PUT', '/license-account-user-relation?id=abc', { token })).body.resCode).toBe('1003');
     expect((await server.call('PUT', '/license-account-user-relation', { token })).body.resCode).toBe('1001');
-    expect((await server.call('GET', '/license-account-user-relation', { token })).body.resData).toEqual([
-      { id: otherId, licenseAccountName: 'Kowloon', isDefault: true },
-    ]);
+    expect((await server.call('GET', '/license-account-user-relation', { token })).body.resData).toEqual([{ id: otherId, licenseAccountName: 'Kowloon', isDefault: true }]);
   });
 
   it('scopes roles to the current account and refuses roles of another one', async () => {
@@ -123,15 +129,13 @@ describeBackends('license accounts and scoping', (server) => {
     await server.call('PUT', `/license-account-user-relation?id=${otherId}`, { token: admin });
     expect((await server.call('PUT', '/user', { token: admin, body: { id, roles: [strong] } })).body.resCode).toBe('00000');
     await server.call('PUT', `/license-account-user-relation?id=${defaultId}`, { token: admin });
-    expect((await server.db.select({ roleId: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, id))).map((row) => row.roleId).sort()).toEqual([viewer, strong].sort());
+    expect((await server.db.select({ roleId: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, id))).map((row) => row.roleId).sort()).toEqual(
+      [viewer, strong].sort(),
+    );
     const token = await server.login('twoacct', 'Passw0rd!');
 
     const current = (await server.call('GET', '/login/current', { token })).body.resData;
-    expect([current.licenseAccountId, current.userInfo.roleIds, current.userInfo.permissions]).toEqual([
-      defaultId,
-      [viewer],
-      [{ id: 210201, identifier: 'user:page' }],
-    ]);
+    expect([current.licenseAccountId, current.userInfo.roleIds, current.userInfo.permissions]).toEqual([defaultId, [viewer], [{ id: 210201, identifier: 'user:page' }]]);
     expect((await server.call('POST', '/user/page', { token, body: {} })).body.resCode).toBe('00000');
     expect((await server.call('POST', '/user/export', { token, body: { format: 'csv' } })).body.resCode).toBe('4003');
     expect((await server.call('POST', '/role/page', { token, body: {} })).body.resCode).toBe('4003');

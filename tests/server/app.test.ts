@@ -21,7 +21,17 @@ describeBackends('app', (server) => {
     expect(document.components.securitySchemes.rvmToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'rvm-token' });
     expect(document.info.description).toContain('11016');
     const paths = Object.keys(document.paths);
-    for (const path of ['/test-api/login/login', '/test-api/user/page', '/test-api/user/{id}', '/test-api/user/batchDelete', '/test-api/user/export', '/test-api/role', '/test-api/license-account-user-relation', '/test-api/saved-filter', '/test-api/user/password']) {
+    for (const path of [
+      '/test-api/login/login',
+      '/test-api/user/page',
+      '/test-api/user/{id}',
+      '/test-api/user/batchDelete',
+      '/test-api/user/export',
+      '/test-api/role',
+      '/test-api/license-account-user-relation',
+      '/test-api/saved-filter',
+      '/test-api/user/password',
+    ]) {
       expect(paths).toContain(path);
     }
     const createUser = document.paths['/test-api/user'].post;
@@ -65,7 +75,13 @@ describeBackends('app', (server) => {
     log.on('data', (chunk: Buffer) => (lines += chunk.toString()));
     const app = await server.anotherInstance({
       logger: { level: 'info', stream: log },
-      hooks: { role: { beforeCreate: async () => { throw new Error('boom in a hook'); } } },
+      hooks: {
+        role: {
+          beforeCreate: async () => {
+            throw new Error('boom in a hook');
+          },
+        },
+      },
     });
     // Signed in through the helper (the forced first change done): tokens live in the shared database.
     const token = await server.login();

@@ -16,7 +16,13 @@ describeBackends('audit of engine writes', (server) => {
     server.app.inject({ method, url: `/test-api${url}`, headers: { 'rvm-token': admin, 'x-forwarded-for': CLIENT }, ...(body ? { payload: body } : {}) });
   /** The entries of one record, oldest first, their changes parsed (the column keeps JSON text). */
   const entriesOf = async (resource: string, recordId: number) =>
-    (await server.db.select().from(auditLog).where(and(eq(auditLog.resource, resource), eq(auditLog.recordId, recordId))).orderBy(auditLog.id)).map((entry) => ({
+    (
+      await server.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.resource, resource), eq(auditLog.recordId, recordId)))
+        .orderBy(auditLog.id)
+    ).map((entry) => ({
       ...entry,
       changes: JSON.parse(String(entry.changes)) as Record<string, unknown>,
     }));
@@ -42,7 +48,7 @@ describeBackends('audit of engine writes', (server) => {
     expect(update.changes).toEqual({ permissions: { before: [21, 2102], after: [21, 2103] } });
   });
 
-  it('records a configured record\'s edit and delete, and nothing for a refused write', async () => {
+  it("records a configured record's edit and delete, and nothing for a refused write", async () => {
     expect((await call('POST', '/resource-types', { ...BARCODE, name: 'auditedCode' })).json().resCode).toBe('00000');
     const made = (await call('POST', '/custom/auditedCode', { code: '12345', itemType: 'pet', refund: 0.25 })).json();
     const id = made.resData.id as number;

@@ -91,13 +91,13 @@ describeBackends(
       }
     });
 
-    it('records a password set by a reset link as the user\'s own entry', async () => {
+    it("records a password set by a reset link as the user's own entry", async () => {
       await server.createUser({ name: 'aud3', email: 'aud3@example.com' }, admin);
       const send = vi.spyOn(server.app.services.mailer, 'send');
       try {
         await server.call('POST', '/login/forgotPassword', { body: { account: 'aud3' } });
         await answeredWorkSettled(server.app.services);
-        const token = decodeURIComponent((send.mock.calls[0][1]).text.match(/\/resetPassword\?token=(\S+)/)?.[1] ?? '');
+        const token = decodeURIComponent(send.mock.calls[0][1].text.match(/\/resetPassword\?token=(\S+)/)?.[1] ?? '');
         const answer = await server.call('POST', '/login/resetPassword', { body: { token, password: 'Link#1234', confirmPassword: 'Link#1234' } });
         expect(answer.body.resCode).toBe('00000');
       } finally {
@@ -155,7 +155,16 @@ describeBackends(
     it('deletes entries past the retention in bounded batches, and only those', async () => {
       const now = new Date();
       const at = (days: number) => new Date(now.getTime() - days * DAY);
-      const entry = (days: number) => ({ licenseAccountId: accountId, userId: adminId, userName: 'admin', action: 'update', resource: 'retained', recordId: days, outcome: 'success', time: at(days) });
+      const entry = (days: number) => ({
+        licenseAccountId: accountId,
+        userId: adminId,
+        userName: 'admin',
+        action: 'update',
+        resource: 'retained',
+        recordId: days,
+        outcome: 'success',
+        time: at(days),
+      });
       await server.db.insert(auditLog).values([400, 390, 380, 370, 366, 364, 1].map(entry));
       const kept = async () => (await entries(eq(auditLog.resource, 'retained'))).map((row) => row.recordId);
       // one statement of two rows per run at most: the oldest go first, the rest wait for the next run
@@ -180,7 +189,15 @@ describeBackends(
         await server.createUser({ name: 'auditor', roles: [role.body.resData.id] }, admin);
         await server.createUser({ name: 'noaudit' }, admin);
         viewer = await server.login('auditor', 'Passw0rd!');
-        const foreign = { licenseAccountId: otherAccount, userId: 1, userName: 'elsewhere', action: 'delete' as const, resource: 'fleet', recordId: 7, outcome: 'success' as const };
+        const foreign = {
+          licenseAccountId: otherAccount,
+          userId: 1,
+          userName: 'elsewhere',
+          action: 'delete' as const,
+          resource: 'fleet',
+          recordId: 7,
+          outcome: 'success' as const,
+        };
         const [[foreign1], [accountless]] = await Promise.all([
           server.db.insert(auditLog).values(foreign).returning({ id: auditLog.id }),
           server.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.userName, 'nobody9')),
@@ -188,8 +205,16 @@ describeBackends(
         foreignId = foreign1.id;
         accountlessId = accountless.id;
         await recordEvent(server.db, {
-          licenseAccountId: accountId, userId: adminId, userName: 'admin', action: 'command.restart', resource: 'machine', recordId: 55,
-          target: { rvmIds: [55], commandIds: [9] }, detail: { params: {} }, outcome: 'queued', address: '192.0.2.1',
+          licenseAccountId: accountId,
+          userId: adminId,
+          userName: 'admin',
+          action: 'command.restart',
+          resource: 'machine',
+          recordId: 55,
+          target: { rvmIds: [55], commandIds: [9] },
+          detail: { params: {} },
+          outcome: 'queued',
+          address: '192.0.2.1',
         });
       });
 
@@ -199,7 +224,7 @@ describeBackends(
         expect((await server.call('POST', '/audit-entry/export', { token, body: { format: 'csv' } })).body.resCode).toBe('4003');
       });
 
-      it('lists the caller\'s license account only, newest first; a superAdmin also sees entries of no account', async () => {
+      it("lists the caller's license account only, newest first; a superAdmin also sees entries of no account", async () => {
         const listed = (await page(viewer)).body;
         expect(listed.resCode).toBe('00000');
         const ids = listed.resData.list.map((row: { id: number }) => row.id);
@@ -214,7 +239,8 @@ describeBackends(
       });
 
       it('filters by user, action, resource, record, address and time', async () => {
-        const names = async (filters: Record<string, unknown>) => (await page(viewer, filters)).body.resData.list.map((row: { userName: string; action: string }) => `${row.userName} ${row.action}`);
+        const names = async (filters: Record<string, unknown>) =>
+          (await page(viewer, filters)).body.resData.list.map((row: { userName: string; action: string }) => `${row.userName} ${row.action}`);
         expect(new Set(await names({ userNameLike: 'aud1' }))).toEqual(new Set(['aud1 signIn']));
         expect(await names({ action: ['command.restart'] })).toEqual(['admin command.restart']);
         expect(await names({ resource: ['machine'], recordId: 55 })).toEqual(['admin command.restart']);
@@ -231,7 +257,7 @@ describeBackends(
         expect(JSON.parse(details)).toEqual({ rvmIds: [55], commandIds: [9], params: {} });
       });
 
-      it('exports with labels in the caller\'s language', async () => {
+      it("exports with labels in the caller's language", async () => {
         const answer = await server.call('POST', '/audit-entry/export', { token: viewer, body: { format: 'csv', action: ['command.restart', 'signIn'] }, lang: 'zh' });
         expect(answer.status).toBe(200);
         expect(answer.raw.body).toContain('远程命令：重启');

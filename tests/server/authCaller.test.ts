@@ -20,7 +20,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const NOW = Date.UTC(2026, 10, 24, 12);
 
-
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -73,18 +72,34 @@ describe('the forced password change', () => {
       if (actual === 'array') {
         const items = (schema.items ?? {}) as Record<string, unknown>;
         // an empty array still needs its items described (the OpenAPI document shows them)
-        return [...misfits(items, undefined, `${path}[]`).filter((issue) => !issue.includes('undefined is not')), ...(value as unknown[]).flatMap((item, index) => misfits(items, item, `${path}[${index}]`))];
+        return [
+          ...misfits(items, undefined, `${path}[]`).filter((issue) => !issue.includes('undefined is not')),
+          ...(value as unknown[]).flatMap((item, index) => misfits(items, item, `${path}[${index}]`)),
+        ];
       }
       if (actual !== 'object') return [];
       const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
       const fields = new Set([...Object.keys(properties), ...Object.keys(value as object)]);
       return [...fields].flatMap((field) =>
-        field in properties ? (field in (value as object) ? misfits(properties[field], (value as Record<string, unknown>)[field], `${path}.${field}`) : [`${path}.${field}: missing`]) : [`${path}.${field}: not described`],
+        field in properties
+          ? field in (value as object)
+            ? misfits(properties[field], (value as Record<string, unknown>)[field], `${path}.${field}`)
+            : [`${path}.${field}: missing`]
+          : [`${path}.${field}: not described`],
       );
     };
     const principal: Principal = {
-      userId: 7, userName: 'u', realName: 'U', superAdmin: false, mustChangePassword: false, passwordChangedAt: new Date(NOW),
-      licenseAccountId: 3, licenseAccountName: 'Default', licenseAccountCurrency: 'HKD', tokenId: 5, utcOffsetMinutes: null,
+      userId: 7,
+      userName: 'u',
+      realName: 'U',
+      superAdmin: false,
+      mustChangePassword: false,
+      passwordChangedAt: new Date(NOW),
+      licenseAccountId: 3,
+      licenseAccountName: 'Default',
+      licenseAccountCurrency: 'HKD',
+      tokenId: 5,
+      utcOffsetMinutes: null,
     };
     const db = (roleIds: number[]) => ({ execute: async () => ({ rows: [{ permissions: [{ id: 210201, identifier: 'user:page' }], role_ids: roleIds }] }) }) as unknown as Db;
     const member = await buildLoginAnswer(db([4]), DEFAULT_CONFIG, principal, 'T'.repeat(43));
@@ -176,7 +191,7 @@ describe('work after the answer', () => {
   });
 });
 
-describe('the caller\'s permission checks', () => {
+describe("the caller's permission checks", () => {
   const principal = (fields: Partial<Principal> = {}): Principal => ({
     userId: 7,
     userName: 'u',
@@ -193,7 +208,13 @@ describe('the caller\'s permission checks', () => {
   });
   const noDb = {} as Db;
   const caller = (fields: Partial<Principal>, identifiers?: string[]) =>
-    new Caller(noDb, DEFAULT_CONFIG, principal(fields), 'en', identifiers?.map((identifier, index) => ({ id: index + 1, identifier })));
+    new Caller(
+      noDb,
+      DEFAULT_CONFIG,
+      principal(fields),
+      'en',
+      identifiers?.map((identifier, index) => ({ id: index + 1, identifier })),
+    );
 
   it('grants a superAdmin everything without reading permissions', async () => {
     const admin = caller({ superAdmin: true });
@@ -205,7 +226,10 @@ describe('the caller\'s permission checks', () => {
 
   it('checks the identifiers read with the principal, 4003 when none matches', async () => {
     const holder = caller({ licenseAccountId: 3 }, ['user:page', 'role:*']);
-    expect(await holder.permissions()).toEqual([{ id: 1, identifier: 'user:page' }, { id: 2, identifier: 'role:*' }]);
+    expect(await holder.permissions()).toEqual([
+      { id: 1, identifier: 'user:page' },
+      { id: 2, identifier: 'role:*' },
+    ]);
     expect(await holder.can(['user:export', 'user:page'])).toBe(true);
     expect(await holder.can(['role:add'])).toBe(true);
     expect(await holder.can(['user:export'])).toBe(false);
@@ -240,20 +264,43 @@ describe('rows as node-postgres answers them (json already parsed; Stryker runs 
   const answering = (row: Record<string, unknown>) => ({ execute: async () => ({ rows: [row] }) }) as unknown as Db;
   const permissions = [{ id: 210201, identifier: 'user:page' }];
 
-  it('reads the caller\'s permissions whether they come as json or as text', async () => {
+  it("reads the caller's permissions whether they come as json or as text", async () => {
     vi.spyOn(Date, 'now').mockReturnValue(NOW);
     const row = {
-      token_id: 5, token_user_id: 7, utc_offset_minutes: 480, revoked: false, revoke_reason: null, created_ms: NOW - HOUR, last_seen_ms: NOW - 1000,
-      user_id: 7, enabled: true, user_name: 'u', realname: 'U', super_admin: false, must_change_password: false, password_changed_ms: NOW - HOUR,
-      account_id: 3, account_name: 'Default', account_currency: 'HKD',
+      token_id: 5,
+      token_user_id: 7,
+      utc_offset_minutes: 480,
+      revoked: false,
+      revoke_reason: null,
+      created_ms: NOW - HOUR,
+      last_seen_ms: NOW - 1000,
+      user_id: 7,
+      enabled: true,
+      user_name: 'u',
+      realname: 'U',
+      super_admin: false,
+      must_change_password: false,
+      password_changed_ms: NOW - HOUR,
+      account_id: 3,
+      account_name: 'Default',
+      account_currency: 'HKD',
     };
     const token = 'A'.repeat(43);
     for (const stored of [permissions, JSON.stringify(permissions)]) {
       const caller = await loadCaller(answering({ ...row, permissions: stored }), DEFAULT_CONFIG, token);
       expect(caller.permissions).toEqual(permissions);
       expect(caller.principal).toEqual({
-        userId: 7, userName: 'u', realName: 'U', superAdmin: false, mustChangePassword: false, passwordChangedAt: new Date(NOW - HOUR),
-        licenseAccountId: 3, licenseAccountName: 'Default', licenseAccountCurrency: 'HKD', tokenId: 5, utcOffsetMinutes: 480,
+        userId: 7,
+        userName: 'u',
+        realName: 'U',
+        superAdmin: false,
+        mustChangePassword: false,
+        passwordChangedAt: new Date(NOW - HOUR),
+        licenseAccountId: 3,
+        licenseAccountName: 'Default',
+        licenseAccountCurrency: 'HKD',
+        tokenId: 5,
+        utcOffsetMinutes: 480,
       });
     }
   });
@@ -261,11 +308,23 @@ describe('rows as node-postgres answers them (json already parsed; Stryker runs 
   it('builds the LoginAnswer from json or text: the first role as roleId, the version, no machine models yet', async () => {
     vi.spyOn(Date, 'now').mockReturnValue(NOW);
     const principal: Principal = {
-      userId: 7, userName: 'u', realName: 'U', superAdmin: false, mustChangePassword: true, passwordChangedAt: new Date(NOW - 91 * 86_400_000),
-      licenseAccountId: 3, licenseAccountName: 'Default', licenseAccountCurrency: 'HKD', tokenId: 5, utcOffsetMinutes: null,
+      userId: 7,
+      userName: 'u',
+      realName: 'U',
+      superAdmin: false,
+      mustChangePassword: true,
+      passwordChangedAt: new Date(NOW - 91 * 86_400_000),
+      licenseAccountId: 3,
+      licenseAccountName: 'Default',
+      licenseAccountCurrency: 'HKD',
+      tokenId: 5,
+      utcOffsetMinutes: null,
     };
     const config = { ...DEFAULT_CONFIG, version: '9.8.7' };
-    for (const [stored, roles] of [[permissions, [4, 9]], [JSON.stringify(permissions), JSON.stringify([4, 9])]] as const) {
+    for (const [stored, roles] of [
+      [permissions, [4, 9]],
+      [JSON.stringify(permissions), JSON.stringify([4, 9])],
+    ] as const) {
       const db = answering({ permissions: stored, role_ids: roles });
       expect(await permissionsAndRolesOf(db, 7, 3)).toEqual({ permissions, roleIds: [4, 9] });
       expect(await buildLoginAnswer(db, config, principal)).toEqual({
@@ -300,9 +359,24 @@ describe('a caller kept in memory (loadCaller with a CallerCache; a fake databas
     return { feed, cache };
   };
   const rowAt = (now: number, fields: Record<string, unknown> = {}) => ({
-    token_id: 5, token_user_id: 7, utc_offset_minutes: null, revoked: false, revoke_reason: null, created_ms: now - HOUR, last_seen_ms: now - 1000,
-    user_id: 7, enabled: true, user_name: 'u', realname: 'U', super_admin: false, must_change_password: false, password_changed_ms: now - HOUR,
-    account_id: 3, account_name: 'Default', account_currency: 'HKD', permissions: JSON.stringify([{ id: 210201, identifier: 'user:page' }]),
+    token_id: 5,
+    token_user_id: 7,
+    utc_offset_minutes: null,
+    revoked: false,
+    revoke_reason: null,
+    created_ms: now - HOUR,
+    last_seen_ms: now - 1000,
+    user_id: 7,
+    enabled: true,
+    user_name: 'u',
+    realname: 'U',
+    super_admin: false,
+    must_change_password: false,
+    password_changed_ms: now - HOUR,
+    account_id: 3,
+    account_name: 'Default',
+    account_currency: 'HKD',
+    permissions: JSON.stringify([{ id: 210201, identifier: 'user:page' }]),
     ...fields,
   });
   /** Answers `next()` to the caller query; counts the reads and the token touches (db.update). */
@@ -339,10 +413,13 @@ describe('a caller kept in memory (loadCaller with a CallerCache; a fake databas
     vi.spyOn(Date, 'now').mockReturnValue(NOW);
     const { feed, cache } = liveCache();
     let changeDuringRead = true;
-    const { db, work } = database(() => rowAt(NOW), () => {
-      if (changeDuringRead) feed.changed();
-      changeDuringRead = false;
-    });
+    const { db, work } = database(
+      () => rowAt(NOW),
+      () => {
+        if (changeDuringRead) feed.changed();
+        changeDuringRead = false;
+      },
+    );
     await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
     expect(cache.size).toBe(0);
     await loadCaller(db, DEFAULT_CONFIG, TOKEN, cache);
@@ -350,7 +427,7 @@ describe('a caller kept in memory (loadCaller with a CallerCache; a fake databas
     expect([work.reads, cache.hits]).toEqual([2, 1]);
   });
 
-  it('touches a kept caller\'s token once a minute, once even for concurrent requests', async () => {
+  it("touches a kept caller's token once a minute, once even for concurrent requests", async () => {
     const now = vi.spyOn(Date, 'now').mockReturnValue(NOW);
     const { cache } = liveCache();
     const { db, work } = database(() => rowAt(NOW));

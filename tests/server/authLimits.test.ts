@@ -18,7 +18,6 @@ import { describeBackends, minutesAgo } from './helpers';
 
 const LIMITS = { loginMaxFailures: 3, loginAccountMaxFailures: 5, loginAddressMaxFailures: 7, loginLockMinutes: 15 };
 
-
 describeBackends('server/auth against the database', (server) => {
   const claim = (username: string, address: string) => claimLoginSlot(server.db, LIMITS, username, address);
   const claimed = async (username: string, address: string) => {
@@ -46,7 +45,10 @@ describeBackends('server/auth against the database', (server) => {
 
   it('locks the pair at LOGIN_MAX_FAILURES (code 7 until the oldest failure leaves the window); other addresses still get a slot', async () => {
     await fail('pair1', '10.0.0.1');
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(5) }).where(eq(loginAttempt.username, 'pair1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(5) })
+      .where(eq(loginAttempt.username, 'pair1'));
     await fail('pair1', '10.0.0.1');
     const last = await claimed('pair1', '10.0.0.1');
     // This check is the last one: if it fails, the lock lasts until the 5-minute-old failure is 15 minutes old.
@@ -71,7 +73,10 @@ describeBackends('server/auth against the database', (server) => {
 
   it('throttles an address at LOGIN_ADDRESS_MAX_FAILURES across names (4029), before the pair or account lock', async () => {
     for (let index = 0; index < 7; index++) await fail(`spray${index}`, '10.2.0.1');
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(3) }).where(eq(loginAttempt.address, '10.2.0.1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(3) })
+      .where(eq(loginAttempt.address, '10.2.0.1'));
     const throttled = await claim('spray0', '10.2.0.1');
     expect(throttled.kind).toBe('throttled');
     near((throttled as { retryAfter: number }).retryAfter, 12 * 60);
@@ -79,16 +84,25 @@ describeBackends('server/auth against the database', (server) => {
     expect((await claim('spray0', '10.2.0.2')).kind).toBe('claimed');
   });
 
-  it('forgets failures older than the window, only its own: another name\'s old rows wait for the sweep', async () => {
+  it("forgets failures older than the window, only its own: another name's old rows wait for the sweep", async () => {
     await fail('old1', '10.3.0.1');
     await fail('old1', '10.3.0.1');
     await fail('old1', '10.3.0.1');
     await fail('bystander', '10.3.0.9');
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.address, '10.3.0.1'));
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.username, 'bystander'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(16) })
+      .where(eq(loginAttempt.address, '10.3.0.1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(16) })
+      .where(eq(loginAttempt.username, 'bystander'));
     // 15 minutes less a few seconds is still inside the window.
     await fail('edge1', '10.3.0.5');
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(14.9) }).where(eq(loginAttempt.username, 'edge1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(14.9) })
+      .where(eq(loginAttempt.username, 'edge1'));
     expect((await claimed('old1', '10.3.0.1')).attemptsLeft).toBe(2);
     expect(await rowsOf('old1')).toHaveLength(1);
     expect(await rowsOf('bystander')).toHaveLength(1);
@@ -102,7 +116,7 @@ describeBackends('server/auth against the database', (server) => {
     expect(await rowsOf('edge1')).toHaveLength(0);
   });
 
-  it('a success gives its slot back and forgets the pair\'s failures, not other addresses\' nor checks still running', async () => {
+  it("a success gives its slot back and forgets the pair's failures, not other addresses' nor checks still running", async () => {
     await fail('owner1', '10.4.0.1');
     await fail('owner1', '10.4.0.66');
     const running = await claimed('owner1', '10.4.0.1');
@@ -129,18 +143,25 @@ describeBackends('server/auth against the database', (server) => {
     expect(answer.kind).toBe('claimed');
     expect(Date.now() - started).toBeLessThan(5_000);
     // A failure also wakes a waiter, which then finds the pair locked.
-    for (const claimOf of [held[1], held[2], answer]) await server.db.update(loginAttempt).set({ pending: false }).where(eq(loginAttempt.id, (claimOf as { id: number }).id));
+    for (const claimOf of [held[1], held[2], answer])
+      await server.db
+        .update(loginAttempt)
+        .set({ pending: false })
+        .where(eq(loginAttempt.id, (claimOf as { id: number }).id));
     expect((await claim('busy1', '10.5.0.1')).kind).toBe('locked');
 
     // A reservation older than two minutes was abandoned: it counts as a failure at once.
     await claimed('stale1', '10.5.0.2');
     await claimed('stale1', '10.5.0.2');
     await claimed('stale1', '10.5.0.2');
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(2.1) }).where(eq(loginAttempt.username, 'stale1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(2.1) })
+      .where(eq(loginAttempt.username, 'stale1'));
     expect((await claim('stale1', '10.5.0.2')).kind).toBe('locked');
   });
 
-  it('counts for an address only its own rows, not the name\'s failures from elsewhere', async () => {
+  it("counts for an address only its own rows, not the name's failures from elsewhere", async () => {
     // The name: 4 failures from other addresses (the account's limit is 5); the address: 3 of other names (limit 7).
     for (let index = 0; index < 4; index++) await fail('mixed1', `10.8.0.${index}`);
     for (let index = 0; index < 3; index++) await fail(`other${index}`, '10.8.1.1');
@@ -153,17 +174,29 @@ describeBackends('server/auth against the database', (server) => {
     // and a check still running since 1.9 min.
     await fail('both1', '10.10.0.9');
     await fail('both1', '10.10.0.9');
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(10) }).where(eq(loginAttempt.username, 'both1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(10) })
+      .where(eq(loginAttempt.username, 'both1'));
     for (let index = 0; index < 2; index++) await fail('both1', '10.10.0.1');
     const pairOnly = and(eq(loginAttempt.username, 'both1'), eq(loginAttempt.address, '10.10.0.1'));
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(1) }).where(pairOnly);
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(1) })
+      .where(pairOnly);
     // The last check before both limits: if it fails, the lock lasts as long as the later of the two.
     const last = await claimed('both1', '10.10.0.1');
     expect(last.attemptsLeft).toBe(0);
     near(last.retryAfterIfLocked, 14 * 60);
     await recordFailure(server.db, last);
-    const [row] = await server.db.insert(loginAttempt).values({ username: 'both1', address: '10.10.0.1', pending: true, attemptedAt: minutesAgo(1.9) }).returning();
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(1) }).where(and(pairOnly, eq(loginAttempt.pending, false)));
+    const [row] = await server.db
+      .insert(loginAttempt)
+      .values({ username: 'both1', address: '10.10.0.1', pending: true, attemptedAt: minutesAgo(1.9) })
+      .returning();
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(1) })
+      .where(and(pairOnly, eq(loginAttempt.pending, false)));
     const locked = await claim('both1', '10.10.0.1');
     expect(locked.kind).toBe('locked');
     // The pair's lock ends 14 min from now, the account's 5: the later one counts.
@@ -376,13 +409,22 @@ describeBackends('server/auth against the database', (server) => {
     // The oldest hit 50 minutes ago: back in 10 minutes; past the window, it no longer counts.
     const hits = and(eq(rateLimitHit.scope, 'forgotAddress'), eq(rateLimitHit.subject, subject));
     const [oldest] = await server.db.select().from(rateLimitHit).where(hits).orderBy(rateLimitHit.id).limit(1);
-    await server.db.update(rateLimitHit).set({ hitAt: minutesAgo(50) }).where(eq(rateLimitHit.id, oldest.id));
+    await server.db
+      .update(rateLimitHit)
+      .set({ hitAt: minutesAgo(50) })
+      .where(eq(rateLimitHit.id, oldest.id));
     near(((await hitRateLimit(server.db, 'forgotAddress', subject, 2, 60)) as { retryAfter: number }).retryAfter, 10 * 60);
-    await server.db.update(rateLimitHit).set({ hitAt: minutesAgo(61) }).where(eq(rateLimitHit.id, oldest.id));
+    await server.db
+      .update(rateLimitHit)
+      .set({ hitAt: minutesAgo(61) })
+      .where(eq(rateLimitHit.id, oldest.id));
     expect(await hitRateLimit(server.db, 'forgotAddress', subject, 2, 60)).toEqual({ allowed: true });
     expect(await server.db.select().from(rateLimitHit).where(hits)).toHaveLength(2);
 
-    await server.db.update(rateLimitHit).set({ hitAt: minutesAgo(30) }).where(eq(rateLimitHit.scope, 'resetMailUser'));
+    await server.db
+      .update(rateLimitHit)
+      .set({ hitAt: minutesAgo(30) })
+      .where(eq(rateLimitHit.scope, 'resetMailUser'));
     await sweepRateLimitHits(server.db, 60);
     expect(await server.db.select().from(rateLimitHit).where(eq(rateLimitHit.scope, 'resetMailUser'))).toHaveLength(1);
     await sweepRateLimitHits(server.db, 20);
@@ -396,16 +438,25 @@ describeBackends('server/auth against the database', (server) => {
     const first = await issueToken(server.db, config, userId, -300);
     expect(await authenticate(server.db, config, first)).toMatchObject({ userId, utcOffsetMinutes: -300 });
     const byValue = (value: string) => eq(sysToken.tokenHash, sha256(value));
-    await server.db.update(sysToken).set({ createdAt: minutesAgo(30), lastSeenAt: minutesAgo(2) }).where(byValue(first));
+    await server.db
+      .update(sysToken)
+      .set({ createdAt: minutesAgo(30), lastSeenAt: minutesAgo(2) })
+      .where(byValue(first));
     // Three dead sessions (revoked, past the lifetime, idle) do not count against the cap of two.
     const deaths = [{ revokedAt: new Date(), revokeReason: 'logout' }, { createdAt: minutesAgo(12 * 60 + 1) }, { lastSeenAt: minutesAgo(121) }];
     const dead: string[] = [];
     for (const death of deaths) {
       dead.push(await issueToken(server.db, config, userId));
-      await server.db.update(sysToken).set(death).where(byValue(dead[dead.length - 1]));
+      await server.db
+        .update(sysToken)
+        .set(death)
+        .where(byValue(dead[dead.length - 1]));
     }
     expect(await codeOf(() => authenticate(server.db, config, first))).toBe('none');
-    await server.db.update(sysToken).set({ lastSeenAt: minutesAgo(2) }).where(byValue(first));
+    await server.db
+      .update(sysToken)
+      .set({ lastSeenAt: minutesAgo(2) })
+      .where(byValue(first));
     const second = await issueToken(server.db, config, userId);
     expect(await codeOf(() => authenticate(server.db, config, first))).toBe('none');
     expect(await codeOf(() => authenticate(server.db, config, second))).toBe('none');
@@ -431,11 +482,21 @@ describeBackends('server/auth against the database', (server) => {
     expect([await remaining(dead[1]), await remaining(dead[2]), await remaining(foreign)]).toEqual([0, 1, 1]);
   });
 
-  it('revokes once, keeping the first reason; revoking a user\'s tokens spares other users', async () => {
+  it("revokes once, keeping the first reason; revoking a user's tokens spares other users", async () => {
     const userId = await server.createUser({ name: 'rev1' });
     const otherId = await server.createUser({ name: 'rev2' });
-    const [a, b, c] = [await issueToken(server.db, DEFAULT_CONFIG, userId), await issueToken(server.db, DEFAULT_CONFIG, userId), await issueToken(server.db, DEFAULT_CONFIG, otherId)];
-    const rowOf = async (value: string) => (await server.db.select().from(sysToken).where(eq(sysToken.tokenHash, sha256(value))))[0];
+    const [a, b, c] = [
+      await issueToken(server.db, DEFAULT_CONFIG, userId),
+      await issueToken(server.db, DEFAULT_CONFIG, userId),
+      await issueToken(server.db, DEFAULT_CONFIG, otherId),
+    ];
+    const rowOf = async (value: string) =>
+      (
+        await server.db
+          .select()
+          .from(sysToken)
+          .where(eq(sysToken.tokenHash, sha256(value)))
+      )[0];
     await revokeToken(server.db, (await rowOf(a)).id, 'superseded');
     await revokeToken(server.db, (await rowOf(a)).id, 'logout');
     expect((await rowOf(a)).revokeReason).toBe('superseded');
@@ -446,7 +507,10 @@ describeBackends('server/auth against the database', (server) => {
 
   it('reads the caller: current account (default, else the oldest link), permissions of that account only, forced-logout codes', async () => {
     const admin = await server.login();
-    const accounts = await server.db.insert(licenseAccount).values([{ licenseAccountName: 'P-one' }, { licenseAccountName: 'P-two' }]).returning({ id: licenseAccount.id });
+    const accounts = await server.db
+      .insert(licenseAccount)
+      .values([{ licenseAccountName: 'P-one' }, { licenseAccountName: 'P-two' }])
+      .returning({ id: licenseAccount.id });
     const [one, two] = accounts.map((row) => row.id);
     const role = (await server.call('POST', '/role', { token: admin, body: { name: 'p-reader', permissions: [210201, 210101] } })).body.resData.id;
     const userId = await server.createUser({ name: 'pcaller', roles: [role] }, admin);
@@ -463,9 +527,15 @@ describeBackends('server/auth against the database', (server) => {
 
     // Linked to two more accounts, the default unlinked: the oldest link (lowest id) is current.
     await server.db.delete(licenseAccountUserRelation).where(eq(licenseAccountUserRelation.userId, userId));
-    await server.db.insert(licenseAccountUserRelation).values([{ userId, licenseAccountId: two }, { userId, licenseAccountId: one }]);
+    await server.db.insert(licenseAccountUserRelation).values([
+      { userId, licenseAccountId: two },
+      { userId, licenseAccountId: one },
+    ]);
     expect(await currentLicenseAccount(server.db, userId)).toEqual({ id: one, name: 'P-one', currency: 'HKD' });
-    await server.db.update(licenseAccountUserRelation).set({ isDefault: true }).where(and(eq(licenseAccountUserRelation.userId, userId), eq(licenseAccountUserRelation.licenseAccountId, two)));
+    await server.db
+      .update(licenseAccountUserRelation)
+      .set({ isDefault: true })
+      .where(and(eq(licenseAccountUserRelation.userId, userId), eq(licenseAccountUserRelation.licenseAccountId, two)));
     expect(await currentLicenseAccount(server.db, userId)).toEqual({ id: two, name: 'P-two', currency: 'HKD' });
 
     const token = await issueToken(server.db, DEFAULT_CONFIG, userId, 60);
@@ -499,15 +569,31 @@ describeBackends('server/auth against the database', (server) => {
     const foreign = await issueToken(server.db, DEFAULT_CONFIG, otherId);
     const link = (userId: number, hash: string) => ({ userId, tokenHash: hash, expiresAt: minutesAgo(-30) });
     await server.db.insert(passwordReset).values([link(id, sha256('r1')), link(id, sha256('r2')), link(otherId, sha256('r3'))]);
-    await server.db.update(sysUser).set({ passwordChangedAt: minutesAgo(60 * 24) }).where(eq(sysUser.id, id));
-    for (const [mustChange, reason] of [[true, 'passwordReset'], [false, 'passwordChange']] as const) {
+    await server.db
+      .update(sysUser)
+      .set({ passwordChangedAt: minutesAgo(60 * 24) })
+      .where(eq(sysUser.id, id));
+    for (const [mustChange, reason] of [
+      [true, 'passwordReset'],
+      [false, 'passwordChange'],
+    ] as const) {
       const before = Date.now();
       await setPassword(server.db, id, `hash-${reason}`, { mustChange, reason });
       const [user] = await server.db.select().from(sysUser).where(eq(sysUser.id, id));
       expect([user.password, user.mustChangePassword]).toEqual([`hash-${reason}`, mustChange]);
       expect(user.passwordChangedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     }
-    const reasons = await Promise.all(sessions.map(async (value) => (await server.db.select().from(sysToken).where(eq(sysToken.tokenHash, sha256(value))))[0].revokeReason));
+    const reasons = await Promise.all(
+      sessions.map(
+        async (value) =>
+          (
+            await server.db
+              .select()
+              .from(sysToken)
+              .where(eq(sysToken.tokenHash, sha256(value)))
+          )[0].revokeReason,
+      ),
+    );
     // Revoked by the first change; the second one keeps that reason.
     expect(reasons).toEqual(['passwordReset', 'passwordReset']);
     expect(await codeOf(() => authenticate(server.db, DEFAULT_CONFIG, foreign))).toBe('none');
@@ -531,7 +617,7 @@ describeBackends('server/auth against the database', (server) => {
     expect(await server.app.services.hasher.verify('Older#Pass1', stored.password)).toBe(true);
   });
 
-  it('the guard: 4007 with the reason everywhere but the forced dialog\'s routes, 4003 without the permission, the token header trimmed', async () => {
+  it("the guard: 4007 with the reason everywhere but the forced dialog's routes, 4003 without the permission, the token header trimmed", async () => {
     const admin = await server.login();
     const id = await server.createUser({ name: 'guard1' }, admin);
     // A fresh token after each change below: the answer cannot come from a caller read before it.
@@ -540,7 +626,10 @@ describeBackends('server/auth against the database', (server) => {
     const refused = await server.call('POST', '/user/page', { token: first, body: {} });
     expect([refused.status, refused.body.resCode, refused.body.resData]).toEqual([403, '4007', { reason: 'firstLogin' }]);
     expect((await server.call('GET', '/login/current', { token: first })).body.resCode).toBe('00000');
-    await server.db.update(sysUser).set({ mustChangePassword: false, passwordChangedAt: minutesAgo(91 * 24 * 60) }).where(eq(sysUser.id, id));
+    await server.db
+      .update(sysUser)
+      .set({ mustChangePassword: false, passwordChangedAt: minutesAgo(91 * 24 * 60) })
+      .where(eq(sysUser.id, id));
     expect((await server.call('POST', '/user/page', { token: await signIn(), body: {} })).body.resData).toEqual({ reason: 'passwordExpired' });
     await server.db.update(sysUser).set({ passwordChangedAt: new Date() }).where(eq(sysUser.id, id));
     const token = await signIn();

@@ -17,7 +17,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const NOW = Date.UTC(2026, 10, 24, 12);
 
-
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -211,7 +210,7 @@ describe('stored password hashes', () => {
     return `scrypt$${N}$${r}$${p}$${salt}$${key.toString('base64')}`;
   };
 
-  it('computes scrypt\'s memory as OpenSSL counts it and picks p = 1 off OWASP\'s table', () => {
+  it("computes scrypt's memory as OpenSSL counts it and picks p = 1 off OWASP's table", () => {
     expect(scryptMemory({ N: 1024, r: 8, p: 3 })).toBe(128 * 8 * 1026 + 128 * 8 * 3);
     expect(scryptParametersFor(12)).toEqual({ N: 4096, r: 8, p: 1 });
     expect(scryptParametersFor(18).p).toBe(1);
@@ -261,7 +260,7 @@ describe('stored password hashes', () => {
     expect(hasher.needsRehash(`scrypt$4096$8$1$${saltPart}$${Buffer.alloc(32, 1).toString('base64')}`)).toBe(true);
   });
 
-  it('verifies with the stored key\'s own length', async () => {
+  it("verifies with the stored key's own length", async () => {
     const short = await storedWith({ N: 4096, r: 8, p: 1 }, 32);
     expect(await hasher.verify('Pass#word1', short)).toBe(true);
     expect(await hasher.verify('Pass#word2', short)).toBe(false);
@@ -273,7 +272,7 @@ describe('stored password hashes', () => {
     expect(await hasher.verify('Cafe#123', stored)).toBe(false);
   });
 
-  it('verifies hashes up to the legacy 2^17 set\'s memory (above node\'s default maxmem), never beyond', async () => {
+  it("verifies hashes up to the legacy 2^17 set's memory (above node's default maxmem), never beyond", async () => {
     // made inside the test: its memory limit is fixed when the hasher is created
     const hasher = createPasswordHasher(12);
     // 2^13 with r=16: more than the current 2^12 set takes, less than the legacy limit.
@@ -292,16 +291,36 @@ describe('stored password hashes', () => {
 });
 
 describe('upgrading a hash at sign-in (no database reached)', () => {
-  const noDb = new Proxy({}, { get: () => { throw new Error('the database must not be reached'); } }) as Db;
-  const checksWith = (needsRehash: boolean, hash: () => Promise<string>) =>
-    ({ needsRehash: () => needsRehash, hash }) as unknown as Parameters<typeof upgradePasswordHash>[1];
+  const noDb = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('the database must not be reached');
+      },
+    },
+  ) as Db;
+  const checksWith = (needsRehash: boolean, hash: () => Promise<string>) => ({ needsRehash: () => needsRehash, hash }) as unknown as Parameters<typeof upgradePasswordHash>[1];
 
   it('does nothing for a current hash, gives up on a full queue, and lets other failures through', async () => {
     const hash = vi.fn(async () => 'new');
     expect(await upgradePasswordHash(noDb, checksWith(false, hash), { id: 1, password: 'old' }, 'pw')).toBe(false);
     expect(hash).not.toHaveBeenCalled();
-    expect(await upgradePasswordHash(noDb, checksWith(true, () => Promise.reject(new PasswordQueueFull())), { id: 1, password: 'old' }, 'pw')).toBe(false);
+    expect(
+      await upgradePasswordHash(
+        noDb,
+        checksWith(true, () => Promise.reject(new PasswordQueueFull())),
+        { id: 1, password: 'old' },
+        'pw',
+      ),
+    ).toBe(false);
     const broken = new Error('scrypt failed');
-    await expect(upgradePasswordHash(noDb, checksWith(true, () => Promise.reject(broken)), { id: 1, password: 'old' }, 'pw')).rejects.toBe(broken);
+    await expect(
+      upgradePasswordHash(
+        noDb,
+        checksWith(true, () => Promise.reject(broken)),
+        { id: 1, password: 'old' },
+        'pw',
+      ),
+    ).rejects.toBe(broken);
   });
 });

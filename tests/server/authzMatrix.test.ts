@@ -22,7 +22,11 @@ describeBackends('authorization matrix', (server) => {
     const built = Date.now();
     outcome = await runMatrix(server, world, apiRoutes(), FAST_CASES);
     const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
-    console.info(`authorization matrix [${server.backend}]: ${outcome.cells} calls in ${seconds(built, Date.now())} s (set-up ${seconds(started, built)} s)`, outcome.perCase, outcome.notes);
+    console.info(
+      `authorization matrix [${server.backend}]: ${outcome.cells} calls in ${seconds(built, Date.now())} s (set-up ${seconds(started, built)} s)`,
+      outcome.perCase,
+      outcome.notes,
+    );
   }, 240_000);
 
   it('covers the whole route table', () => {

@@ -76,7 +76,6 @@ describeBackends('callers kept in memory', (server, backend) => {
     expect((await machinePage(token)).body.resCode).toBe('11015');
   });
 
-
   it('a change inside a transaction counts from its commit: a caller read while it was open is not served after it', async () => {
     const { token } = await clerk('pending');
     expect(await answeredFromMemory(() => machinePage(token))).toBe(true);
@@ -125,7 +124,9 @@ describeBackends('callers kept in memory', (server, backend) => {
       // the connection is cut again until both fit in the window (the condition, not the outcome, is what is retried).
       let checked = false;
       for (let attempt = 1; !checked; attempt++) {
-        const listeners = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN rvm_caller_changes%' and datname = current_database()`);
+        const listeners = await admin.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN rvm_caller_changes%' and datname = current_database()`,
+        );
         expect(listeners.rowCount).toBeGreaterThanOrEqual(1);
         expect(await eventually(async () => !server.database.callerChanges.live)).toBe(true);
         const hits = callers.hits;

@@ -23,7 +23,10 @@ describeFleet(
     };
     // PostgreSQL keeps microseconds, a Date milliseconds: the expiry made whole milliseconds, so "at that instant" is one
     const wholeMilliseconds = (id: number) =>
-      context.server.db.update(rvmCommand).set({ expiresTime: sql`date_trunc('milliseconds', ${rvmCommand.expiresTime})` }).where(eq(rvmCommand.id, id));
+      context.server.db
+        .update(rvmCommand)
+        .set({ expiresTime: sql`date_trunc('milliseconds', ${rvmCommand.expiresTime})` })
+        .where(eq(rvmCommand.id, id));
 
     it(`expires ${COMMAND_EXPIRY_HOURS} hours after creation: handed out a millisecond before, expired by the job at that instant`, async () => {
       expect(COMMAND_EXPIRY_HOURS).toBe(24);

@@ -28,7 +28,17 @@ describeFleet(
       const [machine] = fleet.h30;
       const record = await send(machine, 'restart');
       const [{ termNo }] = await context.server.db.select({ termNo: rvm.termNo }).from(rvm).where(eq(rvm.id, machine));
-      expect(record).toMatchObject({ rvmId: machine, termNo, command: 'restart', params: {}, status: 'notSent', attempts: 0, batchId: null, resendOf: null, createdByName: expect.any(String) });
+      expect(record).toMatchObject({
+        rvmId: machine,
+        termNo,
+        command: 'restart',
+        params: {},
+        status: 'notSent',
+        attempts: 0,
+        batchId: null,
+        resendOf: null,
+        createdByName: expect.any(String),
+      });
       expect(Date.parse(record.expiresTime as string) - Date.parse(record.createdTime as string)).toBe(24 * HOUR);
       expect(fleet.delivered).toContain(machine);
       const [audit] = await context.server.db.select().from(auditLog).where(eq(auditLog.action, 'command.restart')).orderBy(desc(auditLog.id)).limit(1);
@@ -68,7 +78,12 @@ describeFleet(
       expect((await commandRow(context, second.id)).status).toBe('sending');
 
       expect(await applyResult(db, machine, { commandId: first.id, success: false, message: 'door jammed' }, at)).toBe(true);
-      expect(await commandRow(context, first.id)).toMatchObject({ status: 'executedFailed', statusReason: 'door jammed', result: { success: false, message: 'door jammed', fileId: null }, finishedTime: at });
+      expect(await commandRow(context, first.id)).toMatchObject({
+        status: 'executedFailed',
+        statusReason: 'door jammed',
+        result: { success: false, message: 'door jammed', fileId: null },
+        finishedTime: at,
+      });
       expect(await applyResult(db, machine, { commandId: first.id, success: true }, at)).toBe(false);
       expect((await commandRow(context, first.id)).status).toBe('executedFailed');
 
@@ -93,14 +108,18 @@ describeFleet(
 
       expect(await applyAck(db, machine, { commandId: bins.id, accepted: true }, new Date())).toBe(true);
       expect(await applyResult(db, machine, { commandId: bins.id, success: true }, new Date())).toBe(true);
-      const [stored] = await db.select({ binEmptyHeight: rvm.binEmptyHeight, binFullHeight: rvm.binFullHeight, binAlmostFull: rvm.binAlmostFull, binAlreadyFull: rvm.binAlreadyFull }).from(rvm).where(eq(rvm.id, machine));
+      const [stored] = await db
+        .select({ binEmptyHeight: rvm.binEmptyHeight, binFullHeight: rvm.binFullHeight, binAlmostFull: rvm.binAlmostFull, binAlreadyFull: rvm.binAlreadyFull })
+        .from(rvm)
+        .where(eq(rvm.id, machine));
       expect(stored).toEqual(heights);
     });
 
     it('two claims at once never hand out the same command', async () => {
       const machine = fleet.h30[3];
       const created = [];
-      for (const command of ['restart', 'close', 'open', 'clearAlarms', 'uiServiceReset', 'uiCounterReset', 'remoteDiagnosis', 'restartC750']) created.push((await send(machine, command)).id);
+      for (const command of ['restart', 'close', 'open', 'clearAlarms', 'uiServiceReset', 'uiCounterReset', 'remoteDiagnosis', 'restartC750'])
+        created.push((await send(machine, command)).id);
       const claims = await Promise.all([0, 1, 2].map(() => claimPending(context.server.db, machine)));
       const ids = claims.flat().map((message) => message.commandId);
       expect(ids.sort((a, b) => a - b)).toEqual([...created].sort((a, b) => a - b));
@@ -155,7 +174,12 @@ describeFleet(
         const answer = await call('POST', '/rvm/command', { rvmId, command, params }, { lang: 'zh' });
         expect(answer.body).toMatchObject({ resCode: '8000', resMsg: translate('zh', 'errors.8000') });
       }
-      const [refusal] = await context.server.db.select().from(auditLog).where(and(eq(auditLog.action, 'command.restartC750'), eq(auditLog.outcome, 'refused'))).orderBy(auditLog.id).limit(1);
+      const [refusal] = await context.server.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'command.restartC750'), eq(auditLog.outcome, 'refused')))
+        .orderBy(auditLog.id)
+        .limit(1);
       expect(refusal.detail).toMatchObject({ refused: [{ rvmId: fleet.s1, code: '8000' }] });
 
       const machine = fleet.m5;
@@ -171,7 +195,7 @@ describeFleet(
       expect(afterInterval.id).toBeGreaterThan(afterCancel.id);
     });
 
-    it('validates parameters with the machine\'s bin and on/off rules, in the caller\'s language', async () => {
+    it("validates parameters with the machine's bin and on/off rules, in the caller's language", async () => {
       const machine = fleet.h30[5];
       const bins = (change: Record<string, unknown>) => ({ binEmptyHeight: 120, binFullHeight: 20, binAlmostFull: 80, binAlreadyFull: 95, ...change });
       const cases = [
@@ -224,7 +248,7 @@ describeFleet(
       expect((await call('POST', '/rvm/command', { rvmId: machine, command: 'close' }, { token: remote })).body.resCode).toBe('00000');
     });
 
-    it('another license account\'s machine, command and file are out of reach (6001 / 2003)', async () => {
+    it("another license account's machine, command and file are out of reach (6001 / 2003)", async () => {
       const foreignCommand = await context.server.db
         .insert(rvmCommand)
         .values({ licenseAccountId: fleet.otherAccount, rvmId: fleet.foreign, command: 'restart', expiresTime: new Date(Date.now() + HOUR) })

@@ -48,7 +48,10 @@ describeFleet(
     });
 
     it('sends to the machines the list filter selects (the generic machine filters, sub-fleets included)', async () => {
-      const [h30Count] = await context.server.db.select({ n: count() }).from(rvm).where(and(eq(rvm.licenseAccountId, context.accountId), eq(rvm.termType, 'H30')));
+      const [h30Count] = await context.server.db
+        .select({ n: count() })
+        .from(rvm)
+        .where(and(eq(rvm.licenseAccountId, context.accountId), eq(rvm.termType, 'H30')));
       const answer = await call('POST', '/rvm/command/batch', { command: 'clearAlarms', filter: { termType: 'H30' } });
       expect(answer.body.resData).toMatchObject({ total: Number(h30Count.n), queued: Number(h30Count.n), refused: [] });
       const [batch] = await context.server.db.select().from(rvmCommandBatch).where(eq(rvmCommandBatch.id, answer.body.resData.batchId));
@@ -63,12 +66,21 @@ describeFleet(
       const targeted = await context.server.db.select({ rvmId: rvmCommand.rvmId }).from(rvmCommand).where(eq(rvmCommand.batchId, byFilter.body.resData.batchId));
       expect(targeted.map((row) => row.rvmId).sort()).toEqual(listed.body.resData.list.map((machine: { id: number }) => machine.id).sort());
 
-      expect((await call('POST', '/rvm/command/batch', { command: 'open', filter: { termType: 'none' } })).body.resData).toEqual({ batchId: null, total: 0, queued: 0, refused: [] });
+      expect((await call('POST', '/rvm/command/batch', { command: 'open', filter: { termType: 'none' } })).body.resData).toEqual({
+        batchId: null,
+        total: 0,
+        queued: 0,
+        refused: [],
+      });
       expect((await call('POST', '/rvm/command/batch', { command: 'open' })).body.resCode).toBe('1001');
       expect((await call('POST', '/rvm/command/batch', { command: 'open', ids: [fleet.m5], filter: {} })).body.resCode).toBe('1004');
       expect((await call('POST', '/rvm/command/batch', { command: 'open', filter: { pageNum: 1 } })).body.resCode).toBe('1004');
       expect((await call('POST', '/rvm/command/batch', { command: 'open', filter: { colour: 'red' } })).body.resCode).toBe('1004');
-      const invalid = await call('POST', '/rvm/command/batch', { command: 'binHeight', ids: [fleet.m5], params: { binEmptyHeight: 20, binFullHeight: 30, binAlmostFull: 1, binAlreadyFull: 2 } });
+      const invalid = await call('POST', '/rvm/command/batch', {
+        command: 'binHeight',
+        ids: [fleet.m5],
+        params: { binEmptyHeight: 20, binFullHeight: 30, binAlmostFull: 1, binAlreadyFull: 2 },
+      });
       expect(invalid.body.resData.issues).toContainEqual({ field: 'params.binEmptyHeight', message: translate('en', 'fleet.validation.binEmptyAboveFull') });
     });
 
@@ -103,11 +115,19 @@ describeFleet(
       const resent = await call('POST', `/rvm/command/batch/${batchId}/resendFailed`);
       expect(resent.body.resData).toMatchObject({ total: 2, queued: 2, refused: [] });
       const again = await db.select().from(rvmCommand).where(eq(rvmCommand.batchId, resent.body.resData.batchId));
-      expect(new Map(again.map((row) => [row.rvmId, row.resendOf]))).toEqual(new Map([[refusedBy, byMachine.get(refusedBy)], [failedBy, byMachine.get(failedBy)]]));
+      expect(new Map(again.map((row) => [row.rvmId, row.resendOf]))).toEqual(
+        new Map([
+          [refusedBy, byMachine.get(refusedBy)],
+          [failedBy, byMachine.get(failedBy)],
+        ]),
+      );
       // Already resent: nothing left to resend.
       expect((await call('POST', `/rvm/command/batch/${batchId}/resendFailed`)).body.resData).toEqual({ batchId: null, total: 0, queued: 0, refused: [] });
 
-      const foreignBatch = await db.insert(rvmCommandBatch).values({ licenseAccountId: fleet.otherAccount, command: 'open', selection: {}, machineCount: 0 }).returning({ id: rvmCommandBatch.id });
+      const foreignBatch = await db
+        .insert(rvmCommandBatch)
+        .values({ licenseAccountId: fleet.otherAccount, command: 'open', selection: {}, machineCount: 0 })
+        .returning({ id: rvmCommandBatch.id });
       expect((await call('GET', `/rvm/command/batch/${foreignBatch[0].id}`)).body.resCode).toBe('2003');
       expect((await call('POST', `/rvm/command/batch/${foreignBatch[0].id}/resendFailed`)).body.resCode).toBe('2003');
       expect((await call('GET', `/rvm/command/stream?batchId=${foreignBatch[0].id}`)).body.resCode).toBe('2003');
@@ -200,11 +220,16 @@ describeFleet(
       expect([refused.status, (await refused.json()).resCode]).toEqual([429, '4029']);
       expect((await open()).status).toBe(429);
       aborts[answers.indexOf(streams[0])].abort();
-      await expect.poll(async () => {
-        const again = await open();
-        if (again.status === 200) await again.body?.cancel();
-        return again.status;
-      }, { timeout: 20_000 }).toBe(200);
+      await expect
+        .poll(
+          async () => {
+            const again = await open();
+            if (again.status === 200) await again.body?.cancel();
+            return again.status;
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(200);
       for (const abort of aborts) abort.abort();
       await other.close();
     }, 60_000);

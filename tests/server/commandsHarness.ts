@@ -40,7 +40,10 @@ export const setUpCommandFleet = async ({ server, accountId }: FleetContext, fle
   const ids = mine.map((row) => row.id);
   const h30 = ids.slice(0, 6);
   // Models are set explicitly, so capabilities do not depend on the seed's random draw.
-  await server.db.update(rvm).set({ termType: 'H30' }).where(sql`${rvm.id} = any(${sql.param(h30)}::int[])`);
+  await server.db
+    .update(rvm)
+    .set({ termType: 'H30' })
+    .where(sql`${rvm.id} = any(${sql.param(h30)}::int[])`);
   await server.db.update(rvm).set({ termType: 'S1' }).where(eq(rvm.id, ids[6]));
   await server.db.update(rvm).set({ termType: 'M5' }).where(eq(rvm.id, ids[7]));
   Object.assign(fleet, { h30, s1: ids[6], m5: ids[7], foreign: foreign.id, otherAccount, delivered: [] });
@@ -63,7 +66,12 @@ export const ageCommands = (context: FleetContext, rvmId: number, seconds: numbe
 export const userWith = async (context: FleetContext, name: string, identifiers: string[]) => {
   const { server, token } = context;
   const ids = identifiers.length
-    ? (await server.db.select({ id: sysPermission.id }).from(sysPermission).where(sql`${sysPermission.identifier} = any(${sql.param(identifiers)}::text[])`)).map((row) => row.id)
+    ? (
+        await server.db
+          .select({ id: sysPermission.id })
+          .from(sysPermission)
+          .where(sql`${sysPermission.identifier} = any(${sql.param(identifiers)}::text[])`)
+      ).map((row) => row.id)
     : [];
   const role = await server.call('POST', '/role', { token, body: { name: `role ${name}`, permissions: ids } });
   if (role.body.resCode !== '00000') throw new Error(`role ${name}: ${role.body.resMsg}`);

@@ -14,7 +14,13 @@ const type = (name: string, labels: { en: string; zh: string }, fields: Record<s
   list: { columns: ['title'] },
   actions: ['page', 'show', 'create', 'edit', 'delete'],
 });
-const ref = (reference: string, onDelete?: string, required = false) => ({ type: 'reference', reference, labels: text(reference, reference), ...(onDelete ? { onDelete } : {}), ...(required ? { required } : {}) });
+const ref = (reference: string, onDelete?: string, required = false) => ({
+  type: 'reference',
+  reference,
+  labels: text(reference, reference),
+  ...(onDelete ? { onDelete } : {}),
+  ...(required ? { required } : {}),
+});
 
 describeBackends('configured records follow onDelete', (server) => {
   let admin: string;

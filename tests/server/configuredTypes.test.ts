@@ -27,12 +27,18 @@ describeBackends('configured resource types', (server) => {
     expect(Object.keys(created.body.resData.fields)).toEqual(['code', 'itemType', 'refund', 'active']);
     expect((await page()).body.resData).toMatchObject({ list: [], total: 0, pageNum: 1, pageSize: 20 });
 
-    const rows = await server.db.select().from(sysPermission).where(sql`${sysPermission.identifier} like 'custom:barcode%'`);
+    const rows = await server.db
+      .select()
+      .from(sysPermission)
+      .where(sql`${sysPermission.identifier} like 'custom:barcode%'`);
     const menu = rows.find((row) => row.identifier === 'custom:barcode');
     expect(menu).toMatchObject({ type: 'menu', parentId: 21, name: 'Barcodes' });
-    expect(rows.filter((row) => row.type === 'button').map((row) => [row.identifier, row.parentId]).sort()).toEqual(
-      BARCODE.actions.map((action) => [`custom:barcode:${action}`, menu?.id]).sort(),
-    );
+    expect(
+      rows
+        .filter((row) => row.type === 'button')
+        .map((row) => [row.identifier, row.parentId])
+        .sort(),
+    ).toEqual(BARCODE.actions.map((action) => [`custom:barcode:${action}`, menu?.id]).sort());
     expect(rows.every((row) => row.id >= 10_000_000)).toBe(true);
     // The same name twice, or a code-declared resource's name: 9400.
     expect((await server.call('POST', '/resource-types', { token: admin, body: BARCODE })).body.resCode).toBe('9400');
@@ -72,8 +78,12 @@ describeBackends('configured resource types', (server) => {
     expect((await server.call('GET', '/custom/barcode/999999', { token: admin })).body.resCode).toBe('2003');
   });
 
-  it('filters, sorts, pages, offers options and exports with the definition\'s labels', async () => {
-    for (const [code, itemType, refund] of [['5000111', 'can', 0.1], ['5000222', 'can', 0.5], ['7000333', 'pet', 1]] as const) {
+  it("filters, sorts, pages, offers options and exports with the definition's labels", async () => {
+    for (const [code, itemType, refund] of [
+      ['5000111', 'can', 0.1],
+      ['5000222', 'can', 0.5],
+      ['7000333', 'pet', 1],
+    ] as const) {
       expect((await create({ code, itemType, refund })).body.resCode).toBe('00000');
     }
     const codes = async (body: Record<string, unknown>) => (await page(body)).body.resData.list.map((row: { code: string }) => row.code);
@@ -97,9 +107,14 @@ describeBackends('configured resource types', (server) => {
     expect(xlsx.raw.headers['content-type']).toContain('spreadsheetml');
   });
 
-  it('checks each action\'s permission and scopes records by license account', async () => {
+  it("checks each action's permission and scopes records by license account", async () => {
     const ids = async (identifiers: string[]) =>
-      (await server.db.select({ id: sysPermission.id }).from(sysPermission).where(sql`${sysPermission.identifier} = any(${sql.param(identifiers)}::text[])`)).map((row) => row.id);
+      (
+        await server.db
+          .select({ id: sysPermission.id })
+          .from(sysPermission)
+          .where(sql`${sysPermission.identifier} = any(${sql.param(identifiers)}::text[])`)
+      ).map((row) => row.id);
     const role = await server.call('POST', '/role', { token: admin, body: { name: 'barcode-viewer', permissions: await ids(['custom:barcode:page', 'custom:barcode:show']) } });
     await server.createUser({ name: 'bviewer', roles: [role.body.resData.id] }, admin);
     const viewer = await server.login('bviewer', 'Passw0rd!');
@@ -119,9 +134,14 @@ describeBackends('configured resource types', (server) => {
     // another license account, every barcode permission: sees none of these records
     const account = await server.call('POST', '/license-account', { token: admin, body: { licenseAccountName: 'Elsewhere' } });
     await server.call('PUT', `/license-account-user-relation?id=${account.body.resData.id}`, { token: admin });
-    const strong = await server.call('POST', '/role', { token: admin, body: { name: 'barcode-all', permissions: await ids(BARCODE.actions.map((action) => `custom:barcode:${action}`)) } });
+    const strong = await server.call('POST', '/role', {
+      token: admin,
+      body: { name: 'barcode-all', permissions: await ids(BARCODE.actions.map((action) => `custom:barcode:${action}`)) },
+    });
     await server.createUser({ name: 'bother', roles: [strong.body.resData.id], licenseAccounts: [account.body.resData.id] }, admin);
-    const defaultAccount = (await server.call('GET', '/license-account-user-relation', { token: admin })).body.resData.find((row: { licenseAccountName: string }) => row.licenseAccountName === 'Default');
+    const defaultAccount = (await server.call('GET', '/license-account-user-relation', { token: admin })).body.resData.find(
+      (row: { licenseAccountName: string }) => row.licenseAccountName === 'Default',
+    );
     await server.call('PUT', `/license-account-user-relation?id=${defaultAccount.id}`, { token: admin });
     const other = await server.login('bother', 'Passw0rd!');
     expect((await page({}, other)).body.resData.total).toBe(0);
@@ -132,11 +152,15 @@ describeBackends('configured resource types', (server) => {
     expect((await server.call('POST', '/custom/barcode', { token: other, body: { code: first.code, itemType: 'pet' } })).body.resCode).toBe('00000');
   });
 
-  it('references other resources within the caller\'s scope, deletes in batches, keeps saved filters and documents its routes', async () => {
+  it("references other resources within the caller's scope, deletes in batches, keeps saved filters and documents its routes", async () => {
     const shelf = {
       ...BARCODE,
       name: 'shelf',
-      fields: { title: { type: 'text', labels: { en: 'Title', zh: '标题' }, required: true }, fleet: { type: 'reference', reference: 'fleet', labels: { en: 'Fleet', zh: '机群' } }, checked: { type: 'datetime', labels: { en: 'Checked', zh: '检查时间' } } },
+      fields: {
+        title: { type: 'text', labels: { en: 'Title', zh: '标题' }, required: true },
+        fleet: { type: 'reference', reference: 'fleet', labels: { en: 'Fleet', zh: '机群' } },
+        checked: { type: 'datetime', labels: { en: 'Checked', zh: '检查时间' } },
+      },
       list: { columns: ['title', 'fleet', 'checked'], filters: [{ field: 'checked', operator: 'range' as const }] },
     };
     expect((await server.call('POST', '/resource-types', { token: admin, body: shelf })).body.resCode).toBe('00000');
@@ -146,17 +170,25 @@ describeBackends('configured resource types', (server) => {
     expect(made.body.resData).toMatchObject({ fleet: fleetId, checked: '2026-03-01T02:00:00.000Z' });
     expect((await server.call('POST', '/custom/shelf', { token: admin, body: { title: 'B', fleet: 99999 } })).body.resData.issues[0].field).toBe('fleet');
     const b = await server.call('POST', '/custom/shelf', { token: admin, body: { title: 'B', checked: '2026-05-01T00:00:00Z' } });
-    const titles = async (body: Record<string, unknown>) => (await server.call('POST', '/custom/shelf/page', { token: admin, body })).body.resData.list.map((row: { title: string }) => row.title);
+    const titles = async (body: Record<string, unknown>) =>
+      (await server.call('POST', '/custom/shelf/page', { token: admin, body })).body.resData.list.map((row: { title: string }) => row.title);
     expect(await titles({ checkedRange: ['2026-04-01T00:00:00Z', null] })).toEqual(['B']);
     expect(await titles({ checkedRange: [null, '2026-03-01T03:00:00+01:00'] })).toEqual(['A']);
     const csv = await server.call('POST', '/custom/shelf/export', { token: admin, body: { format: 'csv', utcOffsetMinutes: 0, sort: 'title' } });
     expect(csv.raw.body.split('\r\n')[1]).toBe('A,Shelf fleet,2026-03-01 02:00:00');
 
-    const saved = await server.call('POST', '/saved-filter', { token: admin, body: { resource: 'shelf', name: 'Recent', filter: { checkedRange: ['2026-04-01', null] }, visibility: 'personal' } });
+    const saved = await server.call('POST', '/saved-filter', {
+      token: admin,
+      body: { resource: 'shelf', name: 'Recent', filter: { checkedRange: ['2026-04-01', null] }, visibility: 'personal' },
+    });
     expect(saved.body.resCode).toBe('00000');
-    expect((await server.call('POST', '/saved-filter', { token: admin, body: { resource: 'nosuchtype', name: 'x', filter: {}, visibility: 'personal' } })).body.resCode).toBe('1004');
+    expect((await server.call('POST', '/saved-filter', { token: admin, body: { resource: 'nosuchtype', name: 'x', filter: {}, visibility: 'personal' } })).body.resCode).toBe(
+      '1004',
+    );
 
-    expect((await server.call('POST', '/custom/shelf/batchDelete', { token: admin, body: { ids: [made.body.resData.id, b.body.resData.id] } })).body.resData).toEqual({ deleted: 2 });
+    expect((await server.call('POST', '/custom/shelf/batchDelete', { token: admin, body: { ids: [made.body.resData.id, b.body.resData.id] } })).body.resData).toEqual({
+      deleted: 2,
+    });
     const docs = await server.app.inject({ method: 'GET', url: '/test-api/docs/json' });
     const paths = Object.keys(docs.json().paths);
     expect(paths).toEqual(expect.arrayContaining(['/test-api/custom/{type}/page', '/test-api/custom/{type}/{id}', '/test-api/resource-types', '/test-api/resource-types/import']));
@@ -164,7 +196,12 @@ describeBackends('configured resource types', (server) => {
   });
 
   it('refuses risky regular expressions and definitions that do not hold together', async () => {
-    const withPattern = (regex: string) => ({ ...BARCODE, name: 'risky', fields: { code: { ...BARCODE.fields.code, patterns: [{ regex, messages: { en: 'x', zh: 'x' } }] } }, list: { columns: ['code'] } });
+    const withPattern = (regex: string) => ({
+      ...BARCODE,
+      name: 'risky',
+      fields: { code: { ...BARCODE.fields.code, patterns: [{ regex, messages: { en: 'x', zh: 'x' } }] } },
+      list: { columns: ['code'] },
+    });
     const refusal = async (body: unknown) => {
       const answer = await server.call('POST', '/resource-types', { token: admin, body });
       return [answer.body.resCode, answer.body.resData?.issues?.[0]?.field, answer.body.resData?.issues?.[0]?.message];
@@ -176,13 +213,20 @@ describeBackends('configured resource types', (server) => {
     expect(await refusal(withPattern(`^${'[0-9]'.repeat(50)}$`))).toEqual(['1004', 'fields.code.patterns.0.regex', 'The regular expression is too long (at most 200 characters)']);
     expect(await refusal(withPattern('(['))).toEqual(['1004', 'fields.code.patterns.0.regex', 'This is not a valid regular expression']);
     expect(await refusal({ ...BARCODE, name: 'badcols', list: { columns: ['code', 'nothing'] } })).toEqual(['1004', 'list.columns.1', 'Unknown field "nothing"']);
-    expect((await refusal({ ...BARCODE, name: 'badref', fields: { ...BARCODE.fields, fleetOf: { type: 'reference', reference: 'nowhere', labels: { en: 'F', zh: 'F' } } } }))[0]).toBe('1004');
+    expect(
+      (await refusal({ ...BARCODE, name: 'badref', fields: { ...BARCODE.fields, fleetOf: { type: 'reference', reference: 'nowhere', labels: { en: 'F', zh: 'F' } } } }))[0],
+    ).toBe('1004');
     expect((await refusal({ ...BARCODE, name: 'Bad-Name' }))[0]).toBe('1004');
-    expect((await refusal({ ...BARCODE, name: 'reserved', fields: { ...BARCODE.fields, id: { type: 'text', labels: { en: 'i', zh: 'i' } } } }))[2]).toBe('"id" is reserved: choose another field name');
+    expect((await refusal({ ...BARCODE, name: 'reserved', fields: { ...BARCODE.fields, id: { type: 'text', labels: { en: 'i', zh: 'i' } } } }))[2]).toBe(
+      '"id" is reserved: choose another field name',
+    );
   });
 
-  it('changes a type: new fields work on existing data; losing a field\'s data needs confirmArchive; unique on duplicates is refused', async () => {
-    const withNote = { ...BARCODE, fields: { ...BARCODE.fields, note: { type: 'text', labels: { en: 'Note', zh: '备注' } }, batch: { type: 'text', labels: { en: 'Batch', zh: '批次' } } } };
+  it("changes a type: new fields work on existing data; losing a field's data needs confirmArchive; unique on duplicates is refused", async () => {
+    const withNote = {
+      ...BARCODE,
+      fields: { ...BARCODE.fields, note: { type: 'text', labels: { en: 'Note', zh: '备注' } }, batch: { type: 'text', labels: { en: 'Batch', zh: '批次' } } },
+    };
     const changed = await server.call('PUT', '/resource-types', { token: admin, body: withNote });
     expect(changed.body.resCode).toBe('00000');
     const made = await create({ code: '8000001', itemType: 'pet', note: 'first', batch: 'B1' });
@@ -196,7 +240,11 @@ describeBackends('configured resource types', (server) => {
     expect((await create({ code: '8000003', itemType: 'pet', batch: 'B1' })).body.resCode).toBe('00000');
 
     const { refund: _refund, ...fieldsWithoutRefund } = withNote.fields;
-    const withoutRefund = { ...withNote, fields: fieldsWithoutRefund, list: { ...withNote.list, columns: ['code', 'itemType', 'active'], filters: withNote.list.filters.filter((filter) => filter.field !== 'refund') } };
+    const withoutRefund = {
+      ...withNote,
+      fields: fieldsWithoutRefund,
+      list: { ...withNote.list, columns: ['code', 'itemType', 'active'], filters: withNote.list.filters.filter((filter) => filter.field !== 'refund') },
+    };
     const refused = await server.call('PUT', '/resource-types', { token: admin, body: withoutRefund });
     expect([refused.body.resCode, refused.body.resData]).toEqual(['9401', { fields: ['refund'] }]);
     expect(refused.body.resMsg).toContain('refund');
@@ -222,7 +270,10 @@ describeBackends('configured resource types', (server) => {
       const token = await fresh.login();
       const imported = await fresh.call('POST', '/resource-types/import', { token, body: exported });
       expect(imported.body.resData).toEqual({ created: ['barcode'], updated: [] });
-      expect((await fresh.call('POST', '/custom/barcode', { token, body: { code: '123456', itemType: 'can', note: 'imported' } })).body.resData).toMatchObject({ code: '123456', active: true });
+      expect((await fresh.call('POST', '/custom/barcode', { token, body: { code: '123456', itemType: 'can', note: 'imported' } })).body.resData).toMatchObject({
+        code: '123456',
+        active: true,
+      });
       // the same file again changes nothing
       expect((await fresh.call('POST', '/resource-types/import', { token, body: exported })).body.resData).toEqual({ created: [], updated: [] });
     } finally {
@@ -231,15 +282,25 @@ describeBackends('configured resource types', (server) => {
   });
 
   it('deletes a type without records, archives one with records', async () => {
-    const empty = { ...BARCODE, name: 'donation', fields: { title: { type: 'text', labels: { en: 'Title', zh: '标题' }, required: true } }, list: { columns: ['title'] }, actions: ['page'] };
+    const empty = {
+      ...BARCODE,
+      name: 'donation',
+      fields: { title: { type: 'text', labels: { en: 'Title', zh: '标题' }, required: true } },
+      list: { columns: ['title'] },
+      actions: ['page'],
+    };
     expect((await server.call('POST', '/resource-types', { token: admin, body: empty })).body.resCode).toBe('00000');
     // an action the type does not offer has no route (as for a code resource)
     const absent = await server.call('POST', '/custom/donation', { token: admin, body: { title: 'x' } });
     expect([absent.status, absent.body.resCode]).toEqual([404, '4004']);
     expect((await server.call('DELETE', '/resource-types?name=donation', { token: admin })).body.resCode).toBe('00000');
-    const names = async () => (await server.call('GET', '/resource-types', { token: admin })).body.resData.map((type: { name: string; status: string }) => `${type.name}:${type.status}`);
+    const names = async () =>
+      (await server.call('GET', '/resource-types', { token: admin })).body.resData.map((type: { name: string; status: string }) => `${type.name}:${type.status}`);
     expect(await names()).toEqual(['barcode:active']);
-    const rows = await server.db.select().from(sysPermission).where(sql`${sysPermission.identifier} like 'custom:donation%'`);
+    const rows = await server.db
+      .select()
+      .from(sysPermission)
+      .where(sql`${sysPermission.identifier} like 'custom:donation%'`);
     expect(rows).toEqual([]);
 
     expect((await server.call('DELETE', '/resource-types?name=barcode', { token: admin })).body.resCode).toBe('00000');

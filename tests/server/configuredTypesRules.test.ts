@@ -65,8 +65,13 @@ describe('definitionRow', () => {
     expect(definitionOnly({ ...stored, status: 'archived' } as ConfiguredType)).toEqual(barcode);
   });
 
-  it('reads the fields back in the stored order (jsonb sorts keys), from an object or from JSON text, under the row\'s name', () => {
-    const shuffled = { ...barcode, name: 'ignored', fields: { refund: barcode.fields.refund, active: barcode.fields.active, itemType: barcode.fields.itemType, code: barcode.fields.code }, fieldOrder: ['code', 'itemType', 'refund', 'active'] };
+  it("reads the fields back in the stored order (jsonb sorts keys), from an object or from JSON text, under the row's name", () => {
+    const shuffled = {
+      ...barcode,
+      name: 'ignored',
+      fields: { refund: barcode.fields.refund, active: barcode.fields.active, itemType: barcode.fields.itemType, code: barcode.fields.code },
+      fieldOrder: ['code', 'itemType', 'refund', 'active'],
+    };
     const read = fromRow(shuffled, 'barcode');
     expect(read.name).toBe('barcode');
     expect(Object.keys(read.fields)).toEqual(['code', 'itemType', 'refund', 'active']);
@@ -80,8 +85,15 @@ describe('definitionRow', () => {
     expect(Object.keys(fromRow(withoutOrder, 'barcode').fields)).toEqual(['refund', 'active', 'itemType', 'code']);
   });
 
-  it('compares definitions whatever their keys\' order, but not their fields\' order', () => {
-    const reordered = { actions: barcode.actions, list: barcode.list, fields: barcode.fields, menuParent: barcode.menuParent, labels: { zh: '条码', en: 'Barcodes' }, name: 'barcode' } as ConfiguredType;
+  it("compares definitions whatever their keys' order, but not their fields' order", () => {
+    const reordered = {
+      actions: barcode.actions,
+      list: barcode.list,
+      fields: barcode.fields,
+      menuParent: barcode.menuParent,
+      labels: { zh: '条码', en: 'Barcodes' },
+      name: 'barcode',
+    } as ConfiguredType;
     expect(sameDefinition(barcode, reordered)).toBe(true);
     expect(sameDefinition(barcode, { ...barcode, status: 'archived', version: 3 })).toBe(true);
     const { code, ...rest } = barcode.fields;
@@ -94,7 +106,9 @@ describe('definitionRow', () => {
 describe('indexes', () => {
   it('wants a unique index per unique field, a trigram index per like filter and a btree per other filtered or sorted field', () => {
     const specs = indexSpecs(barcode);
-    expect(specs.map((index) => [index.field, index.unique, index.statement.startsWith('create unique index if not exists "cfg_'), index.statement.includes('gin_trgm_ops')])).toEqual([
+    expect(
+      specs.map((index) => [index.field, index.unique, index.statement.startsWith('create unique index if not exists "cfg_'), index.statement.includes('gin_trgm_ops')]),
+    ).toEqual([
       ['code', false, false, true],
       ['itemType', false, false, false],
       ['refund', false, false, false],
@@ -109,9 +123,13 @@ describe('indexes', () => {
       expect(index.statement).toContain(`where "type_name" = 'barcode'`);
     }
     const [trigram, btree, , unique] = specs;
-    expect(trigram.statement).toBe(`create index if not exists "${trigram.name}" on "configured_record" using gin (("data" ->> 'code') gin_trgm_ops) where "type_name" = 'barcode'`);
+    expect(trigram.statement).toBe(
+      `create index if not exists "${trigram.name}" on "configured_record" using gin (("data" ->> 'code') gin_trgm_ops) where "type_name" = 'barcode'`,
+    );
     expect(btree.statement).toBe(`create index if not exists "${btree.name}" on "configured_record" ("license_account_id", ("data" ->> 'itemType')) where "type_name" = 'barcode'`);
-    expect(unique.statement).toBe(`create unique index if not exists "${unique.name}" on "configured_record" ("license_account_id", ("data" ->> 'code')) where "type_name" = 'barcode'`);
+    expect(unique.statement).toBe(
+      `create unique index if not exists "${unique.name}" on "configured_record" ("license_account_id", ("data" ->> 'code')) where "type_name" = 'barcode'`,
+    );
     // names stay those of earlier versions (a new name drops and rebuilds an installation's index): type and statement hashed
     const sha = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 8);
     expect(prefix).toBe(`cfg_${sha('barcode')}_`);
@@ -123,15 +141,20 @@ describe('indexes', () => {
     expect(new Set(specs.map((index) => index.name)).size).toBe(4);
   });
 
-  it('keeps every name within PostgreSQL\'s 63 characters (the field part cut at 40)', () => {
+  it("keeps every name within PostgreSQL's 63 characters (the field part cut at 40)", () => {
     const long = 'f' + 'x'.repeat(39);
-    const type = { ...barcode, name: 'l' + 'y'.repeat(39), fields: { [long]: { type: 'text', labels: text('Long') } }, list: { columns: [long], defaultSort: { field: long, order: 'ASC' } } } as ConfiguredType;
+    const type = {
+      ...barcode,
+      name: 'l' + 'y'.repeat(39),
+      fields: { [long]: { type: 'text', labels: text('Long') } },
+      list: { columns: [long], defaultSort: { field: long, order: 'ASC' } },
+    } as ConfiguredType;
     const [index] = indexSpecs(type);
     expect(index.name).toHaveLength(4 + 9 + 9 + 40);
     expect(index.name.endsWith(long.toLowerCase())).toBe(true);
   });
 
-  it('names the field of a unique index by the index\'s name only', () => {
+  it("names the field of a unique index by the index's name only", () => {
     const unique = indexSpecs(barcode).find((index) => index.unique)!;
     const trigram = indexSpecs(barcode)[0];
     expect(uniqueFieldOf(barcode, unique.name)).toBe('code');
@@ -145,7 +168,17 @@ describe('indexes', () => {
     expect(indexedFields(sortedOnly)).toEqual(['refund']);
     expect(indexedFields({ ...barcode, list: { columns: ['code'], defaultSort: { field: 'gone', order: 'ASC' } } } as ConfiguredType)).toEqual([]);
     expect(indexedFields({ ...barcode, list: { columns: ['code'] } } as ConfiguredType)).toEqual([]);
-    const multi = { ...barcode, fields: { ...barcode.fields, fleets: { type: 'multiReference', reference: 'fleet', labels: text('Fleets') } }, list: { columns: ['code'], filters: [{ field: 'fleets', operator: 'in' }, { field: 'missing', operator: 'eq' }] } } as ConfiguredType;
+    const multi = {
+      ...barcode,
+      fields: { ...barcode.fields, fleets: { type: 'multiReference', reference: 'fleet', labels: text('Fleets') } },
+      list: {
+        columns: ['code'],
+        filters: [
+          { field: 'fleets', operator: 'in' },
+          { field: 'missing', operator: 'eq' },
+        ],
+      },
+    } as ConfiguredType;
     expect(indexedFields(multi)).toEqual([]);
   });
 });
@@ -174,7 +207,7 @@ describe('model', () => {
     expect(typePredicateText('z9')).toBe(`"type_name" = 'z9'`);
   });
 
-  it('scopes records by type and the caller\'s license account, none without one', () => {
+  it("scopes records by type and the caller's license account, none without one", () => {
     const model = buildConfiguredModel(VISIT);
     expect(render(model.hooks?.scope?.(callerOf(7), model))).toBe(`("configured_record"."type_name" = 'visit' and "configured_record"."license_account_id" = 7)`);
     expect(render(model.hooks?.scope?.(callerOf(null), model))).toBe('false');
@@ -187,7 +220,7 @@ describe('model', () => {
     expect(model.joins).toEqual({});
   });
 
-  it('creates records in the caller\'s license account (5001 without one) and stamps updates', () => {
+  it("creates records in the caller's license account (5001 without one) and stamps updates", () => {
     const model = buildConfiguredModel(VISIT);
     expect(model.document.createValues(3, 9)).toEqual({ typeName: 'visit', licenseAccountId: 9, createdBy: 3 });
     expect(() => model.document.createValues(3, null)).toThrow(expect.objectContaining({ code: '5001' }));
@@ -201,7 +234,11 @@ describe('model', () => {
   it('stores datetimes as UTC ISO text, days as YYYY-MM-DD, and leaves empty values out', () => {
     const model = buildConfiguredModel(VISIT);
     expect(model.document.toDocument({ title: 'A', at: '2026-03-01T10:00:00+08:00', day: '2026-03-01', weight: 0, done: false, note: '', fleet: null, photo: undefined })).toEqual({
-      title: 'A', at: '2026-03-01T02:00:00.000Z', day: '2026-03-01', weight: 0, done: false,
+      title: 'A',
+      at: '2026-03-01T02:00:00.000Z',
+      day: '2026-03-01',
+      weight: 0,
+      done: false,
     });
     // no key at all for an empty value (not one holding undefined)
     expect(Object.keys(model.document.toDocument({ title: 'A', photo: undefined, fleet: null, note: '' }))).toEqual(['title']);
@@ -223,7 +260,9 @@ describe('model', () => {
     const at = `("configured_record"."data" ->> 'at')`;
     expect(render(filter(of('day', 'gte'), '2026-03-01T20:00:00Z'))).toBe(`${day} >= "2026-03-01"`);
     expect(render(filter(of('day', 'lte'), '2026-03-05'))).toBe(`${day} <= "2026-03-05"`);
-    expect(render(filter(of('at', 'range'), ['2026-03-01T10:00:00+08:00', '2026-03-02T00:00:00Z']))).toBe(`(${at} >= "2026-03-01T02:00:00.000Z" and ${at} <= "2026-03-02T00:00:00.000Z")`);
+    expect(render(filter(of('at', 'range'), ['2026-03-01T10:00:00+08:00', '2026-03-02T00:00:00Z']))).toBe(
+      `(${at} >= "2026-03-01T02:00:00.000Z" and ${at} <= "2026-03-02T00:00:00.000Z")`,
+    );
     expect(render(filter(of('at', 'range'), [null, '2026-03-02T00:00:00Z']))).toBe(`${at} <= "2026-03-02T00:00:00.000Z"`);
     expect(render(filter(of('at', 'range'), ['2026-03-02T00:00:00Z', '']))).toBe(`${at} >= "2026-03-02T00:00:00.000Z"`);
     expect(render(filter(of('at', 'range'), [undefined, null]))).toBe('true');
@@ -249,7 +288,7 @@ describe('model', () => {
     }
   });
 
-  it('answers the type\'s own texts under its resource keys', () => {
+  it("answers the type's own texts under its resource keys", () => {
     const model = buildConfiguredModel(barcode);
     expect(model.texts?.('en', 'resources.barcode.fields.code')).toBe('Barcode');
     expect(model.texts?.('zh', 'resources.barcode.fields.code')).toBe('条码');
@@ -278,7 +317,16 @@ describe('validate', () => {
     const instant = compileSchema({ type: 'string', format: 'date-time' });
     const day = compileSchema({ type: 'string', format: 'date' });
     for (const at of ['2026-03-01T10:00Z', '2026-03-01T10:00:05+08:00', '2026-03-01T10:00:05.123456789-05:30', '2026-03-01T10:00:05.1Z']) expect(instant(at), at).toBe(true);
-    for (const at of ['2026-03-01T10:00:05', '2026-03-01 10:00:05Z', '2026-13-01T10:00:05Z', '2026-03-01T10:00:05.1234567890Z', 'x2026-03-01T10:00:05Z', '2026-03-01T10:00:05Zx', '2026-03-01T10:00:05+0800', '2026-03-01T10Z']) {
+    for (const at of [
+      '2026-03-01T10:00:05',
+      '2026-03-01 10:00:05Z',
+      '2026-13-01T10:00:05Z',
+      '2026-03-01T10:00:05.1234567890Z',
+      'x2026-03-01T10:00:05Z',
+      '2026-03-01T10:00:05Zx',
+      '2026-03-01T10:00:05+0800',
+      '2026-03-01T10Z',
+    ]) {
       expect(instant(at), at).toBe(false);
     }
     expect(day('2026-03-01')).toBe(true);
@@ -303,7 +351,7 @@ describe('validate', () => {
     expect(failure('create', { weight: '1', done: 'yes' })).toEqual(['1003', ['weight', 'done']]);
   });
 
-  it('drops a replaced version\'s schemas from the validator cache (compiled anew afterwards)', () => {
+  it("drops a replaced version's schemas from the validator cache (compiled anew afterwards)", () => {
     const validators = compileValidators(buildConfiguredModel(VISIT));
     // Ajv keeps every schema it compiled: the same schema object answers the same function until released
     expect(compileSchema(validators.create.schema as Record<string, unknown>)).toBe(validators.create);

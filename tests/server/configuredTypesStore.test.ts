@@ -61,7 +61,12 @@ describeBackends('configured types: store, permission rows, registry and route e
 
   it('a field changing kind or target loses its data (9401 naming every such field), archived under <field>@v<version> once confirmed', async () => {
     const fleet = (await call('POST', '/fleet', { name: 'Lossy fleet' })).body.resData.id as number;
-    const fields = { title: { type: 'text', labels: text('Title') }, count: { type: 'number', labels: text('Count') }, place: { type: 'reference', reference: 'fleet', labels: text('Place') }, spare: { type: 'text', labels: text('Spare') } };
+    const fields = {
+      title: { type: 'text', labels: text('Title') },
+      count: { type: 'number', labels: text('Count') },
+      place: { type: 'reference', reference: 'fleet', labels: text('Place') },
+      spare: { type: 'text', labels: text('Spare') },
+    };
     expect((await call('POST', '/resource-types', small('lossy', fields))).body.resCode).toBe('00000');
     const version = await typeVersion('lossy');
     const record = (await call('POST', '/custom/lossy', { title: 'A', count: 4, place: fleet })).body.resData.id as number;
@@ -93,8 +98,10 @@ describeBackends('configured types: store, permission rows, registry and route e
     const duplicate = await call('POST', '/custom/twoUnique', { first: 'b', second: 'x' });
     expect([duplicate.status, duplicate.body.resCode, duplicate.body.resData?.issues?.[0]?.field]).toEqual([409, '2002', 'second']);
     const oids = async () =>
-      rowsOf<{ name: string; oid: number }>(await server.db.execute(sql`select c.relname as name, c.oid::int as oid from pg_class c
-        where c.relkind = 'i' and c.relname like 'cfg_%' and exists (select 1 from pg_indexes i where i.indexname = c.relname and i.indexdef like '%''barcode''%') order by 1`));
+      rowsOf<{ name: string; oid: number }>(
+        await server.db.execute(sql`select c.relname as name, c.oid::int as oid from pg_class c
+        where c.relkind = 'i' and c.relname like 'cfg_%' and exists (select 1 from pg_indexes i where i.indexname = c.relname and i.indexdef like '%''barcode''%') order by 1`),
+      );
     const before = await oids();
     expect(before).toHaveLength(4);
     expect((await call('PUT', '/resource-types', { ...BARCODE, labels: text('Barcodes again') })).body.resCode).toBe('00000');
@@ -114,7 +121,9 @@ describeBackends('configured types: store, permission rows, registry and route e
     const definition = small('longLabel', undefined, { labels: text(label), actions: ['page', 'show', 'export'] });
     expect((await call('POST', '/resource-types', definition)).body.resCode).toBe('00000');
     const rows = async () =>
-      (await server.db.select().from(sysPermission).where(like(sysPermission.identifier, 'custom:longLabel%'))).sort((a, b) => a.sort - b.sort || a.identifier.localeCompare(b.identifier));
+      (await server.db.select().from(sysPermission).where(like(sysPermission.identifier, 'custom:longLabel%'))).sort(
+        (a, b) => a.sort - b.sort || a.identifier.localeCompare(b.identifier),
+      );
     const first = await rows();
     const menu = first.find((row) => row.identifier === 'custom:longLabel')!;
     expect(menu).toMatchObject({ name: 'L'.repeat(49) + 'M', type: 'menu', sort: 900, description: 'Configured resource type' });
@@ -145,16 +154,26 @@ describeBackends('configured types: store, permission rows, registry and route e
 
   it('deleting a type removes its indexes and permission rows; start-up makes them again for active types, whatever one cannot', async () => {
     const indexes = async (typeName: string) =>
-      rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from pg_indexes where tablename = 'configured_record' and indexdef like ${`%'${typeName}'%`}`))[0].n;
+      rowsOf<{ n: number }>(await server.db.execute(sql`select count(*)::int as n from pg_indexes where tablename = 'configured_record' and indexdef like ${`%'${typeName}'%`}`))[0]
+        .n;
     expect(await indexes('barcode')).toBe(4);
-    await server.db.execute(sql.raw(`drop index if exists "${(rowsOf<{ name: string }>(await server.db.execute(sql`select indexname as name from pg_indexes where indexdef like '%gin_trgm_ops%' and indexdef like '%''barcode''%'`)))[0].name}"`));
+    await server.db.execute(
+      sql.raw(
+        `drop index if exists "${rowsOf<{ name: string }>(await server.db.execute(sql`select indexname as name from pg_indexes where indexdef like '%gin_trgm_ops%' and indexdef like '%''barcode''%'`))[0].name}"`,
+      ),
+    );
     await server.db.delete(sysPermission).where(eq(sysPermission.identifier, 'custom:barcode:export'));
     expect(await indexes('barcode')).toBe(3);
     // a type whose unique index duplicates now prevent (written around the server): the others are still made
     expect((await call('POST', '/resource-types', small('dupes', { title: { type: 'text', labels: text('Title'), unique: true } }))).body.resCode).toBe('00000');
-    await server.db.execute(sql`drop index if exists ${sql.identifier((rowsOf<{ name: string }>(await server.db.execute(sql`select indexname as name from pg_indexes where indexdef like '%''dupes''%'`)))[0].name)}`);
+    await server.db.execute(
+      sql`drop index if exists ${sql.identifier(rowsOf<{ name: string }>(await server.db.execute(sql`select indexname as name from pg_indexes where indexdef like '%''dupes''%'`))[0].name)}`,
+    );
     const account = (await server.db.select({ id: configuredRecord.licenseAccountId }).from(configuredRecord).limit(1))[0].id;
-    await server.db.insert(configuredRecord).values([{ typeName: 'dupes', licenseAccountId: account, data: { title: 'x' } }, { typeName: 'dupes', licenseAccountId: account, data: { title: 'x' } }]);
+    await server.db.insert(configuredRecord).values([
+      { typeName: 'dupes', licenseAccountId: account, data: { title: 'x' } },
+      { typeName: 'dupes', licenseAccountId: account, data: { title: 'x' } },
+    ]);
     await ensureTypeObjects(server.db);
     expect(await indexes('barcode')).toBe(4);
     expect(await server.db.select().from(sysPermission).where(eq(sysPermission.identifier, 'custom:barcode:export'))).toHaveLength(1);
@@ -266,7 +285,7 @@ describeBackends('configured types: store, permission rows, registry and route e
     }
   });
 
-  it('loads definition files: every *.json in name order, an export file\'s types, nothing from other files; a bad one names its file', async () => {
+  it("loads definition files: every *.json in name order, an export file's types, nothing from other files; a bad one names its file", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvm-type-files-'));
     const codeNames = new Set(['fleet', 'user']);
     expect(await loadTypeFiles(server.db, undefined, codeNames)).toEqual({ created: [], updated: [] });
@@ -298,7 +317,15 @@ describeBackends('configured types: store, permission rows, registry and route e
       }
     };
     expect(await failure({ format: 'rvm-resource-types', types: 'none' })).toBe('z.json: "types" must be an array');
-    const shapeless = await failure({ name: 'x', labels: text('X'), menuParent: 'service', actions: ['page'], list: { columns: ['title'] }, fields: { title: { type: 'colour', labels: text('T') } }, extra: 1 });
+    const shapeless = await failure({
+      name: 'x',
+      labels: text('X'),
+      menuParent: 'service',
+      actions: ['page'],
+      list: { columns: ['title'] },
+      fields: { title: { type: 'colour', labels: text('T') } },
+      extra: 1,
+    });
     expect(shapeless).toMatch(/^z\.json: not a resource type definition \(.+\)$/);
     // every issue, each as `field: message`, separated by semicolons
     expect(shapeless.split('; ').length).toBeGreaterThan(1);
@@ -313,7 +340,7 @@ describeBackends('configured types: store, permission rows, registry and route e
     await expect(loadTypeFiles(broken, dir, codeNames)).rejects.toThrow(/^database gone$/);
   });
 
-  it('route edges: a name outside the pattern, an action the type does not offer, options\' labels, the export\'s names', async () => {
+  it("route edges: a name outside the pattern, an action the type does not offer, options' labels, the export's names", async () => {
     expect((await call('POST', '/custom/Bad/page', {})).body.resCode).toBe('2003');
     expect((await call('POST', '/custom/b/page', {})).body.resCode).toBe('2003');
     // the picker route needs one of page/show/create/edit; the type offers page only
@@ -321,7 +348,12 @@ describeBackends('configured types: store, permission rows, registry and route e
     expect((await call('POST', '/resource-types', pageOnly)).body.resCode).toBe('00000');
     expect((await call('POST', '/custom/pageOnly', { title: 'x' })).body.resCode).toBe('4004');
     const ids = async (identifiers: string[]) =>
-      (await server.db.select({ id: sysPermission.id }).from(sysPermission).where(sql`${sysPermission.identifier} = any(${sql.param(identifiers)}::text[])`)).map((row) => row.id);
+      (
+        await server.db
+          .select({ id: sysPermission.id })
+          .from(sysPermission)
+          .where(sql`${sysPermission.identifier} = any(${sql.param(identifiers)}::text[])`)
+      ).map((row) => row.id);
     // a hand-made grant of an action the type does not offer: the route passes its first check, not the second
     const [showRow] = await server.db.insert(sysPermission).values({ identifier: 'custom:pageOnly:show', name: 'x', type: 'button', sort: 99 }).returning({ id: sysPermission.id });
     const role = await call('POST', '/role', { name: 'pageOnly show', permissions: [showRow.id] });
@@ -340,7 +372,12 @@ describeBackends('configured types: store, permission rows, registry and route e
     expect((await call('POST', '/resource-types', numbered)).body.resCode).toBe('00000');
     const withCount = (await call('POST', '/custom/numbered', { count: 42 })).body.resData.id as number;
     const without = (await call('POST', '/custom/numbered', {})).body.resData.id as number;
-    expect((await call('GET', '/custom/numbered/list')).body.resData).toEqual(expect.arrayContaining([{ id: withCount, name: '42' }, { id: without, name: null }]));
+    expect((await call('GET', '/custom/numbered/list')).body.resData).toEqual(
+      expect.arrayContaining([
+        { id: withCount, name: '42' },
+        { id: without, name: null },
+      ]),
+    );
 
     // export: names trimmed, blanks ignored, an unknown one 9402, none: every type
     const file = await call('GET', `/resource-types/export?names=${encodeURIComponent(' pageOnly , ,numbered')}`);

@@ -35,7 +35,10 @@ describeBackends('configured types across instances', (server) => {
   beforeAll(async () => {
     token = await server.login(ADMIN.username, ADMIN.password);
     // The second instance starts with a definitions folder: its type exists for both once it is up.
-    writeFileSync(join(dir, 'bin.json'), JSON.stringify({ ...BARCODE, name: 'binType', fields: { label: { type: 'text', labels: { en: 'Label', zh: '标签' } } }, list: { columns: ['label'] } }));
+    writeFileSync(
+      join(dir, 'bin.json'),
+      JSON.stringify({ ...BARCODE, name: 'binType', fields: { label: { type: 'text', labels: { en: 'Label', zh: '标签' } } }, list: { columns: ['label'] } }),
+    );
     writeFileSync(join(dir, 'notes.txt'), 'not a definition');
     otherDatabase = server.backend === 'postgres' ? await openDatabase({ databaseUrl: server.databaseUrl }) : undefined;
     other = await server.anotherInstance({ ...(otherDatabase ? { database: otherDatabase } : {}), config: { passwordHashLogN: 12, resourceTypesDir: dir } });
@@ -71,7 +74,12 @@ describeBackends('configured types across instances', (server) => {
     // a change (a new field) and an archive travel the same way
     const changed = await server.call('PUT', '/resource-types', { token, body: withNote });
     await within(DEADLINE_MS, async () => (await activeOn(other)).some((type) => type.name === 'barcode' && type.version === changed.body.resData.version));
-    const noted = await other.inject({ method: 'POST', url: '/test-api/custom/barcode', headers: { 'rvm-token': token }, payload: { code: '123456', itemType: 'pet', note: 'via other' } });
+    const noted = await other.inject({
+      method: 'POST',
+      url: '/test-api/custom/barcode',
+      headers: { 'rvm-token': token },
+      payload: { code: '123456', itemType: 'pet', note: 'via other' },
+    });
     expect(noted.json().resData.note).toBe('via other');
     expect((await server.call('DELETE', '/resource-types?name=barcode', { token })).body.resCode).toBe('00000');
     await within(DEADLINE_MS, async () => !(await activeOn(other)).some((type) => type.name === 'barcode'));
@@ -82,7 +90,9 @@ describeBackends('configured types across instances', (server) => {
     // PUT restores an archived type (with its records)
     const restored = await server.call('PUT', '/resource-types', { token, body: withNote });
     expect(restored.body.resData.status).toBe('active');
-    const indexes = rowsOf<{ indexdef: string }>(await server.db.execute(sql`select indexdef from pg_indexes where tablename = 'configured_record' and indexname like 'cfg_%'`)).map((row) => row.indexdef);
+    const indexes = rowsOf<{ indexdef: string }>(
+      await server.db.execute(sql`select indexdef from pg_indexes where tablename = 'configured_record' and indexname like 'cfg_%'`),
+    ).map((row) => row.indexdef);
     const ofBarcode = indexes.filter((definition) => definition.includes("'barcode'"));
     expect(ofBarcode.filter((definition) => definition.startsWith('CREATE UNIQUE INDEX'))).toHaveLength(1);
     // code: unique (serves its sort too) and trigram (like); itemType and refund: btree
@@ -93,8 +103,14 @@ describeBackends('configured types across instances', (server) => {
     const plan = await server.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
       return rowsOf<Record<string, string>>(
-        await tx.execute(sql.raw(`explain select id from configured_record where "configured_record"."type_name" = 'barcode' and license_account_id = 1 and ("configured_record"."data" ->> 'code') = '12345'`)),
-      ).map((row) => Object.values(row)[0]).join('\n');
+        await tx.execute(
+          sql.raw(
+            `explain select id from configured_record where "configured_record"."type_name" = 'barcode' and license_account_id = 1 and ("configured_record"."data" ->> 'code') = '12345'`,
+          ),
+        ),
+      )
+        .map((row) => Object.values(row)[0])
+        .join('\n');
     });
     expect(plan).toMatch(/cfg_/);
   });

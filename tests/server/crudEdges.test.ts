@@ -47,7 +47,13 @@ const roleTable = pgTable(
 );
 const rolePlaceTable = pgTable('role_place', { roleId: integer('role_id'), placeId: integer('place_id') });
 const place = defineResource({
-  name: 'place', apiPath: '/place', route: '/place', menuId: 611, table: 'place', nameField: 'name', scope: 'global',
+  name: 'place',
+  apiPath: '/place',
+  route: '/place',
+  menuId: 611,
+  table: 'place',
+  nameField: 'name',
+  scope: 'global',
   fields: {
     id: { type: 'number', readOnly: true },
     name: { type: 'text' },
@@ -73,7 +79,13 @@ const roleFields = (behaviour: Record<string, FieldDeclaration['onDelete']>): Re
 });
 const role = (behaviour: Record<string, FieldDeclaration['onDelete']> = {}) =>
   defineResource({
-    name: 'role', apiPath: '/role-fixture', route: '/role-fixture', menuId: 612, table: 'role_fixture', nameField: 'name', scope: 'licenseAccount',
+    name: 'role',
+    apiPath: '/role-fixture',
+    route: '/role-fixture',
+    menuId: 612,
+    table: 'role_fixture',
+    nameField: 'name',
+    scope: 'licenseAccount',
     fields: roleFields(behaviour),
     list: { columns: ['name'], defaultSort: { field: 'name', order: 'ASC' }, filters: [] },
     permissions: { page: 'roleFixture:page' },
@@ -97,7 +109,9 @@ const recordingTx = (counts: number[] = []) => {
     }),
     delete: (table: unknown) => ({ where: async (condition: SQL) => void statements.push(`delete ${name(table)} where ${render(condition)}`) }),
     update: (table: unknown) => ({
-      set: (values: Record<string, unknown>) => ({ where: async (condition: SQL) => void statements.push(`update ${name(table)} set ${JSON.stringify(values)} where ${render(condition)}`) }),
+      set: (values: Record<string, unknown>) => ({
+        where: async (condition: SQL) => void statements.push(`update ${name(table)} set ${JSON.stringify(values)} where ${render(condition)}`),
+      }),
     }),
   };
   return { tx: tx as unknown as Db, statements };
@@ -164,7 +178,9 @@ describe('a unique violation', () => {
 
   it('names the field with its label and the value sent, in the request language', () => {
     const issuesOf = (input: Record<string, unknown>, locale: 'en' | 'zh' = 'en', error: unknown = violation) => uniqueViolation(model, error, input, locale)?.issues;
-    expect(issuesOf({ description: 'Night shift', name: 'n' })).toEqual([{ field: 'description', message: 'validation.unique', values: { label: 'Description', value: 'Night shift' } }]);
+    expect(issuesOf({ description: 'Night shift', name: 'n' })).toEqual([
+      { field: 'description', message: 'validation.unique', values: { label: 'Description', value: 'Night shift' } },
+    ]);
     expect(issuesOf({ description: 7 }, 'zh')).toEqual([{ field: 'description', message: 'validation.unique', values: { label: '描述', value: '7' } }]);
     // not sent (an edit of other fields): the index's field, no value
     expect(issuesOf({ name: 'n' })).toEqual([{ field: 'description', message: 'validation.unique', values: { label: 'Description', value: '' } }]);
@@ -235,8 +251,14 @@ describe('models of declarations the product does not have', () => {
   });
 
   it('takes create and edit fields from their own views', () => {
-    const model = buildModel({ ...place, fields: { ...place.fields, name: { type: 'text', views: ['create'] }, twinId: { type: 'reference', reference: 'place', views: ['edit'] } } }, TABLES_HERE);
-    expect([model.creatable, model.editable]).toEqual([['name', 'parentId'], ['twinId', 'parentId']]);
+    const model = buildModel(
+      { ...place, fields: { ...place.fields, name: { type: 'text', views: ['create'] }, twinId: { type: 'reference', reference: 'place', views: ['edit'] } } },
+      TABLES_HERE,
+    );
+    expect([model.creatable, model.editable]).toEqual([
+      ['name', 'parentId'],
+      ['twinId', 'parentId'],
+    ]);
   });
 });
 
@@ -252,8 +274,16 @@ describe('labels of referenced records, for exports', () => {
     expect(await labelsOf(none.db, models, 'place', [])).toEqual(new Map());
     expect(await labelsOf(none.db, models, 'outsider', [1])).toEqual(new Map());
     expect(none.asked).toEqual([]);
-    const some = countingSelects([{ id: 1, name: null }, { id: 2, name: 'Two' }]);
-    expect(await labelsOf(some.db, models, 'place', [2, 1, 2])).toEqual(new Map([[1, ''], [2, 'Two']]));
+    const some = countingSelects([
+      { id: 1, name: null },
+      { id: 2, name: 'Two' },
+    ]);
+    expect(await labelsOf(some.db, models, 'place', [2, 1, 2])).toEqual(
+      new Map([
+        [1, ''],
+        [2, 'Two'],
+      ]),
+    );
     expect(some.asked).toEqual(['"place"."id" in (2, 1)']);
   });
 });

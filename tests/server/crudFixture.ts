@@ -11,7 +11,13 @@ import type { HookContext } from '../../server/crud/hooks';
 import { AppError } from '../../server/lib/errors';
 
 export const depot = defineResource({
-  name: 'depot', apiPath: '/depot', route: '/service/depot', menuId: 606, table: 'depot', nameField: 'name', scope: 'global',
+  name: 'depot',
+  apiPath: '/depot',
+  route: '/service/depot',
+  menuId: 606,
+  table: 'depot',
+  nameField: 'name',
+  scope: 'global',
   fields: {
     id: { type: 'number', readOnly: true },
     name: { type: 'text', required: true, maxLength: 32 },
@@ -27,7 +33,13 @@ export const depot = defineResource({
 });
 
 export const label = defineResource({
-  name: 'label', apiPath: '/label', route: '/service/label', menuId: 607, table: 'label', nameField: 'title', scope: 'licenseAccount',
+  name: 'label',
+  apiPath: '/label',
+  route: '/service/label',
+  menuId: 607,
+  table: 'label',
+  nameField: 'title',
+  scope: 'licenseAccount',
   fields: { id: { type: 'number', readOnly: true }, title: { type: 'text', required: true, maxLength: 32 } },
   list: { columns: ['title'], defaultSort: { field: 'title', order: 'ASC' }, filters: [] },
   permissions: { page: 'label:page', show: 'label:page', create: 'label:add', delete: 'label:delete' },
@@ -35,7 +47,13 @@ export const label = defineResource({
 });
 
 export const crate = defineResource({
-  name: 'crate', apiPath: '/crate', route: '/service/crate', menuId: 608, table: 'crate', nameField: 'code', scope: 'licenseAccount',
+  name: 'crate',
+  apiPath: '/crate',
+  route: '/service/crate',
+  menuId: 608,
+  table: 'crate',
+  nameField: 'code',
+  scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true, sortable: true },
     code: { type: 'text', required: true, maxLength: 20, sortable: true },
@@ -104,9 +122,11 @@ export const crateTable = pgTable('crate', {
   fragile: boolean('fragile'),
 });
 // `pinned`: a join row's own column, which an edit keeping the link must keep
-export const crateLabelTable = pgTable('crate_label', { crateId: integer('crate_id').notNull(), labelId: integer('label_id').notNull(), pinned: boolean('pinned').notNull().default(false) }, (t) => [
-  primaryKey({ columns: [t.crateId, t.labelId] }),
-]);
+export const crateLabelTable = pgTable(
+  'crate_label',
+  { crateId: integer('crate_id').notNull(), labelId: integer('label_id').notNull(), pinned: boolean('pinned').notNull().default(false) },
+  (t) => [primaryKey({ columns: [t.crateId, t.labelId] })],
+);
 
 export const TABLES = { depot: depotTable, label: labelTable, crate: crateTable, crate_label: crateLabelTable };
 

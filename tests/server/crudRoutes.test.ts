@@ -18,7 +18,11 @@ import { describeBackends, type TestServer } from './helpers';
 /** Depots under another name, whose scope (a hook's) hides those named "hidden…". */
 const shelf = defineResource({
   ...depot,
-  name: 'shelf', apiPath: '/shelf', route: '/service/shelf', menuId: 610, scope: 'custom',
+  name: 'shelf',
+  apiPath: '/shelf',
+  route: '/service/shelf',
+  menuId: 610,
+  scope: 'custom',
   fields: { id: depot.fields.id, name: depot.fields.name },
   permissions: { page: 'shelf:page', show: 'shelf:page', create: 'shelf:add', edit: 'shelf:edit' },
   permissionIds: { 'shelf:page': 61001, 'shelf:add': 61002, 'shelf:edit': 61003 },
@@ -26,7 +30,10 @@ const shelf = defineResource({
 /** Crates that may only be deleted: no page, no picker; an action declared without a permission grants nothing. */
 const bare = defineResource({
   ...crate,
-  name: 'bare', apiPath: '/bare', route: '/service/bare', menuId: 613,
+  name: 'bare',
+  apiPath: '/bare',
+  route: '/service/bare',
+  menuId: 613,
   fields: { id: crate.fields.id, code: crate.fields.code, depotId: crate.fields.depotId },
   list: { ...crate.list, columns: ['code'], filters: [] },
   permissions: { delete: 'bare:delete', export: undefined },
@@ -112,7 +119,7 @@ describeBackends(
       expect(hookSightings).toEqual([seen, seen]);
     });
 
-    it('answers a record its own write has just moved out of the caller\'s scope; a read afterwards does not', async () => {
+    it("answers a record its own write has just moved out of the caller's scope; a read afterwards does not", async () => {
       const created = await server.call('POST', '/shelf', { token: admin, body: { name: 'hidden at once' } });
       expect([created.body.resCode, created.body.resData?.name]).toEqual(['00000', 'hidden at once']);
       const id = await create('/shelf', { name: 'in sight' });

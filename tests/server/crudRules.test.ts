@@ -113,9 +113,15 @@ describeBackends(
       await server.db.execute(sql`insert into label (license_account_id, title)
         select license_account_id, 'Bulk ' || lpad(g::text, 2, '0') from label, generate_series(1, 50) g where id = ${alpha}`);
       const options = async (query: string) => (await server.call('GET', `/label/list?${query}`, { token: admin })).body.resData as Array<{ id: number; name: string }>;
-      expect(await options('nameLike=tWIN')).toEqual([{ id: first, name: 'Twin' }, { id: second, name: 'Twin' }]);
+      expect(await options('nameLike=tWIN')).toEqual([
+        { id: first, name: 'Twin' },
+        { id: second, name: 'Twin' },
+      ]);
       expect(await options(`nameLike=twin&ids=${second},${alpha}`)).toEqual([{ id: second, name: 'Twin' }]);
-      expect(await options(`ids=${alpha}, ${first}`)).toEqual([{ id: alpha, name: 'Alpha' }, { id: first, name: 'Twin' }]);
+      expect(await options(`ids=${alpha}, ${first}`)).toEqual([
+        { id: alpha, name: 'Alpha' },
+        { id: first, name: 'Twin' },
+      ]);
       const all = await options('');
       expect(all).toHaveLength(50);
       expect(all.slice(0, 2).map((option) => option.name)).toEqual(['Alpha', 'Bulk 01']);
@@ -255,7 +261,11 @@ describeBackends(
           },
           log: { error: (...args: unknown[]) => logged.push(args) },
         };
-        const models = new Map([['crate', model], ['depot', buildModel(depot, TABLES, hooks.depot)], ['label', buildModel(label, TABLES)]]);
+        const models = new Map([
+          ['crate', model],
+          ['depot', buildModel(depot, TABLES, hooks.depot)],
+          ['label', buildModel(label, TABLES)],
+        ]);
         const config = { exportMaxRows: cap, exportBatchRows: batch } as ServerConfig;
         await exportListing({ db, models, config }, caller, model, { format: 'csv', codeIn: exportCodes, sort: 'code', order: 'ASC', ...body }, reply as unknown as FastifyReply);
         const chunks: Buffer[] = [];
@@ -269,16 +279,27 @@ describeBackends(
         clearTimeout(guard);
         return { outcome, file: Buffer.concat(chunks), logged };
       };
-      const csvRows = (file: Buffer) => file.toString('utf8').replace(/^\uFEFF/, '').split('\r\n');
+      const csvRows = (file: Buffer) =>
+        file
+          .toString('utf8')
+          .replace(/^\uFEFF/, '')
+          .split('\r\n');
 
-      it('writes enum labels (value and label when so declared), durations, a boolean\'s own labels', async () => {
+      it("writes enum labels (value and label when so declared), durations, a boolean's own labels", async () => {
         const columns = ['code', 'kind', 'capacity', 'fragile'];
         expect(csvRows((await exported(exportModel('valueLabel'), { columns, codeIn: ['e1', 'e2'] })).file)).toEqual([
-          'CODE,KIND,CAPACITY,FRAGILE', 'e1,a,1:02:05,Handle with care', 'e2,b – Bee,1:02:05,No', '',
+          'CODE,KIND,CAPACITY,FRAGILE',
+          'e1,a,1:02:05,Handle with care',
+          'e2,b – Bee,1:02:05,No',
+          '',
         ]);
         expect(csvRows((await exported(exportModel(), { columns, codeIn: ['e2', 'e3'] })).file).slice(1)).toEqual(['e2,Bee,1:02:05,No', 'e3,a,1:02:05,', '']);
         // without columns sent: the declared list columns that are read (a virtual one is not)
-        const declared = defineResource({ ...exportCrate(), fields: { ...exportCrate().fields, note: { type: 'text', virtual: true } }, list: { ...crate.list, columns: ['code', 'note', 'size'] } });
+        const declared = defineResource({
+          ...exportCrate(),
+          fields: { ...exportCrate().fields, note: { type: 'text', virtual: true } },
+          list: { ...crate.list, columns: ['code', 'note', 'size'] },
+        });
         const listed: ResourceModel = { ...buildModel(declared, TABLES), texts: (_locale, key) => EXPORT_TEXTS[key] };
         expect(csvRows((await exported(listed, { codeIn: ['e1'] })).file)).toEqual(['CODE,SIZE', 'e1,1', '']);
       });
@@ -292,7 +313,9 @@ describeBackends(
         const sheet = workbook.worksheets[0];
         expect(sheet.name).toBe('Crates kept in the depot for a ');
         expect([1, 2, 3].map((row) => sheet.getRow(row).values)).toEqual([
-          [undefined, 'CODE', 'SIZE', 'KIND'], [undefined, 'e1', 1, 'a'], [undefined, 'e2', 2, 'Bee'],
+          [undefined, 'CODE', 'SIZE', 'KIND'],
+          [undefined, 'e1', 1, 'a'],
+          [undefined, 'e2', 2, 'Bee'],
         ]);
         expect(sheet.rowCount).toBe(6);
       });
@@ -380,11 +403,14 @@ describeBackends(
 // Built inside the test, so the code that turns declarations into routes and schemas counts as run by it.
 for (const backend of ['pglite', 'postgres'] as const) {
   describe.skipIf(backend === 'postgres' && !process.env.DATABASE_URL)(`the generic routes as declared [${backend}]`, () => {
-    it('documents every generic route of the fixture and of two product resources (the machine\'s writes): paths, permissions, request and answer schemas', async () => {
+    it("documents every generic route of the fixture and of two product resources (the machine's writes): paths, permissions, request and answer schemas", async () => {
       // stamp declares a page and nothing else: no other route
       const server = await startTestServer(backend, { resources: [...RESOURCES, depot, label, crate, stamp], tables: { ...TABLES, stamp: stampTable }, hooks });
       try {
-        type Operation = Record<string, unknown> & { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { properties?: { resData: unknown } } }> }> };
+        type Operation = Record<string, unknown> & {
+          requestBody?: { content: Record<string, { schema: unknown }> };
+          responses: Record<string, { content?: Record<string, { schema: { properties?: { resData: unknown } } }> }>;
+        };
         const docs = (await server.app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
         // each operation as declared: its words and rules, the request's schema, the answers' codes and the data's schema
         const shape = ({ requestBody, responses, ...rest }: Operation) => ({
@@ -407,10 +433,21 @@ for (const backend of ['pglite', 'postgres'] as const) {
 }
 
 it('refuses to build a model that does not fit its tables, naming what is missing', () => {
-  const built = (declaration: Parameters<typeof buildModel>[0], tables: Parameters<typeof buildModel>[1] = TABLES, modelHooks = declaration.name === 'depot' ? hooks.depot : {}) => {
+  const built = (
+    declaration: Parameters<typeof buildModel>[0],
+    tables: Parameters<typeof buildModel>[1] = TABLES,
+    modelHooks = declaration.name === 'depot' ? hooks.depot : {},
+  ) => {
     try {
       const model = buildModel(declaration, tables, modelHooks);
-      return { readable: model.readable, creatable: model.creatable, editable: model.editable, columns: Object.keys(model.columns), joins: Object.keys(model.joins), computed: Object.keys(model.computed) };
+      return {
+        readable: model.readable,
+        creatable: model.creatable,
+        editable: model.editable,
+        columns: Object.keys(model.columns),
+        joins: Object.keys(model.joins),
+        computed: Object.keys(model.computed),
+      };
     } catch (error) {
       return (error as Error).message;
     }
@@ -455,17 +492,32 @@ it('refuses to build a model that does not fit its tables, naming what is missin
   ]);
   // a field a hook computes needs no column; virtual and writeOnly fields are neither read nor stored
   const computedWeight = { computed: () => ({ weight: sql<number>`1` }) };
-  expect(built({ ...crate, fields: { ...crate.fields, weight: { type: 'number', readOnly: true } } }, TABLES, computedWeight)).toMatchObject({ computed: ['weight'], readable: expect.arrayContaining(['weight']) });
+  expect(built({ ...crate, fields: { ...crate.fields, weight: { type: 'number', readOnly: true } } }, TABLES, computedWeight)).toMatchObject({
+    computed: ['weight'],
+    readable: expect.arrayContaining(['weight']),
+  });
   const hidden = built({ ...crate, fields: { ...crate.fields, note: { type: 'text', virtual: true }, code: { ...crate.fields.code, writeOnly: true } } });
-  expect(hidden).toMatchObject({ readable: ['id', 'size', 'capacity', 'kind', 'packedAt', 'depotId', 'labels', 'creator', 'sealedBy', 'sealedAt', 'sealedOn', 'outsideId', 'createTime'] });
+  expect(hidden).toMatchObject({
+    readable: ['id', 'size', 'capacity', 'kind', 'packedAt', 'depotId', 'labels', 'creator', 'sealedBy', 'sealedAt', 'sealedOn', 'outsideId', 'createTime'],
+  });
   expect(hidden).toMatchObject({ creatable: expect.arrayContaining(['code', 'note']) });
   // the id is never written, even when its declaration forgets readOnly
-  expect(built({ ...depot, fields: { ...depot.fields, id: { type: 'number' } } })).toMatchObject({ creatable: ['name', 'parentId', 'twinId'], editable: ['name', 'parentId', 'twinId'], computed: ['children', 'marked'] });
+  expect(built({ ...depot, fields: { ...depot.fields, id: { type: 'number' } } })).toMatchObject({
+    creatable: ['name', 'parentId', 'twinId'],
+    editable: ['name', 'parentId', 'twinId'],
+    computed: ['children', 'marked'],
+  });
 });
 
 // Without a server: the rules that need no database.
 const stamp = defineResource({
-  name: 'stamp', apiPath: '/stamp', route: '/service/stamp', menuId: 609, table: 'stamp', nameField: 'code', scope: 'global',
+  name: 'stamp',
+  apiPath: '/stamp',
+  route: '/service/stamp',
+  menuId: 609,
+  table: 'stamp',
+  nameField: 'code',
+  scope: 'global',
   fields: {
     id: { type: 'number', readOnly: true },
     code: { type: 'text', unique: true, defaultValue: 'NEW' },

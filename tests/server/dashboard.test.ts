@@ -117,8 +117,15 @@ const sessionMessage = (context: FleetContext, spec: SessionSpec, receivedAt = n
     kind: 'session',
     receivedAt,
     payload: JSON.stringify({
-      v: 1, id, ts: new Date(spec.start + MINUTE).toISOString(), sessionId: id, startTime: new Date(spec.start).toISOString(),
-      endTime: new Date(spec.start + 30_000).toISOString(), payoutMethod: 'octopus', totalRefund: Math.round(accepted * 10) / 100, items,
+      v: 1,
+      id,
+      ts: new Date(spec.start + MINUTE).toISOString(),
+      sessionId: id,
+      startTime: new Date(spec.start).toISOString(),
+      endTime: new Date(spec.start + 30_000).toISOString(),
+      payoutMethod: 'octopus',
+      totalRefund: Math.round(accepted * 10) / 100,
+      items,
     }),
   };
 };
@@ -130,8 +137,15 @@ const serviceMessage = (context: FleetContext, machine: string, start: number, o
     kind: 'service',
     receivedAt: new Date(),
     payload: JSON.stringify({
-      v: 1, id, ts: new Date(start + 30 * MINUTE).toISOString(), serviceId: id, technician: 'Chan Tai Man', startTime: new Date(start).toISOString(),
-      endTime: new Date(start + 20 * MINUTE).toISOString(), cleaningOutcome: outcome, binsEmptied: 1,
+      v: 1,
+      id,
+      ts: new Date(start + 30 * MINUTE).toISOString(),
+      serviceId: id,
+      technician: 'Chan Tai Man',
+      startTime: new Date(start).toISOString(),
+      endTime: new Date(start + 20 * MINUTE).toISOString(),
+      cleaningOutcome: outcome,
+      binsEmptied: 1,
     }),
   };
 };
@@ -154,40 +168,67 @@ const setup = async (context: FleetContext) => {
     const [row] = await server.db
       .insert(rvm)
       .values({
-        licenseAccountId: accountId, fleetId: spec.south ? south.id : north.id, termNo: spec.termNo, serialNumber: `SN-${spec.termNo}`,
-        termType: spec.termType ?? 'H30', softwareVersion: spec.softwareVersion === undefined ? '3.2.2' : spec.softwareVersion,
-        sts: spec.sts ?? 'active', currentSts: spec.currentSts ?? 'Up', online: spec.currentSts !== 'Offline',
+        licenseAccountId: accountId,
+        fleetId: spec.south ? south.id : north.id,
+        termNo: spec.termNo,
+        serialNumber: `SN-${spec.termNo}`,
+        termType: spec.termType ?? 'H30',
+        softwareVersion: spec.softwareVersion === undefined ? '3.2.2' : spec.softwareVersion,
+        sts: spec.sts ?? 'active',
+        currentSts: spec.currentSts ?? 'Up',
+        online: spec.currentSts !== 'Offline',
         statusSince: new Date(now - (spec.statusAgo ?? 10 * HOUR)),
         lastSessionTime: spec.lastSessionAgo === null ? null : new Date(now - (spec.lastSessionAgo ?? HOUR)),
-        binCount: Math.max(1, spec.fills?.length ?? 1), binEmptyHeight: 120, binFullHeight: 20, binAlmostFull: 80,
+        binCount: Math.max(1, spec.fills?.length ?? 1),
+        binEmptyHeight: 120,
+        binFullHeight: 20,
+        binAlmostFull: 80,
         binAlreadyFull: spec.binAlreadyFull === undefined ? 100 : spec.binAlreadyFull,
       })
       .returning({ id: rvm.id });
     state.ids.set(spec.termNo, row.id);
     if (spec.fills) {
-      await server.db.insert(rvmBin).values(spec.fills.map((fill, index) => ({
-        rvmId: row.id, binNo: index + 1, licenseAccountId: accountId, itemType: 'plasticBottle', currentHeight: 120 - fill, fillPercent: fill,
-      })));
+      await server.db.insert(rvmBin).values(
+        spec.fills.map((fill, index) => ({
+          rvmId: row.id,
+          binNo: index + 1,
+          licenseAccountId: accountId,
+          itemType: 'plasticBottle',
+          currentHeight: 120 - fill,
+          fillPercent: fill,
+        })),
+      );
     }
   }
   // Cleanings through the gateway's write path.
-  await ingest(context, MACHINES.flatMap((spec) => [
-    ...(spec.cleanings ?? [DAY]).map((ago) => serviceMessage(context, spec.termNo, now - ago, 'completed')),
-    ...(spec.abortedCleanings ?? []).map((ago) => serviceMessage(context, spec.termNo, now - ago, 'aborted')),
-  ]));
+  await ingest(
+    context,
+    MACHINES.flatMap((spec) => [
+      ...(spec.cleanings ?? [DAY]).map((ago) => serviceMessage(context, spec.termNo, now - ago, 'completed')),
+      ...(spec.abortedCleanings ?? []).map((ago) => serviceMessage(context, spec.termNo, now - ago, 'aborted')),
+    ]),
+  );
 
   // Alarms: an open octopus alarm, a cleared one, an open alipay alarm.
   const alarm = (machine: string, code: string, cleared: boolean) => ({
-    licenseAccountId: accountId, rvmId: state.ids.get(machine)!, code, category: 'paymentReader', severity: 'error',
-    raisedTime: new Date(now - 3 * HOUR), clearedTime: cleared ? new Date(now - HOUR) : null,
+    licenseAccountId: accountId,
+    rvmId: state.ids.get(machine)!,
+    code,
+    category: 'paymentReader',
+    severity: 'error',
+    raisedTime: new Date(now - 3 * HOUR),
+    clearedTime: cleared ? new Date(now - HOUR) : null,
   });
-  await server.db.insert(rvmEvent).values([
-    alarm('DOWN59', KNOWN_ALARMS.octopusOffline, false),
-    alarm('DOWN61', KNOWN_ALARMS.octopusOffline, true),
-    alarm('ALIPAY', KNOWN_ALARMS.alipayOffline, false),
-  ]);
+  await server.db
+    .insert(rvmEvent)
+    .values([alarm('DOWN59', KNOWN_ALARMS.octopusOffline, false), alarm('DOWN61', KNOWN_ALARMS.octopusOffline, true), alarm('ALIPAY', KNOWN_ALARMS.alipayOffline, false)]);
   const quarantined = (causedBy: string, licenseAccountId = accountId) => ({
-    licenseAccountId, causedBy, messageType: 'bins', content: '{}', receivedTime: new Date(now - HOUR), reason: 'valueOutOfRange',
+    licenseAccountId,
+    causedBy,
+    messageType: 'bins',
+    content: '{}',
+    receivedTime: new Date(now - HOUR),
+    reason: 'valueOutOfRange',
   });
   await server.db.insert(quarantineMessage).values([quarantined('SN-QSERIAL'), quarantined('QTERMNO'), quarantined('SN-NOBODY')]);
 
@@ -211,7 +252,10 @@ const setup = async (context: FleetContext) => {
     { machine: 'USAGE', start: today - 70 * DAY, items: 13, rejected: 2 },
     { machine: 'INACTIVE', start: today - 2 * DAY, items: 6, rejected: 3 },
   ];
-  await ingest(context, state.sessions.map((spec) => sessionMessage(context, spec)));
+  await ingest(
+    context,
+    state.sessions.map((spec) => sessionMessage(context, spec)),
+  );
   // The session write path moved the machines' last session times; put the fixture's back.
   for (const spec of MACHINES) {
     await server.db
@@ -227,8 +271,16 @@ const setup = async (context: FleetContext) => {
     const [row] = await server.db
       .insert(rvm)
       .values({
-        licenseAccountId: other, fleetId: otherFleet.id, termNo, serialNumber: `SN-${termNo}`, termType: 'H30', softwareVersion: '3.1.4',
-        currentSts: 'Down', statusSince: new Date(now - 5 * HOUR), lastSessionTime: null, binAlreadyFull: 90,
+        licenseAccountId: other,
+        fleetId: otherFleet.id,
+        termNo,
+        serialNumber: `SN-${termNo}`,
+        termType: 'H30',
+        softwareVersion: '3.1.4',
+        currentSts: 'Down',
+        statusSince: new Date(now - 5 * HOUR),
+        lastSessionTime: null,
+        binAlreadyFull: 90,
       })
       .returning({ id: rvm.id });
     await server.db.insert(rvmBin).values({ rvmId: row.id, binNo: 1, licenseAccountId: other, itemType: 'can', currentHeight: 20, fillPercent: 100 });
@@ -292,12 +344,29 @@ describeFleet(
       expect(card(data, 'offline').filter).toEqual({ currentSts: 'Offline' });
     });
 
-    it('answers every home card, in the catalogue\'s order', async () => {
+    it("answers every home card, in the catalogue's order", async () => {
       const data = await dashboard();
       expect(data.cards.map((item: { key: string }) => item.key)).toEqual([
-        'machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed',
-        'consumerSessions', 'refundValue', 'totalVolume', 'volumeThisMonth', 'volumeLastMonth', 'todayReport', 'monthlyReport', 'needsClean',
-        'octopusOffline', 'alipayOffline', 'rejectRate',
+        'machines',
+        'downOverHour',
+        'full',
+        'offlineOverWeek',
+        'profileMismatch',
+        'offline',
+        'highRejectRate',
+        'quarantined',
+        'notUsed',
+        'consumerSessions',
+        'refundValue',
+        'totalVolume',
+        'volumeThisMonth',
+        'volumeLastMonth',
+        'todayReport',
+        'monthlyReport',
+        'needsClean',
+        'octopusOffline',
+        'alipayOffline',
+        'rejectRate',
       ]);
       expect(data.currency).toBe('HKD');
     });
@@ -330,7 +399,9 @@ describeFleet(
       expect(card(data, 'volumeThisMonth').value).toBe(usageBetween(monthStart, now).accepted);
       expect(card(data, 'volumeLastMonth').value).toBe(usageBetween(lastMonthStart, monthStart - 1).accepted);
       expect(card(data, 'todayReport')).toEqual({
-        key: 'todayReport', value: todays.accepted, average: fourWeeks.accepted / 28,
+        key: 'todayReport',
+        value: todays.accepted,
+        average: fourWeeks.accepted / 28,
         report: { ...todays, rejectRate: todays.rejected / todays.items },
       });
       const month = usageBetween(monthStart, now);
@@ -346,7 +417,9 @@ describeFleet(
         const expected = usageBetween(start, start + DAY - 1);
         expect(point.day).toBe(new Date(start + OFFSET * MINUTE).toISOString().slice(0, 10));
         expect({ sessions: point.sessions, accepted: point.accepted, rejected: point.rejected }).toEqual({
-          sessions: expected.sessions, accepted: expected.accepted, rejected: expected.rejected,
+          sessions: expected.sessions,
+          accepted: expected.accepted,
+          rejected: expected.rejected,
         });
       });
       data.charts.rejectRate.forEach((point: { items: number; rejected: number; rate: number | null }, index: number) => {
@@ -358,7 +431,8 @@ describeFleet(
 
     it('a saved filter of the machine list scopes every card, chart and figure', async () => {
       const saved = await context.server.call('POST', '/saved-filter', {
-        token: context.token, body: { resource: 'machine', name: 'North only', filter: { fleetId: [state.north] }, visibility: 'personal' },
+        token: context.token,
+        body: { resource: 'machine', name: 'North only', filter: { fleetId: [state.north] }, visibility: 'personal' },
       });
       const data = await dashboard(`&savedFilterId=${saved.body.resData.id}`);
       expect(data.savedFilter).toEqual({ id: saved.body.resData.id, name: 'North only' });
@@ -380,7 +454,8 @@ describeFleet(
       // Status Down and North: the machine cards count Down machines of North, except the cards that set the status
       // themselves (Offline, the status overview), which replace it; "offline more than a week" sets offlineSince, not the status.
       const saved = await context.server.call('POST', '/saved-filter', {
-        token: context.token, body: { resource: 'machine', name: 'Down in North', filter: { currentSts: 'Down', fleetId: [state.north] }, visibility: 'personal' },
+        token: context.token,
+        body: { resource: 'machine', name: 'Down in North', filter: { currentSts: 'Down', fleetId: [state.north] }, visibility: 'personal' },
       });
       const data = await dashboard(`&savedFilterId=${saved.body.resData.id}`);
       const expected: Record<string, string[]> = {
@@ -410,7 +485,8 @@ describeFleet(
     /** The whole account (its 15-minute roll-up) against all its machines through a saved filter (hourly roll-up, or sessions at UTC+5:30). */
     const compareSources = async () => {
       const saved = await context.server.call('POST', '/saved-filter', {
-        token: context.token, body: { resource: 'machine', name: `Both fleets ${state.messageSeq++}`, filter: { fleetId: [state.north, state.south] }, visibility: 'public' },
+        token: context.token,
+        body: { resource: 'machine', name: `Both fleets ${state.messageSeq++}`, filter: { fleetId: [state.north, state.south] }, visibility: 'public' },
       });
       for (const offset of [OFFSET, 330, -600]) {
         const get = async (query: string) => {
@@ -448,19 +524,22 @@ describeFleet(
       await compareSources();
     });
 
-    it('refuses unknown saved filters and other resources\' filters (2003), needs the home or machine-list permission (4003)', async () => {
+    it("refuses unknown saved filters and other resources' filters (2003), needs the home or machine-list permission (4003)", async () => {
       const own = await context.server.call('POST', '/saved-filter', {
-        token: context.token, body: { resource: 'user', name: 'Users', filter: {}, visibility: 'public' },
+        token: context.token,
+        body: { resource: 'user', name: 'Users', filter: {}, visibility: 'public' },
       });
       expect((await context.server.call('GET', `/dashboard?savedFilterId=${own.body.resData.id}`, { token: context.token })).body.resCode).toBe('2003');
       expect((await context.server.call('GET', '/dashboard?savedFilterId=999999', { token: context.token })).body.resCode).toBe('2003');
       // Another user's personal machine-list filter is not theirs to use; a public one is.
       const machinePage = await context.server.db.select({ id: sysPermission.id }).from(sysPermission).where(eq(sysPermission.identifier, 'machine:page'));
-      const lister = (await context.server.call('POST', '/role', { token: context.token, body: { name: 'machine lister', permissions: machinePage.map((row) => row.id) } })).body.resData.id;
+      const lister = (await context.server.call('POST', '/role', { token: context.token, body: { name: 'machine lister', permissions: machinePage.map((row) => row.id) } })).body
+        .resData.id;
       await context.server.createUser({ name: 'peeker', roles: [lister] }, context.token);
       const peeker = await context.server.login('peeker', 'Passw0rd!');
       const filterOf = async (visibility: string) =>
-        (await context.server.call('POST', '/saved-filter', { token: context.token, body: { resource: 'machine', name: `Mine ${visibility}`, filter: {}, visibility } })).body.resData.id;
+        (await context.server.call('POST', '/saved-filter', { token: context.token, body: { resource: 'machine', name: `Mine ${visibility}`, filter: {}, visibility } })).body
+          .resData.id;
       const [personal, shared] = [await filterOf('personal'), await filterOf('public')];
       expect((await context.server.call('GET', `/dashboard?savedFilterId=${personal}`, { token: context.token })).body.resCode).toBe('00000');
       expect((await context.server.call('GET', `/dashboard?savedFilterId=${personal}`, { token: peeker })).body.resCode).toBe('2003');
@@ -483,10 +562,14 @@ describeFleet(
         from consumer_session where license_account_id = ${account} group by ${by} b order by ${by} b`;
       const [written] = await rows(sql`select count(*)::int as n from consumer_session where license_account_id = ${account}`);
       expect(Number(written.n)).toBeGreaterThan(100);
-      expect(await rows(sql`select bucket as b, sessions, items, accepted, rejected, refund::text as refund from account_usage_15m
-        where license_account_id = ${account} order by 1`)).toEqual(await rows(sessions(quarter, sql``)));
-      expect(await rows(sql`select rvm_id, hour as b, sessions, items, accepted, rejected, refund::text as refund from rvm_hourly_usage
-        where license_account_id = ${account} order by 1, 2`)).toEqual(await rows(sessions(hour, sql`rvm_id,`)));
+      expect(
+        await rows(sql`select bucket as b, sessions, items, accepted, rejected, refund::text as refund from account_usage_15m
+        where license_account_id = ${account} order by 1`),
+      ).toEqual(await rows(sessions(quarter, sql``)));
+      expect(
+        await rows(sql`select rvm_id, hour as b, sessions, items, accepted, rejected, refund::text as refund from rvm_hourly_usage
+        where license_account_id = ${account} order by 1, 2`),
+      ).toEqual(await rows(sessions(hour, sql`rvm_id,`)));
       expect(await rows(sql`select rvm_id, last_completed_time as t from rvm_cleaning_state where license_account_id = ${account} order by 1`)).toEqual(
         await rows(sql`select rvm_id, max(start_time) as t from service_session where license_account_id = ${account} and cleaning_outcome = 'completed'
           group by 1 order by 1`),

@@ -20,11 +20,28 @@ import { resourceHooks } from '../../server/resources';
 
 const DAY = 86_400_000;
 const dialect = new PgDialect();
-const model = buildModels(RESOURCES.filter((resource) => resource.name === 'machine'), TABLES, resourceHooks(createPasswordHasher(12))).get('machine')!;
+const model = buildModels(
+  RESOURCES.filter((resource) => resource.name === 'machine'),
+  TABLES,
+  resourceHooks(createPasswordHasher(12)),
+).get('machine')!;
 const caller = { principal: { licenseAccountId: 5, superAdmin: false } } as unknown as Caller;
 
 // The counted columns: c0..c11 the machine cards in catalogue order, c12..c15 the statuses Up, Offline, Down, Sleep.
-const CARD_COLUMNS = ['machines', 'downOverHour', 'full', 'offlineOverWeek', 'profileMismatch', 'offline', 'highRejectRate', 'quarantined', 'notUsed', 'needsClean', 'octopusOffline', 'alipayOffline'];
+const CARD_COLUMNS = [
+  'machines',
+  'downOverHour',
+  'full',
+  'offlineOverWeek',
+  'profileMismatch',
+  'offline',
+  'highRejectRate',
+  'quarantined',
+  'notUsed',
+  'needsClean',
+  'octopusOffline',
+  'alipayOffline',
+];
 
 /** A db whose passes answer `main` (the statement with the scope per model) or `side` rows; records what it was asked. */
 const fakeDb = (main: Record<string, unknown>[], side: Record<string, unknown>[]) => {
@@ -64,7 +81,7 @@ describe('periodsOf', () => {
     expect(next.monthFirstDay).toBe(Date.UTC(2026, 2, 1) / DAY);
   });
 
-  it('takes the month before January from the year before, and last month\'s first day when it is the earlier', () => {
+  it("takes the month before January from the year before, and last month's first day when it is the earlier", () => {
     const january = periodsOf(new Date('2026-01-31T12:00:00Z'), -600);
     expect(january.today).toBe(Date.UTC(2026, 0, 31) / DAY);
     expect(january.monthFirstDay).toBe(Date.UTC(2026, 0, 1) / DAY);
@@ -78,8 +95,13 @@ describe('periodsOf', () => {
 });
 
 describe('toDays and fleetsOnly', () => {
-  it('reads the database\'s numbers and texts as numbers, a missing refund as 0', () => {
-    expect(toDays([{ day: '20500', sessions: '2', items: 7, accepted: '5', rejected: 2, refund: '0.50' }, { day: 20501, sessions: 1, items: 1, accepted: 1, rejected: 0, refund: null }])).toEqual([
+  it("reads the database's numbers and texts as numbers, a missing refund as 0", () => {
+    expect(
+      toDays([
+        { day: '20500', sessions: '2', items: 7, accepted: '5', rejected: 2, refund: '0.50' },
+        { day: 20501, sessions: 1, items: 1, accepted: 1, rejected: 0, refund: null },
+      ]),
+    ).toEqual([
       { day: 20500, sessions: 2, items: 7, accepted: 5, rejected: 2, refund: 0.5 },
       { day: 20501, sessions: 1, items: 1, accepted: 1, rejected: 0, refund: 0 },
     ]);
@@ -137,7 +159,14 @@ describe('computeDashboard', () => {
     const { db, statements } = fakeDb(main, side);
     const asked: Array<SQL | undefined> = [];
     const answer = await computeDashboard({
-      db, model, caller, account: 5, base, periods, currency: 'HKD', ...(sidePasses ? { sidePasses } : {}),
+      db,
+      model,
+      caller,
+      account: 5,
+      base,
+      periods,
+      currency: 'HKD',
+      ...(sidePasses ? { sidePasses } : {}),
       usage: async (_db, machines) => {
         asked.push(machines);
         return figures;
@@ -155,8 +184,18 @@ describe('computeDashboard', () => {
     expect(answer.machineCount).toBe(13);
     const values = Object.fromEntries(CARD_COLUMNS.map((key) => [key, cardOf(answer, key).value]));
     expect(values).toEqual({
-      machines: 13, downOverHour: 1, full: 4, offlineOverWeek: 0, profileMismatch: 3, offline: 2, highRejectRate: 1, quarantined: 0,
-      notUsed: 0, needsClean: 0, octopusOffline: 0, alipayOffline: 0,
+      machines: 13,
+      downOverHour: 1,
+      full: 4,
+      offlineOverWeek: 0,
+      profileMismatch: 3,
+      offline: 2,
+      highRejectRate: 1,
+      quarantined: 0,
+      notUsed: 0,
+      needsClean: 0,
+      octopusOffline: 0,
+      alipayOffline: 0,
     });
     expect(answer.charts.statusOverview).toEqual([
       { key: 'Up', value: 6, filter: { currentSts: 'Up' } },
@@ -185,7 +224,7 @@ describe('computeDashboard', () => {
     expect(cardOf(answer, 'profileMismatch').value).toBe(0);
   });
 
-  it('gives each machine card the list filter of its machines, relative times ending at the answer\'s now', async () => {
+  it("gives each machine card the list filter of its machines, relative times ending at the answer's now", async () => {
     const { answer } = await run();
     expect(cardOf(answer, 'machines').filter).toEqual({});
     expect(cardOf(answer, 'downOverHour').filter).toEqual({ downSince: '2026-03-15T01:00:00.000Z' });
@@ -194,7 +233,7 @@ describe('computeDashboard', () => {
     expect(cardOf(answer, 'full').filter).toEqual({ full: true });
   });
 
-  it('a saved filter\'s conditions are in every card filter; a card replaces the one it sets itself', async () => {
+  it("a saved filter's conditions are in every card filter; a card replaces the one it sets itself", async () => {
     const { answer, asked, statements } = await run({ fleetId: [7], currentSts: 'Down', termNo: '' });
     expect(asked).toHaveLength(1);
     expect(asked[0]).toBeDefined();
@@ -225,7 +264,9 @@ describe('computeDashboard', () => {
     const [main, side] = statements.map((text) => text.replace(/\s+/g, ' '));
     expect(main).toMatch(/^select "rvm"."term_type" as term_type, count\(\*\) as scoped , count\(\*\) as "c0", count\(\*\) filter \(where /);
     expect(main).toMatch(/ as "c15" from "rvm" where "rvm"."license_account_id" = 5 group by 1$/);
-    expect(side).toMatch(/^select "rvm"."term_type" as term_type , count\(\*\) filter \(where .*\) as "c4", count\(\*\) filter \(where .*\) as "c6" from "rvm" where "rvm"."license_account_id" = 5 group by 1$/);
+    expect(side).toMatch(
+      /^select "rvm"."term_type" as term_type , count\(\*\) filter \(where .*\) as "c4", count\(\*\) filter \(where .*\) as "c6" from "rvm" where "rvm"."license_account_id" = 5 group by 1$/,
+    );
   });
 
   it('sums consumer figures over their windows: today, this and last month, 28 and 30 complete days, all time', async () => {
@@ -239,11 +280,14 @@ describe('computeDashboard', () => {
     // February: the 30th and 29th days before today (13 and 14 February), 15 February, 28 February
     expect(cardOf(answer, 'volumeLastMonth')).toEqual({ key: 'volumeLastMonth', value: 6 + 20 + 7 + 1 });
     expect(cardOf(answer, 'todayReport')).toEqual({
-      key: 'todayReport', value: 9, average: 17 / 28,
+      key: 'todayReport',
+      value: 9,
+      average: 17 / 28,
       report: { sessions: 4, items: 12, accepted: 9, rejected: 3, refund: 1.01, rejectRate: 0.25 },
     });
     expect(cardOf(answer, 'monthlyReport')).toEqual({
-      key: 'monthlyReport', value: 18,
+      key: 'monthlyReport',
+      value: 18,
       report: { sessions: 10, items: 25, accepted: 18, rejected: 7, refund: 1.94, rejectRate: 7 / 25 },
     });
     // 30 complete days: 4 + 0 + 1 + 0 + 0 + 1 + 3 rejected of 10 + 20 + 8 + 1 + 3 + 4 + 6 items
@@ -273,14 +317,14 @@ describe('computeDashboard', () => {
   });
 });
 
-describe('the document\'s card table', () => {
+describe("the document's card table", () => {
   it('replaces the part between its markers, wherever they are, and leaves a document without both markers alone', () => {
     const table = cardsSection();
     expect(table.startsWith(CARDS_START)).toBe(true);
     expect(table.endsWith(CARDS_END)).toBe(true);
     expect(table).toContain('| `downOverHour` | ');
     expect(table).toContain('`downSince: now − 1 h`');
-    expect(table).toContain('`currentSts: \'Offline\'`');
+    expect(table).toContain("`currentSts: 'Offline'`");
     expect(table).toContain("the saved filter's body");
     expect(withCardsSection(`${CARDS_START}old${CARDS_END} after`)).toBe(`${table} after`);
     expect(withCardsSection(`before ${CARDS_START}old${CARDS_END}`)).toBe(`before ${table}`);
@@ -289,7 +333,7 @@ describe('the document\'s card table', () => {
 });
 
 describe('machineConditions', () => {
-  it('skips blank values, turns a fact into its set or its negation, and other names into the list\'s filters', () => {
+  it("skips blank values, turns a fact into its set or its negation, and other names into the list's filters", () => {
     const render = (conditions: SQL[]) => conditions.map((condition) => dialect.sqlToQuery(condition).sql);
     const now = new Date('2026-03-15T02:00:00Z');
     expect(machineConditions(model, { termNo: '', fleetId: null, currentSts: undefined }, 5, now)).toEqual([]);

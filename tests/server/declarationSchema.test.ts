@@ -25,7 +25,8 @@ describe('declarations and their columns', () => {
       const length = (column as PgColumn & { length?: number }).length;
       if (column.columnType !== 'PgVarchar' || field.readOnly || field.type === 'password') continue;
       if (TEXT_KINDS.has(field.type) && field.maxLength !== length) drift.push(`${where}: maxLength ${field.maxLength} vs varchar(${length})`);
-      if (field.type === 'enum' && field.options?.some((option) => String(option).length > (length ?? Infinity))) drift.push(`${where}: an option is longer than varchar(${length})`);
+      if (field.type === 'enum' && field.options?.some((option) => String(option).length > (length ?? Infinity)))
+        drift.push(`${where}: an option is longer than varchar(${length})`);
     }
     expect(drift).toEqual([]);
   });

@@ -13,7 +13,13 @@ import { describeBackends } from './helpers';
 
 // Fixture ids far from real button ids (604nn are Service › Setup's packages and deployments).
 const shelf = defineResource({
-  name: 'shelf', apiPath: '/shelf', route: '/service/shelf', menuId: 604, table: 'shelf', nameField: 'title', scope: 'licenseAccount',
+  name: 'shelf',
+  apiPath: '/shelf',
+  route: '/service/shelf',
+  menuId: 604,
+  table: 'shelf',
+  nameField: 'title',
+  scope: 'licenseAccount',
   fields: { id: { type: 'number', readOnly: true }, title: { type: 'text', required: true, maxLength: 32 } },
   list: { columns: ['title'], defaultSort: { field: 'title', order: 'ASC' }, filters: [] },
   permissions: { page: 'shelf:page', show: 'shelf:page', create: 'shelf:add', delete: 'shelf:delete' },
@@ -21,7 +27,13 @@ const shelf = defineResource({
 });
 
 const tag = defineResource({
-  name: 'tag', apiPath: '/tag', route: '/service/tag', menuId: 605, table: 'tag', nameField: 'code', scope: 'licenseAccount',
+  name: 'tag',
+  apiPath: '/tag',
+  route: '/service/tag',
+  menuId: 605,
+  table: 'tag',
+  nameField: 'code',
+  scope: 'licenseAccount',
   fields: {
     id: { type: 'number', readOnly: true },
     code: { type: 'text', required: true, minLength: 3, maxLength: 20, unique: true },
@@ -60,8 +72,7 @@ describeBackends(
   'declarations that say enough',
   (server) => {
     let admin: string;
-    const role = async (name: string, permissions: number[]) =>
-      (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
+    const role = async (name: string, permissions: number[]) => (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
     const userWith = async (name: string, permissions: number[]) => {
       await server.createUser({ name, roles: [await role(name, permissions)] }, admin);
       return server.login(name, 'Passw0rd!');

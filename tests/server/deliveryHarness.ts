@@ -49,10 +49,18 @@ export const setUpDeliveryFleet = async (server: TestServer, count: number): Pro
 export const uploadPackage = async (
   server: TestServer,
   token: string,
-  { name, resourceType = 'software', version = '2.0.0', bytes = randomBytes(4096), adaptedModels = 'H30' }: { name: string; resourceType?: string; version?: string; bytes?: Buffer; adaptedModels?: string },
+  {
+    name,
+    resourceType = 'software',
+    version = '2.0.0',
+    bytes = randomBytes(4096),
+    adaptedModels = 'H30',
+  }: { name: string; resourceType?: string; version?: string; bytes?: Buffer; adaptedModels?: string },
 ) => {
   const file = await server.call('POST', `/file?resource=deploymentPackage&field=file&name=${encodeURIComponent(`${name}.bin`)}`, {
-    token, body: bytes, headers: { 'content-type': 'application/octet-stream' },
+    token,
+    body: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
   });
   if (file.body.resCode !== '00000') throw new Error(`upload ${name}: ${file.body.resCode} ${file.body.resMsg}`);
   const created = await server.call('POST', '/package', { token, body: { name, resourceType, version, adaptedModels, file: file.body.resData.id } });
@@ -66,12 +74,24 @@ export const insertDeployment = async (
   account: number,
   packageId: number,
   rvmIds: number[],
-  { status = 'running', currentWave = 1, waves, answerWithinHours = 24, expiresInHours = 168 }: { status?: string; currentWave?: number; waves?: number[]; answerWithinHours?: number; expiresInHours?: number } = {},
+  {
+    status = 'running',
+    currentWave = 1,
+    waves,
+    answerWithinHours = 24,
+    expiresInHours = 168,
+  }: { status?: string; currentWave?: number; waves?: number[]; answerWithinHours?: number; expiresInHours?: number } = {},
 ) => {
   const [row] = await server.db
     .insert(deployment)
     .values({
-      licenseAccountId: account, packageId, targets: { machineIds: rvmIds }, waves: [100], status, currentWave, answerWithinHours,
+      licenseAccountId: account,
+      packageId,
+      targets: { machineIds: rvmIds },
+      waves: [100],
+      status,
+      currentWave,
+      answerWithinHours,
       expiresTime: new Date(Date.now() + expiresInHours * 3_600_000),
     })
     .returning({ id: deployment.id });

@@ -228,9 +228,15 @@ describeFleet(
         expect(await detail()).toMatchObject({ currentWave: 1, offlineWaiting: 2 });
         const firstWave = (await targetsOf(context.server, created.id)).filter((row) => row.wave === 1).map((row) => row.rvmId);
         // online by its seeded status but never heard by the gateway (the demo fleet's): still waiting
-        await context.server.db.update(rvm).set({ online: true, lastSeenTime: null }).where(inArray(rvm.id, firstWave.slice(0, 1)));
+        await context.server.db
+          .update(rvm)
+          .set({ online: true, lastSeenTime: null })
+          .where(inArray(rvm.id, firstWave.slice(0, 1)));
         expect((await detail()).offlineWaiting).toBe(2);
-        await context.server.db.update(rvm).set({ online: true, lastSeenTime: new Date() }).where(inArray(rvm.id, firstWave.slice(0, 1)));
+        await context.server.db
+          .update(rvm)
+          .set({ online: true, lastSeenTime: new Date() })
+          .where(inArray(rvm.id, firstWave.slice(0, 1)));
         expect((await detail()).offlineWaiting).toBe(1);
         const rows = await call('POST', `/deployment/${created.id}/targets`, { pageNum: 1, pageSize: 50, wave: 1 });
         const reachable = (rows.body.resData.list as Array<{ rvmId: number; reachable: boolean }>).map((row) => [row.rvmId, row.reachable]);

@@ -35,7 +35,7 @@ describeFleet('events list', (context) => {
     ids.foreign = await addEvent(db, other, x1, DOOR, new Date(now - 10 * MINUTE));
   });
 
-  it('lists the account\'s events newest first, with the machine, code, duration and open flag', async () => {
+  it("lists the account's events newest first, with the machine, code, duration and open flag", async () => {
     const answer = await page();
     expect(answer.body.resData.total).toBe(4);
     const list = answer.body.resData.list;
@@ -89,18 +89,23 @@ describeFleet('events list', (context) => {
     expect(await listed({ sort: 'duration', order: 'ASC', open: false })).toEqual([ids.e4, ids.e1]);
   });
 
-  it('shows one event of the account; another account\'s answers 2003', async () => {
+  it("shows one event of the account; another account's answers 2003", async () => {
     expect((await context.server.call('GET', `/event/${ids.e1}`, { token: context.token })).body.resData).toMatchObject({ id: ids.e1, termNo: 'EVM1' });
     expect((await context.server.call('GET', `/event/${ids.foreign}`, { token: context.token })).body.resCode).toBe('2003');
   });
 
   it('is read-only: no create, update or delete route', async () => {
-    for (const [method, path] of [['POST', '/event'], ['PUT', '/event'], ['DELETE', `/event?id=${ids.e1}`], ['POST', '/event/batchDelete']] as const) {
+    for (const [method, path] of [
+      ['POST', '/event'],
+      ['PUT', '/event'],
+      ['DELETE', `/event?id=${ids.e1}`],
+      ['POST', '/event/batchDelete'],
+    ] as const) {
       expect((await context.server.call(method, path, { token: context.token, body: method === 'DELETE' ? undefined : {} })).body.resCode).toBe('4004');
     }
   });
 
-  it('exports the filtered list with the alarm text, labels and duration in the caller\'s language', async () => {
+  it("exports the filtered list with the alarm text, labels and duration in the caller's language", async () => {
     const csv = async (lang: string) => {
       const answer = await context.server.call('POST', '/event/export', { token: context.token, lang, body: { format: 'csv', code: [DOOR], utcOffsetMinutes: 0 } });
       expect(answer.status).toBe(200);

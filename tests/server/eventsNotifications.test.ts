@@ -31,7 +31,11 @@ describeFleet('event notification job', (context) => {
     return answer.body.resData.id as number;
   };
   const mailsTo = (name: string) =>
-    context.server.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, `${name}@example.com`)).orderBy(asc(mailOutbox.id));
+    context.server.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, `${name}@example.com`))
+      .orderBy(asc(mailOutbox.id));
   /** Just after now: the rule was created a moment ago, the event comes after it. */
   const justNow = () => new Date(Date.now() + 10);
 
@@ -94,7 +98,10 @@ describeFleet('event notification job', (context) => {
     expect(subjects[1]).toMatch(/^Reminder 1,/);
     expect(subjects[2]).toMatch(/^Reminder 2,/);
 
-    await context.server.db.update(rvmEvent).set({ clearedTime: at(4 * HOUR + 30 * MINUTE) }).where(eq(rvmEvent.id, event));
+    await context.server.db
+      .update(rvmEvent)
+      .set({ clearedTime: at(4 * HOUR + 30 * MINUTE) })
+      .where(eq(rvmEvent.id, event));
     await notifyEvents(services(), at(4 * HOUR + 31 * MINUTE));
     await notifyEvents(services(), at(8 * HOUR + MINUTE)); // cleared: no more reminders, no second cleared mail
     const mails = await mailsTo('remind');
@@ -117,7 +124,7 @@ describeFleet('event notification job', (context) => {
     expect(await mailsTo('quiet')).toHaveLength(1);
   });
 
-  it('keeps to the rule\'s fleets with their sub-fleets, its codes and its license account', async () => {
+  it("keeps to the rule's fleets with their sub-fleets, its codes and its license account", async () => {
     await rule('north', { alarmCodes: 'am_code_PK_40, am_code_PK_41', fleets: [world.fleets.north] });
     const { m1, m2, m3, x1 } = world.machines;
     await addEvent(context.server.db, context.accountId, m1, 'am_code_PK_40', justNow()); // North
@@ -138,6 +145,11 @@ describeFleet('event notification job', (context) => {
     await addEvent(context.server.db, context.accountId, world.machines.m1, 'am_code_PK_60', justNow());
     await notifyEvents(services(), new Date(Date.now() + MINUTE));
     expect(await mailsTo('late')).toHaveLength(1);
-    expect(await context.server.db.select().from(mailOutbox).where(and(like(mailOutbox.recipient, 'late2@%')))).toHaveLength(1);
+    expect(
+      await context.server.db
+        .select()
+        .from(mailOutbox)
+        .where(and(like(mailOutbox.recipient, 'late2@%'))),
+    ).toHaveLength(1);
   });
 });

@@ -57,7 +57,7 @@ describeFleet('event notification rules', (context) => {
     expect(edited.body.resData).toMatchObject({ alarmCodes: 'am_code_PK_1, am_code_PK_2', recipients: 'a@b.io, c@d.org' });
   });
 
-  it('refuses another account\'s fleet, and a reminder interval out of range', async () => {
+  it("refuses another account's fleet, and a reminder interval out of range", async () => {
     const foreign = await call('POST', '/eventNotification', { ...valid, name: 'foreign', fleets: [world.fleets.other] });
     expect(foreign.body).toMatchObject({ resCode: '1004', resData: { issues: [{ field: 'fleets' }] } });
     expect((await call('POST', '/eventNotification', { ...valid, name: 'neg', reminderHours: -1 })).body.resCode).toBe('1004');

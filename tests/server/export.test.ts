@@ -4,7 +4,12 @@ import { beforeAll, expect, it } from 'vitest';
 import { csvCell, localDateTime } from '../../server/crud/export';
 import { describeBackends } from './helpers';
 
-const parseCsv = (text: string) => text.replace(/^\uFEFF/, '').trimEnd().split('\r\n').map((line) => line.split(','));
+const parseCsv = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
 
 describeBackends(
   'export',
@@ -56,7 +61,12 @@ describeBackends(
 
     it('exports all rows below the cap', async () => {
       const { raw } = await server.call('POST', '/user/export', { token: admin, body: { format: 'csv', nameLike: 'exp2' } });
-      expect(parseCsv(raw.payload).slice(1).map((row) => row[1]).sort()).toEqual(['exp2', 'exp20', 'exp21', 'exp22', 'exp23', 'exp24']);
+      expect(
+        parseCsv(raw.payload)
+          .slice(1)
+          .map((row) => row[1])
+          .sort(),
+      ).toEqual(['exp2', 'exp20', 'exp21', 'exp22', 'exp23', 'exp24']);
     });
 
     it('exports XLSX with the same content', async () => {

@@ -40,7 +40,10 @@ describeBackends(
     });
 
     it('seeds its button permissions under its menu node', async () => {
-      const rows = await server.db.select().from(sysPermission).where(sql`${sysPermission.parentId} in (601, 623) and ${sysPermission.type} = 'button'`);
+      const rows = await server.db
+        .select()
+        .from(sysPermission)
+        .where(sql`${sysPermission.parentId} in (601, 623) and ${sysPermission.type} = 'button'`);
       expect(rows.map((row) => [row.id, row.identifier]).sort()).toEqual([
         [60101, 'gadget:page'],
         [60102, 'gadget:add'],
@@ -65,7 +68,10 @@ describeBackends(
       expect(page.body.resData).toMatchObject({ total: 1, list: [{ label: 'Cog' }] });
       const dated = await server.call('POST', '/gadget/page', { token: admin, body: { boughtFrom: '2024-01-01T00:00:00Z', boughtTo: '2024-12-31T00:00:00Z' } });
       expect(dated.body.resData.list.map((row: { label: string }) => row.label)).toEqual(['Sprocket']);
-      expect((await server.call('GET', '/gizmo/list', { token: admin })).body.resData).toEqual([{ id: 1, name: 'Hammer' }, { id: 2, name: 'Wrench' }]);
+      expect((await server.call('GET', '/gizmo/list', { token: admin })).body.resData).toEqual([
+        { id: 1, name: 'Hammer' },
+        { id: 2, name: 'Wrench' },
+      ]);
     });
 
     it('validates from the declaration', async () => {

@@ -12,11 +12,16 @@ const NOW = new Date('2026-03-02T04:00:00Z');
 const fingerprint = async (context: Parameters<Parameters<typeof describeFleet>[1]>[0], account: number) => {
   const query = async (text: ReturnType<typeof sql>) => rowsOf<Record<string, unknown>>(await context.server.db.execute(text));
   return {
-    machines: await query(sql`select term_no, serial_number, term_type, current_sts, status_since, online, address, software_version, bin_empty_height, on_time, last_session_time from rvm where license_account_id = ${account} order by term_no`),
-    sessions: await query(sql`select r.term_no, count(*)::int n, sum(s.total_refund)::text refund, sum(s.item_count)::int items, min(s.start_time) first, max(s.voucher_code) voucher
+    machines: await query(
+      sql`select term_no, serial_number, term_type, current_sts, status_since, online, address, software_version, bin_empty_height, on_time, last_session_time from rvm where license_account_id = ${account} order by term_no`,
+    ),
+    sessions:
+      await query(sql`select r.term_no, count(*)::int n, sum(s.total_refund)::text refund, sum(s.item_count)::int items, min(s.start_time) first, max(s.voucher_code) voucher
       from consumer_session s join rvm r on r.id = s.rvm_id where s.license_account_id = ${account} group by r.term_no order by r.term_no`),
     rejects: await query(sql`select reject_reason, count(*)::int n from consumer_session_item where license_account_id = ${account} group by 1 order by 1`),
-    statuses: await query(sql`select r.term_no, h.status, h.start_time, h.end_time from rvm_status_history h join rvm r on r.id = h.rvm_id where h.license_account_id = ${account} order by 1, 3`),
+    statuses: await query(
+      sql`select r.term_no, h.status, h.start_time, h.end_time from rvm_status_history h join rvm r on r.id = h.rvm_id where h.license_account_id = ${account} order by 1, 3`,
+    ),
     events: await query(sql`select code, count(*)::int n, count(cleared_time)::int cleared from rvm_event where license_account_id = ${account} group by 1 order by 1`),
     services: await query(sql`select cleaning_outcome, count(*)::int n from service_session where license_account_id = ${account} group by 1 order by 1`),
   };
@@ -54,19 +59,25 @@ describeFleet('demo fleet generator', (context) => {
     const account = await accountNamed(context.server, 'Seed A');
     const one = async (text: ReturnType<typeof sql>) => rowsOf<Record<string, unknown>>(await context.server.db.execute(text))[0];
     // Session totals are the sums of their items (what was paid: nothing when the payment was cancelled); every item has a picture reference.
-    expect(await one(sql`select count(*)::int bad from consumer_session s where s.license_account_id = ${account} and (
+    expect(
+      await one(sql`select count(*)::int bad from consumer_session s where s.license_account_id = ${account} and (
       s.item_count <> (select count(*) from consumer_session_item i where i.session_id = s.id)
       or s.accepted_count <> (select count(*) from consumer_session_item i where i.session_id = s.id and i.reject_reason is null)
-      or s.total_refund <> case when s.payout_method = 'userCancelledPayment' then 0 else (select sum(i.refund) from consumer_session_item i where i.session_id = s.id) end)`)).toEqual({ bad: 0 });
+      or s.total_refund <> case when s.payout_method = 'userCancelledPayment' then 0 else (select sum(i.refund) from consumer_session_item i where i.session_id = s.id) end)`),
+    ).toEqual({ bad: 0 });
     expect(await one(sql`select count(*)::int missing from consumer_session_item where license_account_id = ${account} and picture is null`)).toEqual({ missing: 0 });
-    const reasons = rowsOf<{ reason: number }>(await context.server.db.execute(sql`select distinct reject_reason reason from consumer_session_item where license_account_id = ${account} and reject_reason is not null`));
+    const reasons = rowsOf<{ reason: number }>(
+      await context.server.db.execute(sql`select distinct reject_reason reason from consumer_session_item where license_account_id = ${account} and reject_reason is not null`),
+    );
     for (const { reason } of reasons) expect(REJECT_REASON_CODES).toContain(reason);
     const statuses = rowsOf<{ status: string }>(await context.server.db.execute(sql`select distinct status from rvm_status_history where license_account_id = ${account}`));
     for (const { status } of statuses) expect(RVM_STATUSES).toContain(status);
     // Status intervals tile the window: each one ends where the next starts, one open interval per machine.
-    expect(await one(sql`select count(*)::int gaps from (
+    expect(
+      await one(sql`select count(*)::int gaps from (
       select end_time, lead(start_time) over (partition by rvm_id order by start_time) next_start from rvm_status_history where license_account_id = ${account}) t
-      where next_start is not null and end_time <> next_start`)).toEqual({ gaps: 0 });
+      where next_start is not null and end_time <> next_start`),
+    ).toEqual({ gaps: 0 });
     expect(await one(sql`select count(*)::int open from rvm_status_history where license_account_id = ${account} and end_time is null`)).toEqual({ open: SMALL_FLEET.machines });
     // Bins respect docs/product-rules.md#validation-rules (the CHECK constraints) and their fill stays within 0..100.
     expect(await one(sql`select count(*)::int bad from rvm_bin where license_account_id = ${account} and (fill_percent < 0 or fill_percent > 100)`)).toEqual({ bad: 0 });

@@ -19,9 +19,10 @@ export const describeFleet = (title: string, body: (context: FleetContext) => vo
     if (backend === 'postgres' && !DATABASE_URL) {
       const message = 'DATABASE_URL is not set: the PostgreSQL run of the fleet suite is SKIPPED';
       if (process.env.CI === 'true') {
-        describe(`${title} [postgres]`, () => it('needs PostgreSQL in CI', () => {
-          throw new Error(`${message.replace('is SKIPPED', 'cannot be skipped')} in CI`);
-        }));
+        describe(`${title} [postgres]`, () =>
+          it('needs PostgreSQL in CI', () => {
+            throw new Error(`${message.replace('is SKIPPED', 'cannot be skipped')} in CI`);
+          }));
       } else {
         if (!warned) console.warn(`\n\u26a0  ${message} (set DATABASE_URL=postgres://… to run it).\n`);
         warned = true;

@@ -16,8 +16,7 @@ import { startTestServer, type BackendName, type TestServer } from './helpers';
 const DATABASE_URL = process.env.DATABASE_URL?.trim() || undefined;
 const externalAvailable = await externalBrokerAvailable();
 
-const quarantined = (server: TestServer, serial: string) =>
-  server.db.select().from(quarantineMessage).where(eq(quarantineMessage.causedBy, serial));
+const quarantined = (server: TestServer, serial: string) => server.db.select().from(quarantineMessage).where(eq(quarantineMessage.causedBy, serial));
 
 const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
   describe(`machine gateway [${backend}, ${broker} broker]`, () => {
@@ -55,14 +54,25 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
     it('hello puts the machine online, goodbye offline, each with a history interval', async () => {
       const machine = await connect(machineIds[0]);
       await machine.send('hello', { softwareVersion: '9.9.9', model: 'H30' });
-      const online = await waitFor(() => machineRow(server.db, machine.id), (row) => row.online, 'online after hello');
+      const online = await waitFor(
+        () => machineRow(server.db, machine.id),
+        (row) => row.online,
+        'online after hello',
+      );
       expect(online.currentSts).toBe('Up');
       expect(online.softwareVersion).toBe('9.9.9');
       expect(online.lastSeenTime).not.toBeNull();
       await machine.send('goodbye', { reason: 'shutdown' });
-      const offline = await waitFor(() => machineRow(server.db, machine.id), (row) => !row.online, 'offline after goodbye');
+      const offline = await waitFor(
+        () => machineRow(server.db, machine.id),
+        (row) => !row.online,
+        'offline after goodbye',
+      );
       expect(offline.currentSts).toBe('Offline');
-      const open = await server.db.select().from(rvmOnlineHistory).where(and(eq(rvmOnlineHistory.rvmId, machine.id), isNull(rvmOnlineHistory.endTime)));
+      const open = await server.db
+        .select()
+        .from(rvmOnlineHistory)
+        .where(and(eq(rvmOnlineHistory.rvmId, machine.id), isNull(rvmOnlineHistory.endTime)));
       expect(open).toHaveLength(1);
       expect(open[0].online).toBe(false);
     });
@@ -70,26 +80,55 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
     it('status, bins, alarms, sessions and service sessions are stored; a re-sent message or session is stored once', async () => {
       const machine = await connect(machineIds[1]);
       await machine.send('hello', {});
-      await waitFor(() => machineRow(server.db, machine.id), (row) => row.online, 'online');
+      await waitFor(
+        () => machineRow(server.db, machine.id),
+        (row) => row.online,
+        'online',
+      );
       await machine.send('status', { status: 'Down', reason: 'door open' });
-      await waitFor(() => machineRow(server.db, machine.id), (row) => row.currentSts === 'Down', 'Down');
+      await waitFor(
+        () => machineRow(server.db, machine.id),
+        (row) => row.currentSts === 'Down',
+        'Down',
+      );
 
       const row = await machineRow(server.db, machine.id);
       const height = (row.binFullHeight ?? 20) + 1;
       await machine.send('bins', { bins: [{ binNo: 1, currentHeight: height, itemCount: 321 }] });
-      await waitFor(async () => (await server.db.select().from(rvmBin).where(and(eq(rvmBin.rvmId, machine.id), eq(rvmBin.binNo, 1))))[0], (bin) => bin?.itemCount === 321, 'bin level');
+      await waitFor(
+        async () =>
+          (
+            await server.db
+              .select()
+              .from(rvmBin)
+              .where(and(eq(rvmBin.rvmId, machine.id), eq(rvmBin.binNo, 1)))
+          )[0],
+        (bin) => bin?.itemCount === 321,
+        'bin level',
+      );
 
       const alarmId = await machine.send('alarm', { code: 'am_code_PK_17', state: 'raised', detail: 'front door' });
       await machine.send('alarm', { code: 'am_code_PK_17', state: 'raised' }, { id: alarmId }); // re-sent: same message id
-      const openEvents = () => server.db.select().from(rvmEvent).where(and(eq(rvmEvent.rvmId, machine.id), eq(rvmEvent.code, 'am_code_PK_17'), isNull(rvmEvent.clearedTime)));
+      const openEvents = () =>
+        server.db
+          .select()
+          .from(rvmEvent)
+          .where(and(eq(rvmEvent.rvmId, machine.id), eq(rvmEvent.code, 'am_code_PK_17'), isNull(rvmEvent.clearedTime)));
       await waitFor(openEvents, (rows) => rows.length === 1, 'one open event');
       await machine.send('alarm', { code: 'am_code_PK_17', state: 'cleared' });
       await waitFor(openEvents, (rows) => rows.length === 0, 'event cleared');
 
       const start = new Date(Date.now() - 60_000).toISOString();
       const session = {
-        sessionId: `S-${machine.serial}`, startTime: start, endTime: new Date().toISOString(), payoutMethod: 'octopus', totalRefund: 0.3,
-        items: [{ seq: 1, itemType: 'can', barcode: '4891234567890', refund: 0.3 }, { seq: 2, itemType: 'glass', refund: 0, rejectReason: 6 }],
+        sessionId: `S-${machine.serial}`,
+        startTime: start,
+        endTime: new Date().toISOString(),
+        payoutMethod: 'octopus',
+        totalRefund: 0.3,
+        items: [
+          { seq: 1, itemType: 'can', barcode: '4891234567890', refund: 0.3 },
+          { seq: 2, itemType: 'glass', refund: 0, rejectReason: 6 },
+        ],
       };
       await machine.send('session', session);
       await machine.send('session', session); // another message id, same session: stored once
@@ -97,32 +136,66 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
       const [stored] = await waitFor(sessions, (rows) => rows.length === 1, 'session stored');
       expect(stored).toMatchObject({ rvmId: machine.id, itemCount: 2, acceptedCount: 1, rejectedCount: 1, totalRefund: 0.3 });
       await machine.send('heartbeat', {}); // a later message proves the duplicate was processed before it
-      await waitFor(async () => (await machineRow(server.db, machine.id)).lastSessionTime?.toISOString(), (time) => time === session.endTime, 'last session time');
+      await waitFor(
+        async () => (await machineRow(server.db, machine.id)).lastSessionTime?.toISOString(),
+        (time) => time === session.endTime,
+        'last session time',
+      );
       expect(await sessions()).toHaveLength(1);
-      const [usage] = await server.db.select().from(rvmDailyUsage).where(and(eq(rvmDailyUsage.rvmId, machine.id), eq(rvmDailyUsage.day, start.slice(0, 10))));
+      const [usage] = await server.db
+        .select()
+        .from(rvmDailyUsage)
+        .where(and(eq(rvmDailyUsage.rvmId, machine.id), eq(rvmDailyUsage.day, start.slice(0, 10))));
       expect(usage.sessions).toBeGreaterThanOrEqual(1);
 
       const service = { serviceId: `V-${machine.serial}`, technician: 'Ada', startTime: start, endTime: new Date().toISOString(), cleaningOutcome: 'completed', binsEmptied: 2 };
       await machine.send('service', service);
       await machine.send('service', service);
       await machine.send('heartbeat', {});
-      await waitFor(async () => (await server.db.select({ n: count() }).from(serviceSession).where(eq(serviceSession.externalId, service.serviceId)))[0].n, (n) => Number(n) === 1, 'service stored once');
+      await waitFor(
+        async () => (await server.db.select({ n: count() }).from(serviceSession).where(eq(serviceSession.externalId, service.serviceId)))[0].n,
+        (n) => Number(n) === 1,
+        'service stored once',
+      );
     });
 
     it('bad messages go to the quarantine with their reason and value', async () => {
       const machine = await connect(machineIds[2]);
       await machine.send('hello', {});
-      await waitFor(() => machineRow(server.db, machine.id), (row) => row.online, 'online');
+      await waitFor(
+        () => machineRow(server.db, machine.id),
+        (row) => row.online,
+        'online',
+      );
       await machine.sendRaw('status', '{"v":1,"id":"x","ts":"2026');
       await machine.send('status', { status: 'Broken' });
       await machine.send('alarm', { code: 'am_code_PK_999', state: 'raised' });
       await machine.send('status', { status: 'Up' }, { ts: new Date(Date.now() + 3_600_000).toISOString() });
       await machine.send('status', { status: 'Sleep' }, { ts: new Date(Date.now() - 86_400_000).toISOString() });
       await machine.send('bins', { bins: [{ binNo: 1, currentHeight: 5000 }] });
-      await machine.send('session', { sessionId: 'bad', startTime: new Date().toISOString(), endTime: new Date(Date.now() - 3_600_000).toISOString(), payoutMethod: 'receipt', totalRefund: 0, items: [{ seq: 1, itemType: 'can', refund: 0 }] });
-      const rows = await waitFor(() => quarantined(server, machine.serial), (list) => list.length === 7, 'seven quarantined');
+      await machine.send('session', {
+        sessionId: 'bad',
+        startTime: new Date().toISOString(),
+        endTime: new Date(Date.now() - 3_600_000).toISOString(),
+        payoutMethod: 'receipt',
+        totalRefund: 0,
+        items: [{ seq: 1, itemType: 'can', refund: 0 }],
+      });
+      const rows = await waitFor(
+        () => quarantined(server, machine.serial),
+        (list) => list.length === 7,
+        'seven quarantined',
+      );
       expect(rows.map((entry) => [entry.messageType, entry.reason]).sort()).toEqual(
-        [['status', 'malformedContent'], ['status', 'schemaViolation'], ['alarm', 'unknownAlarmCode'], ['status', 'invalidTimestamp'], ['status', 'outOfOrder'], ['bins', 'valueOutOfRange'], ['session', 'valueOutOfRange']].sort(),
+        [
+          ['status', 'malformedContent'],
+          ['status', 'schemaViolation'],
+          ['alarm', 'unknownAlarmCode'],
+          ['status', 'invalidTimestamp'],
+          ['status', 'outOfOrder'],
+          ['bins', 'valueOutOfRange'],
+          ['session', 'valueOutOfRange'],
+        ].sort(),
       );
       expect(rows.find((entry) => entry.reason === 'unknownAlarmCode')?.value).toBe('am_code_PK_999');
       expect((await machineRow(server.db, machine.id)).currentSts).toBe('Up'); // nothing of the refused statuses applied
@@ -131,11 +204,19 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
     it('a command reaches an online machine at once and follows its ack and result; an offline machine gets it after hello', async () => {
       const machine = await connect(machineIds[3]);
       await machine.send('hello', {});
-      await waitFor(() => machineRow(server.db, machine.id), (row) => row.online, 'online');
+      await waitFor(
+        () => machineRow(server.db, machine.id),
+        (row) => row.online,
+        'online',
+      );
       const sent = await server.call('POST', '/rvm/command', { token, body: { rvmId: machine.id, command: 'restart' } });
       expect(sent.body.resCode).toBe('00000');
       const commandId = sent.body.resData.id as number;
-      await waitFor(async () => machine.commands.length, (n) => n === 1, 'command received');
+      await waitFor(
+        async () => machine.commands.length,
+        (n) => n === 1,
+        'command received',
+      );
       expect(machine.commands[0]).toMatchObject({ v: 1, commandId, command: 'restart' });
       const status = async () => (await server.db.select().from(rvmCommand).where(eq(rvmCommand.id, commandId)))[0].status;
       expect(await status()).toBe('sending');
@@ -146,20 +227,32 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
 
       // Offline: the command waits, and is delivered after the machine's next hello.
       await machine.send('goodbye', { reason: 'closed' });
-      await waitFor(() => machineRow(server.db, machine.id), (row) => !row.online, 'offline');
+      await waitFor(
+        () => machineRow(server.db, machine.id),
+        (row) => !row.online,
+        'offline',
+      );
       const waiting = await server.call('POST', '/rvm/command', { token, body: { rvmId: machine.id, command: 'remoteDiagnosis' } });
       const waitingId = waiting.body.resData.id as number;
       expect(waiting.body.resData.status).toBe('notSent');
       expect(machine.commands).toHaveLength(1);
       await machine.send('hello', {});
-      await waitFor(async () => machine.commands.length, (n) => n === 2, 'waiting command delivered after hello');
+      await waitFor(
+        async () => machine.commands.length,
+        (n) => n === 2,
+        'waiting command delivered after hello',
+      );
       expect(machine.commands[1]).toMatchObject({ commandId: waitingId, command: 'remoteDiagnosis' });
 
       // The diagnosis file arrives with the command id and is linked to the command.
       await machine.send('commandAck', { commandId: waitingId, accepted: true });
       await machine.send('file', { commandId: waitingId, kind: 'diagnosis', name: 'diag.txt', contentType: 'text/plain', data: Buffer.from('all good').toString('base64') });
       await machine.send('commandResult', { commandId: waitingId, success: true });
-      const done = await waitFor(async () => (await server.db.select().from(rvmCommand).where(eq(rvmCommand.id, waitingId)))[0], (row) => row.status === 'executedSuccessfully' && row.fileId !== null, 'diagnosis done');
+      const done = await waitFor(
+        async () => (await server.db.select().from(rvmCommand).where(eq(rvmCommand.id, waitingId)))[0],
+        (row) => row.status === 'executedSuccessfully' && row.fileId !== null,
+        'diagnosis done',
+      );
       const [file] = await server.db.select().from(rvmFile).where(eq(rvmFile.id, done.fileId!));
       expect(file.content.toString()).toBe('all good');
     });
@@ -188,7 +281,11 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
         const spoofed = before.currentSts === 'Sleep' ? 'Up' : 'Sleep';
         // Not awaited: the broker closes the connection instead of acknowledging.
         machine.client.publish(`rvm/${b.serial}/up/status`, JSON.stringify({ v: 1, id: 'spoof', ts: new Date().toISOString(), status: spoofed }), { qos: 1 });
-        await waitFor(async () => machine.client.connected, (connected) => !connected, 'the broker drops a client that publishes as another machine');
+        await waitFor(
+          async () => machine.client.connected,
+          (connected) => !connected,
+          'the broker drops a client that publishes as another machine',
+        );
         const after = await machineRow(server.db, machineIds[1]);
         expect([after.currentSts, after.statusSince]).toEqual([before.currentSts, before.statusSince]);
       });
@@ -200,8 +297,19 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
         const machine = await connectMachine(url, serial, key.body.resData.enrollmentKey);
         machines.push(machine);
         const sessionId = `S-${serial}`;
-        await machine.send('session', { sessionId, startTime: new Date(Date.now() - 30_000).toISOString(), endTime: new Date().toISOString(), payoutMethod: 'receipt', totalRefund: 0.1, items: [{ seq: 1, itemType: 'can', refund: 0.1 }] });
-        const [waiting] = await waitFor(() => quarantined(server, serial), (rows) => rows.length === 1, 'quarantined as unknown');
+        await machine.send('session', {
+          sessionId,
+          startTime: new Date(Date.now() - 30_000).toISOString(),
+          endTime: new Date().toISOString(),
+          payoutMethod: 'receipt',
+          totalRefund: 0.1,
+          items: [{ seq: 1, itemType: 'can', refund: 0.1 }],
+        });
+        const [waiting] = await waitFor(
+          () => quarantined(server, serial),
+          (rows) => rows.length === 1,
+          'quarantined as unknown',
+        );
         expect(waiting.reason).toBe('unknownMachine');
 
         const stillUnknown = await server.call('POST', '/quarantine/retryAll', { token });
@@ -219,7 +327,11 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
 
         // Registered now, but still on the shared key: it never speaks for the machine, its messages wait.
         await machine.send('status', { status: 'Down' });
-        await waitFor(() => quarantined(server, serial), (rows) => rows.length === 1, 'enrolled device quarantined after registration');
+        await waitFor(
+          () => quarantined(server, serial),
+          (rows) => rows.length === 1,
+          'enrolled device quarantined after registration',
+        );
         expect((await machineRow(server.db, created.body.resData.id)).currentSts).not.toBe('Down');
         // Once the machine has its own secret, the enrollment key no longer connects as it.
         const rotated = await server.call('POST', `/rvm/${created.body.resData.id}/credential`, { token });
@@ -228,7 +340,11 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
         const own = await connectMachine(url, serial, rotated.body.resData.secret, created.body.resData.id);
         machines.push(own);
         await own.send('hello', {});
-        await waitFor(() => machineRow(server.db, created.body.resData.id), (row) => row.online, 'online with its own secret');
+        await waitFor(
+          () => machineRow(server.db, created.body.resData.id),
+          (row) => row.online,
+          'online with its own secret',
+        );
       });
 
       it('refuses wildcard serial numbers, and a NUL byte in one message does not fail the others', async () => {
@@ -238,17 +354,29 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
         }
         const machine = await connect(machineIds[2]);
         await machine.send('hello', {});
-        await waitFor(() => machineRow(server.db, machine.id), (row) => row.online, 'online');
+        await waitFor(
+          () => machineRow(server.db, machine.id),
+          (row) => row.online,
+          'online',
+        );
         const before = (await machineRow(server.db, machine.id)).currentSts;
         const next = before === 'Sleep' ? 'Up' : 'Sleep';
         void machine.sendRaw('status', '{"v":1,\u0000}'); // a raw NUL: never JSON, and PostgreSQL text cannot hold it
         await machine.send('status', { status: next });
-        await waitFor(() => machineRow(server.db, machine.id), (row) => row.currentSts === next, 'the valid message after the NUL one applied');
+        await waitFor(
+          () => machineRow(server.db, machine.id),
+          (row) => row.currentSts === next,
+          'the valid message after the NUL one applied',
+        );
         const rows = await quarantined(server, machine.serial);
         expect(rows.some((row) => row.reason === 'malformedContent' && row.content.includes('\\u0000'))).toBe(true);
         // a file's content type becomes a download header: nothing but a plain media type
         await machine.send('file', { kind: 'log', name: 'x.txt', contentType: 'text/html\r\nSet-Cookie: a=b', data: '' });
-        await waitFor(() => quarantined(server, machine.serial), (list) => list.some((row) => row.messageType === 'file' && row.reason === 'schemaViolation'), 'header injection refused');
+        await waitFor(
+          () => quarantined(server, machine.serial),
+          (list) => list.some((row) => row.messageType === 'file' && row.reason === 'schemaViolation'),
+          'header injection refused',
+        );
       });
     }
   });
@@ -256,7 +384,8 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
 
 for (const backend of ['pglite', 'postgres'] as const) {
   for (const broker of ['embedded', 'external'] as const) {
-    const missing = backend === 'postgres' && !DATABASE_URL ? 'DATABASE_URL is not set' : broker === 'external' && !externalAvailable ? 'no MQTT broker answers at MQTT_TEST_URL' : null;
+    const missing =
+      backend === 'postgres' && !DATABASE_URL ? 'DATABASE_URL is not set' : broker === 'external' && !externalAvailable ? 'no MQTT broker answers at MQTT_TEST_URL' : null;
     if (!missing) {
       suite(backend, broker);
       continue;

@@ -15,8 +15,15 @@ import { describeBackends } from './helpers';
 
 const session = (sessionId: string) =>
   JSON.stringify({
-    v: 1, id: randomUUID(), ts: new Date().toISOString(), sessionId, startTime: new Date(Date.now() - 60_000).toISOString(), endTime: new Date().toISOString(),
-    payoutMethod: 'receipt', totalRefund: 0.1, items: [{ seq: 1, itemType: 'can', refund: 0.1 }],
+    v: 1,
+    id: randomUUID(),
+    ts: new Date().toISOString(),
+    sessionId,
+    startTime: new Date(Date.now() - 60_000).toISOString(),
+    endTime: new Date().toISOString(),
+    payoutMethod: 'receipt',
+    totalRefund: 0.1,
+    items: [{ seq: 1, itemType: 'can', refund: 0.1 }],
   });
 
 describeBackends(
@@ -34,7 +41,12 @@ describeBackends(
     });
 
     it('acknowledges a message only once its rows are committed: they are there the moment the PUBACK arrives', async () => {
-      const client = await mqtt.connectAsync(server.app.services.gateway.machineUrl!, { clientId: machine.serial, username: machine.serial, password: machine.secret, reconnectPeriod: 0 });
+      const client = await mqtt.connectAsync(server.app.services.gateway.machineUrl!, {
+        clientId: machine.serial,
+        username: machine.serial,
+        password: machine.secret,
+        reconnectPeriod: 0,
+      });
       try {
         for (let index = 0; index < 5; index++) {
           const sessionId = `ACK-${randomUUID()}`;
@@ -63,8 +75,15 @@ describeBackends(
           return new;
         end $$`,
         'create trigger ack_test_fail_once before insert on consumer_session for each row execute function ack_test_fail_once()',
-      ]) await server.db.execute(sql.raw(statement));
-      const client = mqtt.connect(server.app.services.gateway.machineUrl!, { clientId: machine.serial, username: machine.serial, password: machine.secret, reconnectPeriod: 200, clean: true });
+      ])
+        await server.db.execute(sql.raw(statement));
+      const client = mqtt.connect(server.app.services.gateway.machineUrl!, {
+        clientId: machine.serial,
+        username: machine.serial,
+        password: machine.secret,
+        reconnectPeriod: 200,
+        clean: true,
+      });
       let disconnects = 0;
       client.on('close', () => disconnects++);
       try {

@@ -30,19 +30,23 @@ describeBackends('gateway limits at their edges', (server) => {
   it('accepts `ts` up to exactly the allowed skew ahead of the clock, refuses a millisecond more', async () => {
     const receivedAt = new Date();
     expect(MAX_CLOCK_SKEW_MS).toBe(10 * 60_000);
-    expect(await outcomes([
-      message('heartbeat', {}, new Date(receivedAt.getTime() + MAX_CLOCK_SKEW_MS), receivedAt),
-      message('heartbeat', {}, new Date(receivedAt.getTime() + MAX_CLOCK_SKEW_MS + 1), receivedAt),
-    ])).toEqual(['processed', 'invalidTimestamp']);
+    expect(
+      await outcomes([
+        message('heartbeat', {}, new Date(receivedAt.getTime() + MAX_CLOCK_SKEW_MS), receivedAt),
+        message('heartbeat', {}, new Date(receivedAt.getTime() + MAX_CLOCK_SKEW_MS + 1), receivedAt),
+      ]),
+    ).toEqual(['processed', 'invalidTimestamp']);
   });
 
   it('accepts `ts` exactly a year before the message arrived, refuses a millisecond earlier', async () => {
     const receivedAt = new Date();
     expect(MAX_MESSAGE_AGE_MS).toBe(365 * 86_400_000);
-    expect(await outcomes([
-      message('heartbeat', {}, new Date(receivedAt.getTime() - MAX_MESSAGE_AGE_MS), receivedAt),
-      message('heartbeat', {}, new Date(receivedAt.getTime() - MAX_MESSAGE_AGE_MS - 1), receivedAt),
-    ])).toEqual(['processed', 'invalidTimestamp']);
+    expect(
+      await outcomes([
+        message('heartbeat', {}, new Date(receivedAt.getTime() - MAX_MESSAGE_AGE_MS), receivedAt),
+        message('heartbeat', {}, new Date(receivedAt.getTime() - MAX_MESSAGE_AGE_MS - 1), receivedAt),
+      ]),
+    ).toEqual(['processed', 'invalidTimestamp']);
   });
 
   it('takes a status older than the current one by up to the skew, refuses one a millisecond older (outOfOrder)', async () => {
@@ -73,13 +77,15 @@ describeBackends('gateway limits at their edges', (server) => {
     expect(answers[1]).toMatchObject({ result: 'quarantined', reason: 'valueOutOfRange', value: `message of ${MAX_MESSAGE_BYTES + 1} bytes, at most ${MAX_MESSAGE_BYTES}` });
   });
 
-  it('takes the machine\'s last bin, refuses the bin after it', async () => {
+  it("takes the machine's last bin, refuses the bin after it", async () => {
     const receivedAt = new Date();
     const last = machine.binCount;
     expect(last).toBeLessThan(8);
-    expect(await outcomes([
-      message('bins', { bins: [{ binNo: last, currentHeight: 50 }] }, receivedAt, receivedAt),
-      message('bins', { bins: [{ binNo: last + 1, currentHeight: 50 }] }, receivedAt, receivedAt),
-    ])).toEqual(['processed', 'valueOutOfRange']);
+    expect(
+      await outcomes([
+        message('bins', { bins: [{ binNo: last, currentHeight: 50 }] }, receivedAt, receivedAt),
+        message('bins', { bins: [{ binNo: last + 1, currentHeight: 50 }] }, receivedAt, receivedAt),
+      ]),
+    ).toEqual(['processed', 'valueOutOfRange']);
   });
 });

@@ -52,8 +52,17 @@ export const provisionMachine = async (db: Db, id: number) => {
 
 export const connectMachine = async (url: string, serial: string, password: string, id = 0): Promise<TestMachine> => {
   const client = await mqtt.connectAsync(url, {
-    clientId: serial, username: serial, password, reconnectPeriod: 0, connectTimeout: 10_000,
-    will: { topic: UP_TOPIC(serial, 'goodbye'), payload: Buffer.from(JSON.stringify({ v: 1, id: `will-${randomUUID()}`, ts: new Date().toISOString(), reason: 'lost' })), qos: 1, retain: false },
+    clientId: serial,
+    username: serial,
+    password,
+    reconnectPeriod: 0,
+    connectTimeout: 10_000,
+    will: {
+      topic: UP_TOPIC(serial, 'goodbye'),
+      payload: Buffer.from(JSON.stringify({ v: 1, id: `will-${randomUUID()}`, ts: new Date().toISOString(), reason: 'lost' })),
+      qos: 1,
+      retain: false,
+    },
   });
   const commands: Array<Record<string, any>> = [];
   client.on('message', (_topic, payload) => commands.push(JSON.parse(payload.toString())));
@@ -76,7 +85,14 @@ export const connectMachine = async (url: string, serial: string, password: stri
   };
 };
 
-export const machineRow = async (db: Db, id: number) => (await db.select().from(rvm).where(and(eq(rvm.id, id))).limit(1))[0];
+export const machineRow = async (db: Db, id: number) =>
+  (
+    await db
+      .select()
+      .from(rvm)
+      .where(and(eq(rvm.id, id)))
+      .limit(1)
+  )[0];
 
 /** Polls `probe` until `check` holds (usable in hooks too, unlike expect.poll); fails with `what` after WAIT.timeout. */
 export const waitFor = async <T>(probe: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> => {

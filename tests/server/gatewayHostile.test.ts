@@ -16,8 +16,15 @@ import { connectMachine, embeddedGateway, provisionMachine, waitFor } from './ga
 import { describeBackends } from './helpers';
 
 const sessionBody = (sessionId: string) => ({
-  v: 1, id: randomUUID(), ts: new Date().toISOString(),
-  sessionId, startTime: new Date(Date.now() - 30_000).toISOString(), endTime: new Date().toISOString(), payoutMethod: 'receipt', totalRefund: 99.99, items: [{ seq: 1, itemType: 'can', refund: 99.99 }],
+  v: 1,
+  id: randomUUID(),
+  ts: new Date().toISOString(),
+  sessionId,
+  startTime: new Date(Date.now() - 30_000).toISOString(),
+  endTime: new Date().toISOString(),
+  payoutMethod: 'receipt',
+  totalRefund: 99.99,
+  items: [{ seq: 1, itemType: 'can', refund: 99.99 }],
 });
 
 describeBackends(
@@ -43,7 +50,11 @@ describeBackends(
       // Not JSON, so it is quarantined whole: proof that a message of the largest allowed size gets through.
       const largest = 'x'.repeat(MAX_MESSAGE_BYTES);
       await machine.sendRaw('heartbeat', largest);
-      const [kept] = await waitFor(() => quarantined(serial), (rows) => rows.length === 1, 'largest message quarantined');
+      const [kept] = await waitFor(
+        () => quarantined(serial),
+        (rows) => rows.length === 1,
+        'largest message quarantined',
+      );
       expect([kept.reason, kept.content.length, kept.contentBytes]).toEqual(['malformedContent', MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES]);
 
       const closed = new Promise<void>((resolve) => machine.client.once('close', () => resolve()));
@@ -64,12 +75,24 @@ describeBackends(
       try {
         const message = (body: Record<string, unknown> = {}) => JSON.stringify({ v: 1, id: randomUUID(), ts: new Date().toISOString(), ...body });
         await publisher.publishAsync(UP_TOPIC(serial, 'hello'), message(), { qos: 1 });
-        await waitFor(async () => (await server.db.select().from(rvm).where(eq(rvm.id, machineIds[1])))[0], (row) => row.online, 'online through the second connection');
+        await waitFor(
+          async () => (await server.db.select().from(rvm).where(eq(rvm.id, machineIds[1])))[0],
+          (row) => row.online,
+          'online through the second connection',
+        );
         const created = await server.call('POST', '/rvm/command', { token, body: { rvmId: machineIds[1], command: 'restart' } });
         expect(created.body.resCode).toBe('00000');
-        await waitFor(async () => subscriber.commands, (commands) => commands.some((command) => command.commandId === created.body.resData.id), 'the command reaches the subscriber');
+        await waitFor(
+          async () => subscriber.commands,
+          (commands) => commands.some((command) => command.commandId === created.body.resData.id),
+          'the command reaches the subscriber',
+        );
         await publisher.publishAsync(UP_TOPIC(serial, 'selfie'), message(), { qos: 1 });
-        await waitFor(() => quarantined(serial), (rows) => rows.some((row) => row.messageType === 'unknown'), 'unknown kind quarantined');
+        await waitFor(
+          () => quarantined(serial),
+          (rows) => rows.some((row) => row.messageType === 'unknown'),
+          'unknown kind quarantined',
+        );
         expect((await quarantined(serial)).find((row) => row.messageType === 'unknown')).toMatchObject({ reason: 'schemaViolation', value: 'kind selfie' });
         expect([subscriber.client.connected, publisher.connected]).toEqual([true, true]);
       } finally {
@@ -81,7 +104,9 @@ describeBackends(
     it('quarantines a message over the size limit with its beginning and size only, and a page answers previews', async () => {
       const serial = `BIG${Date.now().toString(36).toUpperCase()}`;
       const payload = JSON.stringify({ v: 1, id: 'big', ts: new Date().toISOString(), padding: 'z'.repeat(2 * MAX_MESSAGE_BYTES) });
-      const [outcome] = await ingestBatch(server.db, [{ identity: { rvmId: null, licenseAccountId: account, serialNumber: serial }, kind: 'heartbeat', payload, receivedAt: new Date() }]);
+      const [outcome] = await ingestBatch(server.db, [
+        { identity: { rvmId: null, licenseAccountId: account, serialNumber: serial }, kind: 'heartbeat', payload, receivedAt: new Date() },
+      ]);
       expect(outcome).toMatchObject({ result: 'quarantined', reason: 'valueOutOfRange', value: `message of ${payload.length} bytes, at most ${MAX_MESSAGE_BYTES}` });
       const [row] = await quarantined(serial);
       expect([row.content.length, row.contentBytes]).toEqual([MAX_QUARANTINED_CHARS, payload.length]);
@@ -114,21 +139,31 @@ describeBackends(
       await expect(mqtt.connectAsync(url, { clientId: registered.serial, username: registered.serial, password: key, reconnectPeriod: 0 })).rejects.toThrow();
       const newcomer = await connectMachine(url, `ENR${Date.now().toString(36).toUpperCase()}`, key);
       await newcomer.send('hello', {});
-      const [waiting] = await waitFor(() => quarantined(newcomer.serial), (rows) => rows.length === 1, 'enrolled device quarantined');
+      const [waiting] = await waitFor(
+        () => quarantined(newcomer.serial),
+        (rows) => rows.length === 1,
+        'enrolled device quarantined',
+      );
       expect(waiting).toMatchObject({ reason: 'unknownMachine', viaEnrollmentKey: true });
       const page = await server.call('POST', '/quarantine/page', { token, body: { causedBy: newcomer.serial } });
       expect(page.body.resData.list[0].viaEnrollmentKey).toBe(true);
       await newcomer.close();
     });
 
-    it('never retries an enrolled device\'s message onto a machine that was registered before it arrived', async () => {
+    it("never retries an enrolled device's message onto a machine that was registered before it arrived", async () => {
       const [machine] = await server.db.select().from(rvm).where(eq(rvm.id, machineIds[1]));
       const sessionId = `S-${randomUUID()}`;
       // As a device on the key sent it before the key was refused for registered serials: after the machine was registered.
       expect(machine.createTime.getTime()).toBeLessThan(Date.now());
       await server.db.insert(quarantineMessage).values({
-        licenseAccountId: account, causedBy: machine.serialNumber, messageType: 'session', content: JSON.stringify(sessionBody(sessionId)),
-        contentBytes: 1, viaEnrollmentKey: true, receivedTime: new Date(), reason: 'unknownMachine',
+        licenseAccountId: account,
+        causedBy: machine.serialNumber,
+        messageType: 'session',
+        content: JSON.stringify(sessionBody(sessionId)),
+        contentBytes: 1,
+        viaEnrollmentKey: true,
+        receivedTime: new Date(),
+        reason: 'unknownMachine',
       });
       expect((await server.call('POST', '/quarantine/retryAll', { token })).body.resCode).toBe('00000');
       expect(await server.db.select().from(consumerSession).where(eq(consumerSession.externalId, sessionId))).toHaveLength(0);

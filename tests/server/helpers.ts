@@ -156,11 +156,7 @@ let warned = false;
  * Runs `body` once per available backend with a fresh server (built before the tests of the block,
  * closed after). `server` is filled in by beforeAll, so use it inside tests and hooks only.
  */
-export const describeBackends = (
-  title: string,
-  body: (server: TestServer, backend: BackendName) => void,
-  options: Partial<BuildAppOptions> = {},
-) => {
+export const describeBackends = (title: string, body: (server: TestServer, backend: BackendName) => void, options: Partial<BuildAppOptions> = {}) => {
   for (const backend of ['pglite', 'postgres'] as const) {
     if (backend === 'postgres' && !DATABASE_URL) {
       const message = 'DATABASE_URL is not set: the PostgreSQL run of the server suite is SKIPPED';

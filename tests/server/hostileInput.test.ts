@@ -11,7 +11,10 @@ const typeWithPatterns = (patterns: string[]) => ({
   labels: labels('Hostile'),
   menuParent: 'systemSettings',
   fields: Object.fromEntries(
-    patterns.map((regex, index) => [`note${index}`, { type: 'textarea', labels: labels(`Note ${index}`), maxLength: 4000, patterns: [{ regex, messages: labels(`Pattern ${index}`) }] }]),
+    patterns.map((regex, index) => [
+      `note${index}`,
+      { type: 'textarea', labels: labels(`Note ${index}`), maxLength: 4000, patterns: [{ regex, messages: labels(`Pattern ${index}`) }] },
+    ]),
   ),
   list: { columns: ['note0'] },
   actions: ['page', 'show', 'create', 'edit', 'delete'],
@@ -40,7 +43,14 @@ describeBackends('hostile input', (server) => {
 
   it('refuses field names that every JavaScript object inherits', async () => {
     for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString']) {
-      const body = { name: 'inherits', labels: labels('Inherits'), menuParent: 'systemSettings', fields: { [name]: { type: 'text', labels: labels(name) } }, list: { columns: [name] }, actions: ['page'] };
+      const body = {
+        name: 'inherits',
+        labels: labels('Inherits'),
+        menuParent: 'systemSettings',
+        fields: { [name]: { type: 'text', labels: labels(name) } },
+        list: { columns: [name] },
+        actions: ['page'],
+      };
       const answer = await server.call('POST', '/resource-types', { token: admin, body });
       expect([answer.body.resCode, answer.body.resData?.issues?.[0]?.message], name).toEqual(['1004', `"${name}" is reserved: choose another field name`]);
     }

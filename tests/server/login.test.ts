@@ -76,12 +76,18 @@ describeBackends('login', (server) => {
     verifies.forEach((spy) => spy.mockRestore());
     const right = await server.call('POST', '/login/login', { body: { username: 'race1', password: 'Good#123' } });
     expect(right.body.resCode).toBe('7');
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.username, 'race1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(16) })
+      .where(eq(loginAttempt.username, 'race1'));
     expect((await server.call('POST', '/login/login', { body: { username: 'race1', password: 'Good#123' } })).body.resCode).toBe('00000');
   });
 
   it('unlocks once the failures are older than the window (counted in the database)', async () => {
-    await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.username, 'lock1'));
+    await server.db
+      .update(loginAttempt)
+      .set({ attemptedAt: minutesAgo(16) })
+      .where(eq(loginAttempt.username, 'lock1'));
     const { body } = await server.call('POST', '/login/login', { body: { username: 'lock1', password: 'Good#123' } });
     expect(body.resCode).toBe('00000');
   });
@@ -144,14 +150,18 @@ describeBackends('login', (server) => {
     const other = await server.login();
     expect((await server.call('GET', '/login/logout', { token })).body).toEqual({ resCode: '00000', resMsg: 'Success', resData: null });
     expect((await server.call('GET', '/login/current', { token })).body.resCode).toBe('11015');
-    const [row] = await server.db.select({ reason: sysToken.revokeReason }).from(sysToken).where(eq(sysToken.tokenHash, sha256(token)));
+    const [row] = await server.db
+      .select({ reason: sysToken.revokeReason })
+      .from(sysToken)
+      .where(eq(sysToken.tokenHash, sha256(token)));
     expect(row).toEqual({ reason: 'logout' });
     expect((await server.call('GET', '/login/current', { token: other })).body.resCode).toBe('00000');
   });
 
   it('a user who must change the password can still read the login answer, sign out and change the password (not 4007)', async () => {
     await server.createUser({ name: 'forced1', password: 'Good#123' });
-    const forcedSignIn = async () => (await server.call('POST', '/login/login', { body: { username: 'forced1', password: 'Good#123' } })).body.resData.tokenInfo.tokenValue as string;
+    const forcedSignIn = async () =>
+      (await server.call('POST', '/login/login', { body: { username: 'forced1', password: 'Good#123' } })).body.resData.tokenInfo.tokenValue as string;
     const [token, second] = [await forcedSignIn(), await forcedSignIn()];
     expect((await server.call('POST', '/user/page', { token, body: {} })).body.resCode).toBe('4007');
     expect((await server.call('GET', '/login/current', { token })).body.resData.firstLogin).toBe(true);
@@ -187,7 +197,10 @@ describeBackends('login', (server) => {
 
   it('re-hashes a password stored with older scrypt parameters after a right sign-in', async () => {
     const id = await server.createUser({ name: 'old1', password: 'Good#123' });
-    await server.db.update(sysUser).set({ password: await createPasswordHasher(13).hash('Good#123') }).where(eq(sysUser.id, id));
+    await server.db
+      .update(sysUser)
+      .set({ password: await createPasswordHasher(13).hash('Good#123') })
+      .where(eq(sysUser.id, id));
     await server.login('old1', 'Good#123');
     await answeredWorkSettled(server.app.services);
     const [stored] = await server.db.select({ password: sysUser.password }).from(sysUser).where(eq(sysUser.id, id));
@@ -217,11 +230,20 @@ describeBackends('login', (server) => {
     const described = routes.map(([method, path]) => {
       const operation = docs.paths[`/test-api${path}`]?.[method];
       // an answer documented for success, and the forced-logout one (401) exactly where a token is needed
-      return [method, path, operation?.tags, Boolean(operation?.summary?.trim()), operation?.security, Boolean(operation?.responses?.['200']), Boolean(operation?.responses?.['401'])];
+      return [
+        method,
+        path,
+        operation?.tags,
+        Boolean(operation?.summary?.trim()),
+        operation?.security,
+        Boolean(operation?.responses?.['200']),
+        Boolean(operation?.responses?.['401']),
+      ];
     });
     expect(described).toEqual(routes.map(([method, path, tag, withToken]) => [method, path, [tag], true, withToken ? [{ rvmToken: [] }] : undefined, true, withToken]));
     const { description: signIn } = docs.paths['/test-api/login/login'].post;
-    for (const part of ['code 6', 'Code 7 (HTTP 429, Retry-After)', 'LOGIN_ACCOUNT_MAX_FAILURES', 'LOGIN_ADDRESS_MAX_FAILURES', 'all busy', 'README']) expect(signIn).toContain(part);
+    for (const part of ['code 6', 'Code 7 (HTTP 429, Retry-After)', 'LOGIN_ACCOUNT_MAX_FAILURES', 'LOGIN_ADDRESS_MAX_FAILURES', 'all busy', 'README'])
+      expect(signIn).toContain(part);
     const { description: forgotten } = docs.paths['/test-api/login/forgotPassword'].post;
     for (const part of ['before looking it up', 'RESET_MAILS_PER_ACCOUNT', 'FORGOT_PASSWORD_PER_ADDRESS']) expect(forgotten).toContain(part);
   });

@@ -42,7 +42,9 @@ describe('migrations', () => {
     const tags = journal().entries.map((entry) => entry.tag);
     expect(tags.length).toBeGreaterThanOrEqual(2);
     expect(tags[0]).toMatch(/^0000_/);
-    const files = readdirSync(MIGRATIONS_FOLDER).filter((name) => name.endsWith('.sql')).map((name) => name.replace(/\.sql$/, ''));
+    const files = readdirSync(MIGRATIONS_FOLDER)
+      .filter((name) => name.endsWith('.sql'))
+      .map((name) => name.replace(/\.sql$/, ''));
     expect(files.sort()).toEqual([...tags].sort());
     const snapshots = readdirSync(join(MIGRATIONS_FOLDER, 'meta')).filter((name) => name.endsWith('_snapshot.json'));
     expect(snapshots.sort()).toEqual(tags.map((tag) => `${tag.slice(0, 4)}_snapshot.json`).sort());
@@ -105,7 +107,9 @@ describe('migrations', () => {
     const hasher = createPasswordHasher(TEST_CONFIG.passwordHashLogN!);
     await db.execute(sql`insert into license_account (id, license_account_name, business_unit) values (1, 'Old Depot', 'Retail')`);
     await db.execute(sql`insert into sys_user (id, realname, name, password_hash, super_admin) values (1, 'Old Admin', 'admin', ${await hasher.hash('Older#2024')}, true)`);
-    await db.execute(sql`insert into sys_user (id, realname, name, email, password_hash) values (2, 'Old Timer', 'oldtimer', 'old@example.com', ${await hasher.hash('Older#2024')})`);
+    await db.execute(
+      sql`insert into sys_user (id, realname, name, email, password_hash) values (2, 'Old Timer', 'oldtimer', 'old@example.com', ${await hasher.hash('Older#2024')})`,
+    );
     await db.execute(sql`insert into license_account_user_relation (user_id, license_account_id, is_default) values (1, 1, true), (2, 1, true)`);
     await db.execute(sql`insert into sys_role (id, name, description, license_account_id) values (1, 'Old role', 'from release one', 1)`);
     await db.execute(sql`insert into sys_user_role (user_id, role_id) values (2, 1)`);

@@ -15,21 +15,22 @@ interface Counted {
   machines: number;
 }
 
-const normalise = (rows: Counted[]) =>
-  rows
-    .map((row) => `${row.license_account_id}/${row.term_type}/${row.software_version}=${Number(row.machines)}`)
-    .sort();
+const normalise = (rows: Counted[]) => rows.map((row) => `${row.license_account_id}/${row.term_type}/${row.software_version}=${Number(row.machines)}`).sort();
 
 describeBackends('model versions kept by triggers', (server) => {
   it('inserts, version changes, model changes, account moves and deletes keep the counts equal to the machines', async () => {
     const { db } = server;
     const [{ id: account }] = rowsOf<{ id: number }>(await db.execute(sql`select id from license_account order by id limit 1`));
-    const [{ id: other }] = rowsOf<{ id: number }>(
-      await db.execute(sql`insert into license_account (license_account_name) values (${`versions-${Date.now()}`}) returning id`),
-    );
+    const [{ id: other }] = rowsOf<{ id: number }>(await db.execute(sql`insert into license_account (license_account_name) values (${`versions-${Date.now()}`}) returning id`));
     const fleetId = await addFleet(db, account, 'Versions');
     const machine = (termNo: string, termType: string, softwareVersion: string | null) => ({
-      licenseAccountId: account, fleetId, termNo, serialNumber: `SN-${termNo}`, termType, softwareVersion, address: 'x',
+      licenseAccountId: account,
+      fleetId,
+      termNo,
+      serialNumber: `SN-${termNo}`,
+      termType,
+      softwareVersion,
+      address: 'x',
     });
     const ids = (
       await db

@@ -39,7 +39,11 @@ describeBackends('fleet and user names', (server) => {
     const answer = await server.call('POST', '/user', { token: admin, body: { name: 'ann lee', realname: 'Ann Lee', password: 'Passw0rd!', confirmPassword: 'Passw0rd!' } });
     expect(answer.body.resCode).toBe('1004');
     expect(answer.body.resData.issues).toEqual([{ field: 'name', message: 'The value cannot contain spaces' }]);
-    const zh = await server.call('POST', '/user', { token: admin, lang: 'zh', body: { name: 'ann\tlee', realname: 'Ann Lee', password: 'Passw0rd!', confirmPassword: 'Passw0rd!' } });
+    const zh = await server.call('POST', '/user', {
+      token: admin,
+      lang: 'zh',
+      body: { name: 'ann\tlee', realname: 'Ann Lee', password: 'Passw0rd!', confirmPassword: 'Passw0rd!' },
+    });
     expect(zh.body.resData.issues).toEqual([{ field: 'name', message: '该值不能包含空格' }]);
     const ok = await server.createUser({ name: 'annlee' }, admin);
     const renamed = await server.call('PUT', '/user', { token: admin, body: { id: ok, name: 'ann lee' } });

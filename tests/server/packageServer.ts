@@ -77,7 +77,15 @@ export const startPackageServer = async (): Promise<PackageServer> => {
   const server = createServer((request, response) => {
     const deployId = Number(/^\/package\/(\d+)$/.exec(request.url ?? '')?.[1]);
     const login = credentials(request);
-    const record: PackageRequest = { deployId, user: login?.user ?? null, range: request.headers.range ?? null, ifRange: (request.headers['if-range'] as string | undefined) ?? null, status: 0, sent: 0, completed: false };
+    const record: PackageRequest = {
+      deployId,
+      user: login?.user ?? null,
+      range: request.headers.range ?? null,
+      ifRange: (request.headers['if-range'] as string | undefined) ?? null,
+      status: 0,
+      sent: 0,
+      completed: false,
+    };
     requests.push(record);
     const answer = (status: number, resCode: string, resMsg: string) => {
       record.status = status;
@@ -107,9 +115,10 @@ export const startPackageServer = async (): Promise<PackageServer> => {
     url: (deployId) => `${base}/package/${deployId}`,
     serve: (delivery) => deliveries.set(delivery.deployId, delivery),
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 };

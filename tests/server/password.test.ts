@@ -90,8 +90,9 @@ describeBackends('passwords', (server) => {
     expect(login.body.resData.firstLogin).toBe(true);
   });
 
-  const revokeReasonsOf = async (userId: number) =>
-    [...new Set((await server.db.select({ reason: sysToken.revokeReason }).from(sysToken).where(eq(sysToken.userId, userId))).map((row) => row.reason))];
+  const revokeReasonsOf = async (userId: number) => [
+    ...new Set((await server.db.select({ reason: sysToken.revokeReason }).from(sysToken).where(eq(sysToken.userId, userId))).map((row) => row.reason)),
+  ];
 
   it('trims both passwords of a change, and records why the sessions ended (passwordChange)', async () => {
     const id = await server.createUser({ name: 'pw10', password: 'Old#1234' });
@@ -217,8 +218,7 @@ describeBackends('passwords', (server) => {
   });
 
   const mailedLink = async (account: string) => tokenOf((await forgot(account)).mails[0]);
-  const useLink = (token: string, password: string) =>
-    server.call('POST', '/login/resetPassword', { body: { token, password, confirmPassword: password } });
+  const useLink = (token: string, password: string) => server.call('POST', '/login/resetPassword', { body: { token, password, confirmPassword: password } });
 
   it('a password change voids every other open reset link of the user (4006)', async () => {
     await server.createUser({ name: 'pw6', password: 'Old#1234', email: 'pw6@example.com' });

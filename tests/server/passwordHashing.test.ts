@@ -21,7 +21,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 describe('password hashing parameters', () => {
-  it('uses OWASP\'s N=2^15 r=8 p=3 by default, within 64 MiB, and maps each OWASP N to its p', () => {
+  it("uses OWASP's N=2^15 r=8 p=3 by default, within 64 MiB, and maps each OWASP N to its p", () => {
     expect(DEFAULT_CONFIG.passwordHashLogN).toBe(15);
     expect(scryptParametersFor(15)).toEqual({ N: 2 ** 15, r: 8, p: 3 });
     expect([17, 16, 15, 14, 13].map((logN) => scryptParametersFor(logN).p)).toEqual([1, 2, 3, 5, 10]);

@@ -6,8 +6,7 @@ import { describeBackends } from './helpers';
 
 describeBackends('permissions', (server) => {
   let admin: string;
-  const role = async (name: string, permissions: number[]) =>
-    (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
+  const role = async (name: string, permissions: number[]) => (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
 
   beforeAll(async () => {
     admin = await server.login();
@@ -138,8 +137,7 @@ describeBackends('permissions', (server) => {
   });
 
   it('does not count a wildcard target as held: no granting user:* or * with user:page', async () => {
-    const add = (name: string, identifier: string) =>
-      server.call('POST', '/permission', { token: admin, body: { name, parentId: 2102, type: 'button', identifier, sort: 98 } });
+    const add = (name: string, identifier: string) => server.call('POST', '/permission', { token: admin, body: { name, parentId: 2102, type: 'button', identifier, sort: 98 } });
     const userStar = (await add('Every user action (grant test)', 'user:*')).body.resData.id as number;
     const star = (await add('Everything (grant test)', '*')).body.resData.id as number;
     // role:page, role:add, role:edit plus user:page.
@@ -148,7 +146,10 @@ describeBackends('permissions', (server) => {
     const token = await server.login('wildedit', 'Passw0rd!');
     const create = (name: string, permissions: number[]) => server.call('POST', '/role', { token, body: { name, permissions } });
     expect((await create('fine', [210201])).body.resCode).toBe('00000');
-    for (const [name, permission] of [['user-star', userStar], ['star', star]] as const) {
+    for (const [name, permission] of [
+      ['user-star', userStar],
+      ['star', star],
+    ] as const) {
       const refused = await create(name, [permission]);
       expect([name, refused.status, refused.body.resCode]).toEqual([name, 403, '4003']);
     }
@@ -180,11 +181,14 @@ describeBackends('permissions', (server) => {
       .from(sysPermission)
       .where(inArray(sysPermission.identifier, ['permission:page', 'permission:add', 'permission:edit', 'permission:delete']));
     expect(ids).toHaveLength(4);
-    const keeper = await role('perm-keeper', ids.map((row) => row.id));
+    const keeper = await role(
+      'perm-keeper',
+      ids.map((row) => row.id),
+    );
     await server.createUser({ name: 'permkeep', roles: [keeper] }, admin);
     const token = await server.login('permkeep', 'Passw0rd!');
-    const spare = (await server.call('POST', '/permission', { token: admin, body: { name: 'Spare2', parentId: 2104, type: 'button', identifier: 'spare:y' } })).body
-      .resData.id as number;
+    const spare = (await server.call('POST', '/permission', { token: admin, body: { name: 'Spare2', parentId: 2104, type: 'button', identifier: 'spare:y' } })).body.resData
+      .id as number;
 
     const created = await server.call('POST', '/permission', { token, body: { name: 'Mine', parentId: 2104, type: 'button', identifier: '*' } });
     expect([created.status, created.body.resCode]).toEqual([403, '4003']);

@@ -16,7 +16,7 @@ describeBackends('database driver under concurrency', (server, backend) => {
     await server.db.execute(sql`create table driver_probe (id serial primary key, tag text not null unique)`);
   });
 
-  it('a rolled-back transaction takes none of a concurrent request\'s statements with it', async () => {
+  it("a rolled-back transaction takes none of a concurrent request's statements with it", async () => {
     await server.db.execute(sql`delete from driver_probe`);
     let outside: Promise<unknown> | undefined;
     const failed = server.db
@@ -53,7 +53,9 @@ describeBackends('database driver under concurrency', (server, backend) => {
     const answers = [];
     for (let call = 0; call < 6; call++) answers.push(await probe(call % 2 ? 'beta' : 'alpha', [alpha.id]));
     const expected = (from: string) =>
-      ['alpha', 'beta', 'gamma'].filter((tag) => tag >= from).map((tag) => ({ tag, since: since.toISOString(), nothing: null, doc: { a: [1, 'x'] }, shout: `${from}!`, listed: tag === 'alpha' }));
+      ['alpha', 'beta', 'gamma']
+        .filter((tag) => tag >= from)
+        .map((tag) => ({ tag, since: since.toISOString(), nothing: null, doc: { a: [1, 'x'] }, shout: `${from}!`, listed: tag === 'alpha' }));
     answers.forEach((answer, call) => expect(answer).toEqual(expected(call % 2 ? 'beta' : 'alpha')));
     // PGlite has one connection: the statement really is kept there under a name
     if (backend === 'pglite') {
@@ -69,11 +71,17 @@ describeBackends('database driver under concurrency', (server, backend) => {
   it('constraint violations keep their PostgreSQL code (what maps them to catalogue codes)', async () => {
     await server.db.execute(sql`delete from driver_probe`);
     await server.db.execute(sql`insert into driver_probe (tag) values ('once')`);
-    const error = await server.db.execute(sql`insert into driver_probe (tag) values ('once')`).then(() => null, (caught: unknown) => caught);
+    const error = await server.db.execute(sql`insert into driver_probe (tag) values ('once')`).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(pgErrorCode(error)).toBe('23505');
     const inTransaction = await server.db
       .transaction(async (tx) => tx.execute(sql`insert into driver_probe (tag) values ('once')`))
-      .then(() => null, (caught: unknown) => caught);
+      .then(
+        () => null,
+        (caught: unknown) => caught,
+      );
     expect(pgErrorCode(inTransaction)).toBe('23505');
     expect(await tags()).toEqual(['once']);
   });
@@ -106,10 +114,7 @@ describeBackends('database driver under concurrency', (server, backend) => {
       await client.query(long);
       await client.query(short);
       const order: string[] = [];
-      await Promise.all([
-        ...[1, 2, 3].map((n) => client.query(long).then(() => order.push(`long ${n}`))),
-        client.query(short).then(() => order.push('short')),
-      ]);
+      await Promise.all([...[1, 2, 3].map((n) => client.query(long).then(() => order.push(`long ${n}`))), client.query(short).then(() => order.push('short'))]);
       // the short one goes first, or second if the first long one was already running when it arrived
       // (first come, first served would run it last)
       expect(order.filter((done) => done !== 'short')).toEqual(['long 1', 'long 2', 'long 3']);

@@ -45,7 +45,7 @@ describe('report ranges', () => {
 });
 
 describe('performance ranges', () => {
-  it('goes back three calendar months, to the month\'s last day when it is shorter', () => {
+  it("goes back three calendar months, to the month's last day when it is shorter", () => {
     expect(dayLabel(earliestDayOf(day('2026-05-31')))).toBe('2026-02-28');
     expect(dayLabel(earliestDayOf(day('2024-05-31')))).toBe('2024-02-29');
     expect(dayLabel(earliestDayOf(day('2026-05-30')))).toBe('2026-02-28');
@@ -84,7 +84,10 @@ describe('performance ranges', () => {
   it('starts and ends at local midnights', () => {
     const range = resolve('2026-03-10', '2026-03-11');
     expect([range.start.toISOString(), range.end.toISOString(), range.fromDay, range.toDay]).toEqual([
-      '2026-03-09T16:00:00.000Z', '2026-03-11T16:00:00.000Z', day('2026-03-10'), day('2026-03-11'),
+      '2026-03-09T16:00:00.000Z',
+      '2026-03-11T16:00:00.000Z',
+      day('2026-03-10'),
+      day('2026-03-11'),
     ]);
   });
 

@@ -47,7 +47,11 @@ describeFleet('report notification subscriptions', (context) => {
     const off = (await call('POST', '/reportNotification', { ...valid, name: 'due off', enabled: false })).body.resData;
     const now = Date.now();
     for (const [record, check] of [
-      [weekly, (parts: ReturnType<typeof localParts>, date: Date) => new Date(Date.UTC(parts.year, parts.month - 1, parts.day)).getUTCDay() === 1 && date.getTime() - now <= 7 * 86_400_000],
+      [
+        weekly,
+        (parts: ReturnType<typeof localParts>, date: Date) =>
+          new Date(Date.UTC(parts.year, parts.month - 1, parts.day)).getUTCDay() === 1 && date.getTime() - now <= 7 * 86_400_000,
+      ],
       [monthly, (parts: ReturnType<typeof localParts>, date: Date) => parts.day === 1 && date.getTime() - now <= 31 * 86_400_000],
     ] as const) {
       const due = new Date(record.nextDue);
@@ -83,7 +87,12 @@ describeFleet('report notification subscriptions', (context) => {
   it('stores recipients as "a, b" without duplicates; refuses unknown reports, periods, formats and languages', async () => {
     const answer = await call('POST', '/reportNotification', { ...valid, name: 'tidy', recipients: ' a@b.io,c@d.org , a@b.io ' });
     expect(answer.body.resData.recipients).toBe('a@b.io, c@d.org');
-    for (const [field, value] of [['report', 'sales'], ['period', 'daily'], ['format', 'pdf'], ['language', 'fr']] as const) {
+    for (const [field, value] of [
+      ['report', 'sales'],
+      ['period', 'daily'],
+      ['format', 'pdf'],
+      ['language', 'fr'],
+    ] as const) {
       const refused = await call('POST', '/reportNotification', { ...valid, name: `bad ${field}`, [field]: value });
       expect(refused.body).toMatchObject({ resCode: '1004', resData: { issues: [{ field }] } });
     }
@@ -114,7 +123,10 @@ describeFleet('report notification subscriptions', (context) => {
     expect((await call('POST', '/reportNotification', valid, undefined, token)).body.resCode).toBe('4003');
     expect((await call('DELETE', '/reportNotification?id=1', undefined, undefined, token)).body.resCode).toBe('4003');
 
-    const permissions = (await call('POST', '/permission/page', { pageNum: 1, pageSize: 500, identifierLike: 'reportNotification:' })).body.resData.list as Array<{ id: number; identifier: string }>;
+    const permissions = (await call('POST', '/permission/page', { pageNum: 1, pageSize: 500, identifierLike: 'reportNotification:' })).body.resData.list as Array<{
+      id: number;
+      identifier: string;
+    }>;
     const pageRight = permissions.find((permission) => permission.identifier === 'reportNotification:page');
     expect(pageRight, JSON.stringify(permissions)).toBeDefined();
     const role = await call('POST', '/role', { name: 'RN reader', permissions: [pageRight!.id] });

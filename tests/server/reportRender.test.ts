@@ -9,8 +9,12 @@ import { longestStall } from '../timing/longestStall';
 const reportOf = (count: number): ReportData => ({
   report: 'barcodeRejects',
   rows: Array.from({ length: count }, (_, index) => ({
-    time: new Date(Date.UTC(2026, 9, 1) + index * 60_000).toISOString(), termNo: `RVM${index % 200}`, fleetName: `Fleet ${index % 7}`,
-    barcode: String(4_891_234_000_000 + index), itemType: index % 2 ? 'can' : 'pet', reason: 1 + (index % 7),
+    time: new Date(Date.UTC(2026, 9, 1) + index * 60_000).toISOString(),
+    termNo: `RVM${index % 200}`,
+    fleetName: `Fleet ${index % 7}`,
+    barcode: String(4_891_234_000_000 + index),
+    itemType: index % 2 ? 'can' : 'pet',
+    reason: 1 + (index % 7),
   })),
   total: count,
   totals: {},

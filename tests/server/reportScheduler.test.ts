@@ -40,7 +40,12 @@ describeFleet('report notification scheduler', (context) => {
   };
   const reportsOf = (id: number) => db().select().from(generatedReport).where(eq(generatedReport.producedBySubscriptionId, id));
   const runsOf = (id: number) => db().select().from(reportNotificationRun).where(eq(reportNotificationRun.subscriptionId, id)).orderBy(asc(reportNotificationRun.periodStart));
-  const mailsTo = (name: string) => db().select().from(mailOutbox).where(eq(mailOutbox.recipient, `${name}@example.com`)).orderBy(asc(mailOutbox.id));
+  const mailsTo = (name: string) =>
+    db()
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, `${name}@example.com`))
+      .orderBy(asc(mailOutbox.id));
   const tick = (at: Date) => services().jobs.runNow(REPORT_NOTIFICATION_JOB, at);
 
   /** Swaps the app's mailer for the test (the scheduler reads services.mailer at each run). */
@@ -92,7 +97,11 @@ describeFleet('report notification scheduler', (context) => {
     expect(await mailsTo('weekly2')).toHaveLength(1);
     expect(mails[0].subject).toBe(
       translate('en', 'notifications.mail.subject', {
-        period: 'Weekly', name: 'weekly', report: 'Volumes', from: localDateText(from, REPORT_TIME_ZONE), to: localDateText(new Date(due.getTime() - 1), REPORT_TIME_ZONE),
+        period: 'Weekly',
+        name: 'weekly',
+        report: 'Volumes',
+        from: localDateText(from, REPORT_TIME_ZONE),
+        to: localDateText(new Date(due.getTime() - 1), REPORT_TIME_ZONE),
       }),
     );
     expect(mails[0].body).toContain(`${report.fileName} (#${report.id})`);
@@ -176,7 +185,12 @@ describeFleet('report notification scheduler', (context) => {
       expect(run.error).toMatch(/smtp@example.com: .*421/);
       expect(await reportsOf(id)).toHaveLength(1);
       const failed = await db().select().from(reportNotificationMail).where(eq(reportNotificationMail.runId, run.id));
-      expect(failed.map((mail) => [mail.recipient, mail.deliveredTime])).toEqual(expect.arrayContaining([['smtp@example.com', null], ['smtp2@example.com', null]]));
+      expect(failed.map((mail) => [mail.recipient, mail.deliveredTime])).toEqual(
+        expect.arrayContaining([
+          ['smtp@example.com', null],
+          ['smtp2@example.com', null],
+        ]),
+      );
 
       await tick(new Date(at.getTime() + 30_000)); // the back-off (until the next tick, 1 minute) is not over: nothing
       expect((await runsOf(id))[0].attempts).toBe(1);
@@ -205,8 +219,15 @@ describeFleet('report notification scheduler', (context) => {
     expect(index, raw.slice(0, 2000)).toBeGreaterThan(0);
     expect(Buffer.from(parts[index].split('\r\n--')[0].replace(/\s/g, ''), 'base64').equals(report.content)).toBe(true);
     // every attempt is in the outbox, the failed ones with their error
-    expect((await mailsTo('smtp')).map((mail) => [Boolean(mail.sentAt), Boolean(mail.error)])).toEqual([[false, true], [false, true], [true, false]]);
-    expect((await mailsTo('smtp2')).map((mail) => [Boolean(mail.sentAt), Boolean(mail.error)])).toEqual([[false, true], [true, false]]);
+    expect((await mailsTo('smtp')).map((mail) => [Boolean(mail.sentAt), Boolean(mail.error)])).toEqual([
+      [false, true],
+      [false, true],
+      [true, false],
+    ]);
+    expect((await mailsTo('smtp2')).map((mail) => [Boolean(mail.sentAt), Boolean(mail.error)])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
   });
 
   it('records a failed production on the run (no report, no mail) and produces it at a later tick once it can', async () => {
@@ -254,7 +275,12 @@ describeFleet('report notification scheduler', (context) => {
     expect(await reportsOf(off.id)).toHaveLength(0);
     const [foreignReport] = await reportsOf(foreign.id);
     expect(foreignReport).toMatchObject({ licenseAccountId: other, report: 'volumesDaily' });
-    expect(await db().select().from(reportNotificationRun).where(and(eq(reportNotificationRun.subscriptionId, foreign.id), inArray(reportNotificationRun.status, ['mailed'])))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(reportNotificationRun)
+        .where(and(eq(reportNotificationRun.subscriptionId, foreign.id), inArray(reportNotificationRun.status, ['mailed']))),
+    ).toHaveLength(1);
   });
 
   it(`gives a failing run up ${RETRY_HOURS} hours after it was enqueued, not a millisecond before (issue 29 item 24: the limit at its edge)`, async () => {

@@ -31,7 +31,10 @@ describeBackends('saved filters', (server) => {
     expect(personal.body.resData).toMatchObject({ name: 'Mine', mine: true, builtIn: false, visibility: 'personal' });
     await server.call('POST', '/saved-filter', { token: alice, body: { resource: 'user', name: 'Shared', filter: { enabled: false }, visibility: 'public' } });
     expect((await list(alice)).map((filter) => filter.name)).toEqual(['Enabled users', 'Mine', 'Shared']);
-    expect((await list(bob)).map((filter) => [filter.name, filter.mine])).toEqual([['Enabled users', false], ['Shared', false]]);
+    expect((await list(bob)).map((filter) => [filter.name, filter.mine])).toEqual([
+      ['Enabled users', false],
+      ['Shared', false],
+    ]);
     expect((await list(outsider)).map((filter) => filter.name)).toEqual(['Enabled users']);
     expect(await list(alice, 'role')).toEqual([]);
   });
@@ -62,7 +65,16 @@ describeBackends('saved filters', (server) => {
 
     expect((await server.call('PUT', '/saved-filter', { token: bob, body: { id, resource: 'nope' } })).body.resCode).toBe('1004');
     const moved = await server.call('PUT', '/saved-filter', { token: bob, body: { id, resource: 'role' } });
-    expect(moved.body.resData).toEqual({ id, resource: 'role', name: 'Movable', filter: { nameLike: 'b' }, visibility: 'personal', builtIn: false, ownerId: expect.any(Number), mine: true });
+    expect(moved.body.resData).toEqual({
+      id,
+      resource: 'role',
+      name: 'Movable',
+      filter: { nameLike: 'b' },
+      visibility: 'personal',
+      builtIn: false,
+      ownerId: expect.any(Number),
+      mine: true,
+    });
     expect((await list(bob, 'role')).map((filter) => filter.id)).toEqual([id]);
     expect((await list(bob)).map((filter) => filter.id)).not.toContain(id);
 
@@ -100,11 +112,13 @@ describeBackends('saved filters', (server) => {
     expect((await server.call('PUT', '/saved-filter', { token: alice, body: { name: 'no id', visibility: 'personal' } })).body.resCode).toBe('1001');
     expect((await server.call('PUT', '/saved-filter', { token: alice, body: { id: forty.id } })).body.resCode).toBe('1004');
     expect((await server.call('PUT', '/saved-filter', { token: alice, body: { id: forty.id, name: 'z', owner: 1 } })).body.resCode).toBe('1004');
-    expect((await server.call('POST', '/saved-filter', { token: alice, body: { resource: 'user', name: 'x', filter: {}, visibility: 'personal', builtIn: true } })).body.resCode).toBe('1004');
+    expect(
+      (await server.call('POST', '/saved-filter', { token: alice, body: { resource: 'user', name: 'x', filter: {}, visibility: 'personal', builtIn: true } })).body.resCode,
+    ).toBe('1004');
     expect((await server.call('DELETE', '/saved-filter', { token: alice })).body.resCode).toBe('1001');
   });
 
-  it('seeds the dashboard cards as built-in machine filters, their times relative to now and the same as the cards\'', async () => {
+  it("seeds the dashboard cards as built-in machine filters, their times relative to now and the same as the cards'", async () => {
     const admin = await server.login();
     const before = Date.now();
     const filters = await list(alice, 'machine');

@@ -75,7 +75,12 @@ describeBackends('hole 1: the server enforces the forced password change (4007)'
     const routes = [...registered.values()];
     expect(routes.length).toBeGreaterThan(60);
     // The exemption is declared per route, and it is exactly the forced dialog's calls.
-    expect(routes.filter((route) => route.whileForced).map((route) => `${route.method} ${route.url}`).sort()).toEqual(REACHABLE_WHILE_FORCED);
+    expect(
+      routes
+        .filter((route) => route.whileForced)
+        .map((route) => `${route.method} ${route.url}`)
+        .sort(),
+    ).toEqual(REACHABLE_WHILE_FORCED);
     const admin = await server.login(ADMIN.username, ADMIN_CHANGED);
     // Created by an administrator: must change the password at the first sign-in.
     const id = await server.createUser({ name: 'forced1' }, admin);
@@ -101,7 +106,10 @@ describeBackends('hole 1: the server enforces the forced password change (4007)'
   it('an expired password and an administrator-set one are forced the same way until changed', async () => {
     const admin = await server.login(ADMIN.username, ADMIN_CHANGED);
     const id = await server.createUser({ name: 'aging1', password: 'Aging#123' }, admin);
-    await server.db.update(sysUser).set({ mustChangePassword: false, passwordChangedAt: minutesAgo(91 * 24 * 60) }).where(eq(sysUser.id, id));
+    await server.db
+      .update(sysUser)
+      .set({ mustChangePassword: false, passwordChangedAt: minutesAgo(91 * 24 * 60) })
+      .where(eq(sysUser.id, id));
     const expired = await signIn(server, 'aging1', 'Aging#123');
     expect(expired.answer).toMatchObject({ firstLogin: false, passwordExpired: true });
     const listed = await server.call('GET', '/license-account-user-relation', { token: expired.token });
@@ -126,7 +134,11 @@ describeBackends('hole 2: deleting a user who also belongs to another license ac
   const roles = { viewer: 0, strong: 0, outerViewer: 0 };
 
   const accountsOf = async (userId: number) =>
-    (await server.db.select({ id: relation.licenseAccountId, isDefault: relation.isDefault }).from(relation).where(eq(relation.userId, userId)).orderBy(asc(relation.licenseAccountId)));
+    await server.db
+      .select({ id: relation.licenseAccountId, isDefault: relation.isDefault })
+      .from(relation)
+      .where(eq(relation.userId, userId))
+      .orderBy(asc(relation.licenseAccountId));
   const rolesOf = async (userId: number) =>
     (await server.db.select({ id: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, userId)).orderBy(asc(sysUserRole.roleId))).map((row) => row.id);
   const role = async (name: string, permissions: number[]) => (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
@@ -167,11 +179,16 @@ describeBackends('hole 2: deleting a user who also belongs to another license ac
     expect(body.resData).toMatchObject({ accountName: 'Outer', userInfo: { roleIds: [roles.outerViewer] } });
   });
 
-  it('a batch deletes the users of the caller\'s accounts only and unlinks the shared ones', async () => {
+  it("a batch deletes the users of the caller's accounts only and unlinks the shared ones", async () => {
     const shared = await sharedUser('shared3');
     const local = await server.createUser({ name: 'local1' }, admin);
     expect((await server.call('POST', '/user/batchDelete', { token: accountAdmin, body: { ids: [shared, local] } })).body.resCode).toBe('00000');
-    expect(await server.db.select({ id: sysUser.id }).from(sysUser).where(inArray(sysUser.id, [shared, local]))).toEqual([{ id: shared }]);
+    expect(
+      await server.db
+        .select({ id: sysUser.id })
+        .from(sysUser)
+        .where(inArray(sysUser.id, [shared, local])),
+    ).toEqual([{ id: shared }]);
     expect(await accountsOf(shared)).toEqual([{ id: outer, isDefault: true }]);
   });
 
@@ -199,9 +216,13 @@ describeBackends('hole 3: removing rights needs the same cover as adding them', 
   let outer: number;
   const role = async (name: string, permissions: number[]) => (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
   const permissionsOf = async (roleId: number) =>
-    (await server.db.select({ id: sysRolePermission.permissionId }).from(sysRolePermission).where(eq(sysRolePermission.roleId, roleId)).orderBy(asc(sysRolePermission.permissionId))).map(
-      (row) => row.id,
-    );
+    (
+      await server.db
+        .select({ id: sysRolePermission.permissionId })
+        .from(sysRolePermission)
+        .where(eq(sysRolePermission.roleId, roleId))
+        .orderBy(asc(sysRolePermission.permissionId))
+    ).map((row) => row.id);
   const rolesOf = async (userId: number) =>
     (await server.db.select({ id: sysUserRole.roleId }).from(sysUserRole).where(eq(sysUserRole.userId, userId)).orderBy(asc(sysUserRole.roleId))).map((row) => row.id);
   const inOuter = async <T>(run: () => Promise<T>) => {
@@ -219,7 +240,7 @@ describeBackends('hole 3: removing rights needs the same cover as adding them', 
     outer = (await server.call('POST', '/license-account', { token: admin, body: { licenseAccountName: 'Outer' } })).body.resData.id;
   });
 
-  it("a role editor cannot strip, replace, change or rename a stronger role (4003); roles within their rights they change freely", async () => {
+  it('a role editor cannot strip, replace, change or rename a stronger role (4003); roles within their rights they change freely', async () => {
     // user:page, role:page, role:add, role:edit.
     const editor = await role('role-editor', [210201, 210301, 210302, 210303]);
     // user:page, user:delete, role:delete: the last two are beyond the editor.
@@ -293,7 +314,11 @@ describeBackends('hole 3: removing rights needs the same cover as adding them', 
 describe('hole 1 in the console: a 4007 answer from any call', () => {
   it('forces the change-password dialog (through the session) instead of showing a toast', async () => {
     const stored = new Map<string, string>();
-    const storage = { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => void stored.set(key, value), removeItem: (key: string) => void stored.delete(key) };
+    const storage = {
+      getItem: (key: string) => stored.get(key) ?? null,
+      setItem: (key: string, value: string) => void stored.set(key, value),
+      removeItem: (key: string) => void stored.delete(key),
+    };
     const session = createSession(storage, { get: () => undefined, set: () => undefined, remove: () => undefined });
     const opened: string[] = [];
     session.onForcedPasswordChange((reason) => opened.push(reason));

@@ -118,10 +118,9 @@ describeBackends('security headers and flood guard', (server) => {
     expect([invalid.status, invalid.raw.headers['cache-control']]).toEqual([400, 'no-store']);
   });
 
-  it('answers 4029 (HTTP 429, Retry-After) in the caller\'s language past the per-address limit, other addresses unaffected', async () => {
+  it("answers 4029 (HTTP 429, Retry-After) in the caller's language past the per-address limit, other addresses unaffected", async () => {
     const limited = await server.anotherInstance({ config: { rateLimitPerMinute: 3 } });
-    const hit = (remoteAddress: string, lang = 'en') =>
-      limited.inject({ method: 'GET', url: '/test-api/login/current', remoteAddress, headers: { lang } });
+    const hit = (remoteAddress: string, lang = 'en') => limited.inject({ method: 'GET', url: '/test-api/login/current', remoteAddress, headers: { lang } });
     for (let i = 0; i < 3; i++) expect((await hit('203.0.113.7')).statusCode).toBe(401);
     const refused = await hit('203.0.113.7');
     expect(refused.statusCode).toBe(429);
@@ -164,10 +163,19 @@ describeBackends('hostile input', (server) => {
 
   describe('NUL bytes (PostgreSQL refuses them in text)', () => {
     it('answers 1004 naming the field for a NUL in a body text field, a nested JSON value or key, a query parameter', async () => {
-      expectParameterError(await server.call('POST', '/user', { token, body: { realname: 'Eve\u0000', name: 'eve', password: 'Passw0rd!', confirmPassword: 'Passw0rd!' } }), 'realname');
+      expectParameterError(
+        await server.call('POST', '/user', { token, body: { realname: 'Eve\u0000', name: 'eve', password: 'Passw0rd!', confirmPassword: 'Passw0rd!' } }),
+        'realname',
+      );
       expectParameterError(await server.call('POST', '/user/page', { token, body: { pageNum: 1, pageSize: 10, name: 'a\u0000b' } }), 'name');
-      expectParameterError(await server.call('POST', '/saved-filter', { token, body: { resource: 'user', name: 'n', filter: { name: ['x', 'y\u0000'] }, visibility: 'personal' } }), 'filter.name.1');
-      expectParameterError(await server.call('POST', '/saved-filter', { token, body: { resource: 'user', name: 'n', filter: { 'na\u0000me': 'x' }, visibility: 'personal' } }), 'filter.na\\0me');
+      expectParameterError(
+        await server.call('POST', '/saved-filter', { token, body: { resource: 'user', name: 'n', filter: { name: ['x', 'y\u0000'] }, visibility: 'personal' } }),
+        'filter.name.1',
+      );
+      expectParameterError(
+        await server.call('POST', '/saved-filter', { token, body: { resource: 'user', name: 'n', filter: { 'na\u0000me': 'x' }, visibility: 'personal' } }),
+        'filter.na\\0me',
+      );
       expectParameterError(await server.call('GET', '/user/list?nameLike=%00', { token }), 'nameLike');
       expectParameterError(await server.call('GET', '/search?q=ab%00', { token }), 'q');
       expectParameterError(await server.call('POST', '/login/login', { body: { username: 'adm\u0000in', password: 'Admin@123' } }), 'username');
@@ -176,7 +184,7 @@ describeBackends('hostile input', (server) => {
       expect([saved.body.resCode, saved.body.resData.filter]).toEqual(['00000', { name: '\\u0000' }]);
     });
 
-    it('answers in the caller\'s language', async () => {
+    it("answers in the caller's language", async () => {
       const answer = await server.call('GET', '/user/list?nameLike=%00', { token, lang: 'zh' });
       expect(answer.body.resCode).toBe('1004');
       expect(answer.body.resMsg).toMatch(/^参数错误/);
@@ -191,7 +199,12 @@ describeBackends('hostile input', (server) => {
         headers: { 'rvm-token': token, 'content-type': 'application/json' },
       });
       expect([put.statusCode, put.json().resCode]).toEqual([200, '00000']);
-      const blank = await server.app.inject({ method: 'POST', url: '/test-api/saved-filter', headers: { 'rvm-token': token, 'content-type': 'application/json; charset=utf-8' }, payload: '  ' });
+      const blank = await server.app.inject({
+        method: 'POST',
+        url: '/test-api/saved-filter',
+        headers: { 'rvm-token': token, 'content-type': 'application/json; charset=utf-8' },
+        payload: '  ',
+      });
       // a route that needs a body still says so (1001), never 500
       expect([blank.statusCode, blank.json().resCode]).toEqual([400, '1001']);
       // the parser that reads it is still Fastify's: prototype poisoning is refused
@@ -222,7 +235,10 @@ describeBackends('hostile input', (server) => {
       });
       expect([arrays.statusCode, arrays.json().resCode]).toEqual([400, '1004']);
       // brackets inside strings are text, not nesting
-      const text = await server.call('POST', '/saved-filter', { token, body: { resource: 'user', name: 'brackets', filter: { name: '['.repeat(100) + '{'.repeat(100) }, visibility: 'personal' } });
+      const text = await server.call('POST', '/saved-filter', {
+        token,
+        body: { resource: 'user', name: 'brackets', filter: { name: '['.repeat(100) + '{'.repeat(100) }, visibility: 'personal' },
+      });
       expect(text.body.resCode).toBe('00000');
     });
 
@@ -317,7 +333,7 @@ describeBackends('logs', (server) => {
 });
 
 describeBackends('addresses Fastify refuses before routing', (server) => {
-  it('answers a malformed or over-long address with the envelope (1004), not Fastify\'s own JSON', async () => {
+  it("answers a malformed or over-long address with the envelope (1004), not Fastify's own JSON", async () => {
     for (const url of ['/test-api/event/' + '1'.repeat(600), '/test-api/%zz']) {
       const raw = await server.app.inject({ method: 'GET', url, headers: { lang: 'zh' } });
       expect(raw.statusCode).toBe(400);

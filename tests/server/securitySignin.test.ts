@@ -136,8 +136,14 @@ describeBackends('sign-in and forgot-password abuse', (server) => {
       const sweep = () => Promise.all(['loginAttemptSweep', 'rateLimitSweep'].map((job) => server.app.services.jobs.runNow(job)));
       await sweep();
       expect(await count()).toEqual([1, 1]);
-      await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.address, '192.0.2.60'));
-      await server.db.update(rateLimitHit).set({ hitAt: minutesAgo(61) }).where(eq(rateLimitHit.subject, '192.0.2.60'));
+      await server.db
+        .update(loginAttempt)
+        .set({ attemptedAt: minutesAgo(16) })
+        .where(eq(loginAttempt.address, '192.0.2.60'));
+      await server.db
+        .update(rateLimitHit)
+        .set({ hitAt: minutesAgo(61) })
+        .where(eq(rateLimitHit.subject, '192.0.2.60'));
       await sweep();
       expect(await count()).toEqual([0, 0]);
     });
@@ -162,15 +168,24 @@ describeBackends('sign-in and forgot-password abuse', (server) => {
       await signIn(app, 'swp2', 'Wrong#123', '192.0.2.61');
       await forgot(app, 'nobody-swp2@example.com', '192.0.2.61');
       await answeredWorkSettled(app.services);
-      await server.db.update(loginAttempt).set({ attemptedAt: minutesAgo(16) }).where(eq(loginAttempt.address, '192.0.2.61'));
-      await server.db.update(rateLimitHit).set({ hitAt: minutesAgo(61) }).where(eq(rateLimitHit.subject, '192.0.2.61'));
+      await server.db
+        .update(loginAttempt)
+        .set({ attemptedAt: minutesAgo(16) })
+        .where(eq(loginAttempt.address, '192.0.2.61'));
+      await server.db
+        .update(rateLimitHit)
+        .set({ hitAt: minutesAgo(61) })
+        .where(eq(rateLimitHit.subject, '192.0.2.61'));
       // what the timers of those 5-minute jobs would do when they fire
       everyFiveMinutes.forEach((tick) => tick());
-      await vi.waitFor(async () => {
-        const attempts = await server.db.select().from(loginAttempt).where(eq(loginAttempt.address, '192.0.2.61'));
-        const hits = await server.db.select().from(rateLimitHit).where(eq(rateLimitHit.subject, '192.0.2.61'));
-        expect([attempts.length, hits.length]).toEqual([0, 0]);
-      }, { timeout: 10_000 });
+      await vi.waitFor(
+        async () => {
+          const attempts = await server.db.select().from(loginAttempt).where(eq(loginAttempt.address, '192.0.2.61'));
+          const hits = await server.db.select().from(rateLimitHit).where(eq(rateLimitHit.subject, '192.0.2.61'));
+          expect([attempts.length, hits.length]).toEqual([0, 0]);
+        },
+        { timeout: 10_000 },
+      );
     });
   });
 
@@ -217,7 +232,13 @@ describeBackends('sign-in and forgot-password abuse', (server) => {
   describe('TRUST_PROXY: the per-address limits count the client behind a proxy', () => {
     it('without it every client behind one proxy shares the address; with it, X-Forwarded-For is the address', async () => {
       const viaProxy = (app: FastifyInstance, client: string) =>
-        app.inject({ method: 'POST', url: '/test-api/login/forgotPassword', payload: { account: 'nobody-tp@example.com' }, remoteAddress: '192.0.2.200', headers: { 'x-forwarded-for': client } });
+        app.inject({
+          method: 'POST',
+          url: '/test-api/login/forgotPassword',
+          payload: { account: 'nobody-tp@example.com' },
+          remoteAddress: '192.0.2.200',
+          headers: { 'x-forwarded-for': client },
+        });
       const direct = await instance({ forgotPasswordPerAddress: 1 });
       expect((await viaProxy(direct, '198.51.100.1')).json().resCode).toBe('00000');
       expect((await viaProxy(direct, '198.51.100.2')).json().resCode).toBe('4029');
@@ -249,7 +270,10 @@ describeBackends('sign-in and forgot-password abuse', (server) => {
       for (let index = 0; index < 5; index++) answers.push(await forgot(app, 'fp1@example.com', `192.0.2.${10 + index}`));
       expect(answers.map((answer) => [answer.status, answer.body])).toEqual(Array(5).fill([200, { resCode: '00000', resMsg: 'Success', resData: null }]));
       await answeredWorkSettled(app.services);
-      const mails = await server.db.select().from(mailOutbox).where(and(eq(mailOutbox.recipient, 'fp1@example.com'), gt(mailOutbox.createdAt, since)));
+      const mails = await server.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.recipient, 'fp1@example.com'), gt(mailOutbox.createdAt, since)));
       expect(mails).toHaveLength(2);
     });
 
@@ -292,8 +316,7 @@ describeBackends('sign-in and forgot-password abuse', (server) => {
       expect(stored.body).toContain('/resetPassword?token=');
       expect(stored.body).not.toContain(token);
       const fromTable = decodeURIComponent(stored.body.match(/token=(\S+)/)?.[1] ?? '');
-      const reset = (value: string) =>
-        server.call('POST', '/login/resetPassword', { body: { token: value, password: 'Fresh#123', confirmPassword: 'Fresh#123' } });
+      const reset = (value: string) => server.call('POST', '/login/resetPassword', { body: { token: value, password: 'Fresh#123', confirmPassword: 'Fresh#123' } });
       expect((await reset(fromTable)).body.resCode).toBe('4006');
       expect((await reset(token)).body.resCode).toBe('00000');
     });

@@ -27,15 +27,28 @@ afterAll(async () => {
 });
 
 const profile = (serialNumber: string, extra: Partial<MachineProfile> = {}): MachineProfile => ({
-  serialNumber, termType: 'T9', binCount: 3, binEmptyHeight: 120, binFullHeight: 25, binAlmostFull: 80, binAlreadyFull: 98,
-  onTime: '00:00', offTime: '23:59', softwareVersion: '5.1.0', ...extra,
+  serialNumber,
+  termType: 'T9',
+  binCount: 3,
+  binEmptyHeight: 120,
+  binFullHeight: 25,
+  binAlmostFull: 80,
+  binAlreadyFull: 98,
+  onTime: '00:00',
+  offTime: '23:59',
+  softwareVersion: '5.1.0',
+  ...extra,
 });
 
 const virtual = (serial: string, options: Partial<VirtualMachineOptions> = {}, extra: Partial<MachineProfile> = {}) => {
   const machine = new VirtualMachine({
     profile: profile(serial, extra),
     credentials: { serialNumber: serial, secret: `secret-of-${serial}`, brokerUrl: broker.url },
-    seed: 'simulator-test', speed: 1000, failureRate: 0, autopilot: false, ...options,
+    seed: 'simulator-test',
+    speed: 1000,
+    failureRate: 0,
+    autopilot: false,
+    ...options,
   });
   machines.push(machine);
   return machine;
@@ -49,8 +62,7 @@ const started = async (machine: VirtualMachine) => {
   return machine;
 };
 
-const one = (serial: string, kind: string, where: (payload: Record<string, any>) => boolean = () => true) =>
-  broker.of(serial, kind).find((m) => where(m.payload));
+const one = (serial: string, kind: string, where: (payload: Record<string, any>) => boolean = () => true) => broker.of(serial, kind).find((m) => where(m.payload));
 
 const waitOne = async (serial: string, kind: string, where?: (payload: Record<string, any>) => boolean): Promise<Recorded> => {
   let found: Recorded | undefined;
@@ -132,7 +144,11 @@ describe('virtual machine', () => {
     const unknown = await command('SIMCMD01', 'selfDestruct');
     const expired = await command('SIMCMD01', 'open', {}, { expiresAt: new Date(Date.now() - 1000).toISOString() });
     const badHours = await command('SIMCMD01', 'setOnOffTime', { onTime: '22:00', offTime: '06:00' });
-    for (const [id, reason] of [[unknown, /unknown command/], [expired, /expired/], [badHours, /invalid parameters: params\.offTime/]] as const) {
+    for (const [id, reason] of [
+      [unknown, /unknown command/],
+      [expired, /expired/],
+      [badHours, /invalid parameters: params\.offTime/],
+    ] as const) {
       const refusal = await waitOne('SIMCMD01', 'commandAck', (p) => p.commandId === id);
       expect(refusal.payload.accepted).toBe(false);
       expect(refusal.payload.reason).toMatch(reason);
@@ -203,7 +219,10 @@ describe('virtual machine', () => {
       for (let i = 0; i < 4; i++) await machine.runSession();
       await machine.stop();
       const strip = ({ id, ts, sessionId, startTime, endTime, ...rest }: Record<string, any>) => rest;
-      return broker.of('SIMSEED01').filter((m) => m.kind === 'session' || m.kind === 'bins').map((m) => ({ kind: m.kind, ...strip(m.payload) }));
+      return broker
+        .of('SIMSEED01')
+        .filter((m) => m.kind === 'session' || m.kind === 'bins')
+        .map((m) => ({ kind: m.kind, ...strip(m.payload) }));
     };
     const before = broker.of('SIMSEED01').length;
     const first = await run('SIMSEED01', 'seed-a');
@@ -219,10 +238,13 @@ describe('virtual machine', () => {
   it('on autopilot serves consumers along the usage curves and beats', async () => {
     // 5000 sessions a day: even the quietest night hour gives a session every couple of seconds at speed 600.
     await started(virtual('SIMAUTO01', { autopilot: true, speed: 600 }, { sessionsPerDay: 5000 }));
-    await vi.waitFor(() => {
-      expect(broker.of('SIMAUTO01', 'session').length).toBeGreaterThanOrEqual(2);
-      expect(broker.of('SIMAUTO01', 'heartbeat').length).toBeGreaterThanOrEqual(2);
-    }, { timeout: 45_000, interval: 50 });
+    await vi.waitFor(
+      () => {
+        expect(broker.of('SIMAUTO01', 'session').length).toBeGreaterThanOrEqual(2);
+        expect(broker.of('SIMAUTO01', 'heartbeat').length).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 45_000, interval: 50 },
+    );
     expectProtocol('SIMAUTO01');
   });
 });
@@ -245,7 +267,11 @@ describe('fleet', () => {
         provisioned.push(machine.serialNumber);
         return { serialNumber: machine.serialNumber, secret: `fleet-${machine.serialNumber}`, brokerUrl: broker.url };
       },
-      seed: 'fleet', speed: 1000, failureRate: 0, autopilot: false, connectSpacingMs: 50,
+      seed: 'fleet',
+      speed: 1000,
+      failureRate: 0,
+      autopilot: false,
+      connectSpacingMs: 50,
     });
     await vi.waitFor(() => expect(fleet.stats().connected).toBe(3), WAIT);
     expect(provisioned.sort()).toEqual(serials);
@@ -255,7 +281,12 @@ describe('fleet', () => {
     expect(startedAt).toHaveLength(3);
     expect(startedAt[1] - called).toBeGreaterThanOrEqual(48);
     expect(startedAt[2] - called).toBeGreaterThanOrEqual(98);
-    expect(broker.logins.filter((login) => serials.includes(login.clientId)).map((login) => login.clientId).sort()).toEqual(serials);
+    expect(
+      broker.logins
+        .filter((login) => serials.includes(login.clientId))
+        .map((login) => login.clientId)
+        .sort(),
+    ).toEqual(serials);
     const id = await command('SIMFLT02', 'uiCounterReset');
     await waitOne('SIMFLT02', 'commandResult', (p) => p.commandId === id);
     await vi.waitFor(() => expect(fleet.stats().commandsAnswered).toBe(1), WAIT);

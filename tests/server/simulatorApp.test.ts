@@ -35,7 +35,11 @@ describeBackends(
 
       // a closed machine is back 600 simulated seconds later (12 s here): room to see it offline and send a command on a busy machine
       simulation = await startInProcessSimulation(server.app, { machines: 3, speed: 50, seed: 'app-test', failureRate: 0, reopenAfterSeconds: 600 });
-      const online = () => server.db.select().from(rvm).where(and(inArray(rvm.id, ids), eq(rvm.online, true)));
+      const online = () =>
+        server.db
+          .select()
+          .from(rvm)
+          .where(and(inArray(rvm.id, ids), eq(rvm.online, true)));
       const rows = await waitFor(online, (found) => found.length === 3, 'three simulated machines online');
       expect(rows.every((row) => row.currentSts !== 'Offline' && row.lastSeenTime !== null)).toBe(true);
       const others = await server.db.select().from(rvm).where(eq(rvm.online, true));
@@ -47,7 +51,11 @@ describeBackends(
       const message = await machine.runSession();
       expect(message?.sessionId).toEqual(expect.any(String));
       await waitFor(
-        () => server.db.select().from(consumerSession).where(and(eq(consumerSession.rvmId, first.id), eq(consumerSession.externalId, message!.sessionId as string))),
+        () =>
+          server.db
+            .select()
+            .from(consumerSession)
+            .where(and(eq(consumerSession.rvmId, first.id), eq(consumerSession.externalId, message!.sessionId as string))),
         (sessions) => sessions.length === 1,
         'the simulated session stored',
       );
@@ -55,16 +63,28 @@ describeBackends(
       const sent = await server.call('POST', '/rvm/command', { token, body: { rvmId: first.id, command: 'uiCounterReset' } });
       expect(sent.body.resCode, sent.body.resMsg).toBe('00000');
       const commandRow = async (id: number) => (await server.db.select().from(rvmCommand).where(eq(rvmCommand.id, id)))[0];
-      await waitFor(() => commandRow(sent.body.resData.id), (command) => command.status === 'executedSuccessfully', 'the command executed by the virtual machine');
+      await waitFor(
+        () => commandRow(sent.body.resData.id),
+        (command) => command.status === 'executedSuccessfully',
+        'the command executed by the virtual machine',
+      );
 
       // close: the machine leaves (goodbye closed); a command sent meanwhile waits and runs when it is back.
       const machineRow = async () => (await server.db.select().from(rvm).where(eq(rvm.id, first.id)))[0];
       const close = await server.call('POST', '/rvm/command', { token, body: { rvmId: first.id, command: 'close' } });
-      await waitFor(() => commandRow(close.body.resData.id), (command) => command.status === 'executedSuccessfully', 'close executed');
+      await waitFor(
+        () => commandRow(close.body.resData.id),
+        (command) => command.status === 'executedSuccessfully',
+        'close executed',
+      );
       await waitFor(machineRow, (row) => !row.online, 'closed machine offline');
       const open = await server.call('POST', '/rvm/command', { token, body: { rvmId: first.id, command: 'open' } });
       expect(open.body.resData.status).toBe('notSent');
-      await waitFor(() => commandRow(open.body.resData.id), (command) => command.status === 'executedSuccessfully', 'open delivered after the machine came back');
+      await waitFor(
+        () => commandRow(open.body.resData.id),
+        (command) => command.status === 'executedSuccessfully',
+        'open delivered after the machine came back',
+      );
       // Up, or Sleep outside its opening hours: no longer Down (closed).
       await waitFor(machineRow, (row) => row.online && row.currentSts !== 'Down' && row.currentSts !== 'Offline', 'reopened machine online, not Down');
 
@@ -82,7 +102,23 @@ describeBackends(
       const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
       const cli = spawn(
         process.execPath,
-        ['--import', 'tsx', 'server/simulator/cli.ts', '--machines', '2', '--speed', '50', '--seed', 'cli', '--url', address, '--user', ADMIN.username, '--password', ADMIN.password],
+        [
+          '--import',
+          'tsx',
+          'server/simulator/cli.ts',
+          '--machines',
+          '2',
+          '--speed',
+          '50',
+          '--seed',
+          'cli',
+          '--url',
+          address,
+          '--user',
+          ADMIN.username,
+          '--password',
+          ADMIN.password,
+        ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let output = '';
@@ -90,7 +126,11 @@ describeBackends(
       cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
       try {
-        await waitFor(async () => output, (text) => /connected 2\/2 · [\d.]+ msg\/s · \d+ sent · \d+ commands answered/.test(text), 'a progress line with both machines connected');
+        await waitFor(
+          async () => output,
+          (text) => /connected 2\/2 · [\d.]+ msg\/s · \d+ sent · \d+ commands answered/.test(text),
+          'a progress line with both machines connected',
+        );
         expect(await online()).toHaveLength(2);
         cli.kill('SIGINT');
         expect(await exited).toBe(0);

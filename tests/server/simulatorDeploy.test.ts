@@ -38,7 +38,11 @@ const machine = async (serial: string, options: Partial<VirtualMachineOptions> =
   const virtual = new VirtualMachine({
     profile: { serialNumber: serial, termType: 'T9', binCount: 3, onTime: '00:00', offTime: '23:59', softwareVersion: '5.1.0', sessionsPerDay: 40 },
     credentials: { serialNumber: serial, secret: `secret-of-${serial}`, brokerUrl: broker.url },
-    seed: 'deploy-test', speed: 1000, failureRate: 0, autopilot: false, ...options,
+    seed: 'deploy-test',
+    speed: 1000,
+    failureRate: 0,
+    autopilot: false,
+    ...options,
   });
   machines.push(virtual);
   virtual.start();
@@ -63,8 +67,16 @@ interface Deploy {
 const deploy = async (target: VirtualMachine, { deployId, pkg, resourceType = 'software', name = 'core', version = '6.0.0', activateAt = null, size, servedSecret }: Deploy) => {
   packages.serve({ deployId, serialNumber: target.serialNumber, secret: servedSecret ?? target.secret, pkg });
   const message = {
-    v: 1, deployId, resourceType, name, version, url: packages.url(deployId), size: size ?? pkg.bytes.length, sha256: pkg.sha256,
-    activateAt, expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    v: 1,
+    deployId,
+    resourceType,
+    name,
+    version,
+    url: packages.url(deployId),
+    size: size ?? pkg.bytes.length,
+    sha256: pkg.sha256,
+    activateAt,
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
   };
   await publisher.publishAsync(`rvm/${target.serialNumber}/down/deploy`, JSON.stringify(message), { qos: 1 });
 };
@@ -175,7 +187,7 @@ describe('failure modes', () => {
     expect(packages.requests.filter((request) => request.deployId === deployId)).toEqual([]);
   });
 
-  it('a refused download (credentials the server does not take) reports downloadFailed with the server\'s answer', async () => {
+  it("a refused download (credentials the server does not take) reports downloadFailed with the server's answer", async () => {
     const target = await machine('SIMDEPDF');
     const deployId = ++deployIds;
     // the server expects another secret (as after a rotation)

@@ -52,7 +52,14 @@ describeBackends(
       await server.app.services.fileStorage!.put(storageKey, Readable.from([bytes]));
       const [file] = await server.db
         .insert(uploadedFile)
-        .values({ licenseAccountId: account, name: `${name}.bin`, mimeType: 'application/octet-stream', size, sha256: createHash('sha256').update(bytes).digest('hex'), storageKey })
+        .values({
+          licenseAccountId: account,
+          name: `${name}.bin`,
+          mimeType: 'application/octet-stream',
+          size,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          storageKey,
+        })
         .returning({ id: uploadedFile.id });
       const [row] = await server.db
         .insert(deploymentPackage)
@@ -71,7 +78,11 @@ describeBackends(
     };
     const targets = (deploymentId: number) => server.db.select().from(deploymentTarget).where(eq(deploymentTarget.deploymentId, deploymentId)).orderBy(deploymentTarget.rvmId);
     const finished = (deploymentId: number, count: number) =>
-      waitFor(() => targets(deploymentId), (found) => found.length === count && found.every((target) => !['toBeIssued', 'issued', 'inProcess'].includes(target.status)), 'every delivery finished');
+      waitFor(
+        () => targets(deploymentId),
+        (found) => found.length === count && found.every((target) => !['toBeIssued', 'issued', 'inProcess'].includes(target.status)),
+        'every delivery finished',
+      );
 
     /** A virtual machine of one of the rows, connected to the server's gateway, with its own failure modes. */
     const virtual = async (row: typeof rvm.$inferSelect, deployFaults: Partial<DeployFaults> = {}) => {
@@ -79,11 +90,19 @@ describeBackends(
       const machine = new VirtualMachine({
         profile: { serialNumber: row.serialNumber, termType: row.termType, binCount: 2, softwareVersion: row.softwareVersion, sessionsPerDay: 40 },
         credentials: { serialNumber: row.serialNumber, secret, brokerUrl: server.app.services.gateway.machineUrl! },
-        seed: 'deploy-app', speed: 1000, failureRate: 0, autopilot: false, deployFaults,
+        seed: 'deploy-app',
+        speed: 1000,
+        failureRate: 0,
+        autopilot: false,
+        deployFaults,
       });
       machines.push(machine);
       machine.start();
-      await waitFor(async () => (await server.db.select({ online: rvm.online }).from(rvm).where(eq(rvm.id, row.id)))[0], (found) => found.online, `${row.serialNumber} online`);
+      await waitFor(
+        async () => (await server.db.select({ online: rvm.online }).from(rvm).where(eq(rvm.id, row.id)))[0],
+        (found) => found.online,
+        `${row.serialNumber} online`,
+      );
       return machine;
     };
 
@@ -94,30 +113,72 @@ describeBackends(
       const [root] = await server.db.insert(fleet).values({ licenseAccountId: account, name: 'Simulated deployments', level: 1 }).returning({ id: fleet.id });
       rows = await server.db
         .insert(rvm)
-        .values(['A', 'B', 'C', 'D'].map((letter) => ({ licenseAccountId: account, fleetId: root.id, termNo: `SD${letter}`, serialNumber: `SIMD-${letter}`, termType: 'H30', binCount: 2, softwareVersion: '5.0.0' })))
+        .values(
+          ['A', 'B', 'C', 'D'].map((letter) => ({
+            licenseAccountId: account,
+            fleetId: root.id,
+            termNo: `SD${letter}`,
+            serialNumber: `SIMD-${letter}`,
+            termType: 'H30',
+            binCount: 2,
+            softwareVersion: '5.0.0',
+          })),
+        )
         .returning();
       rows.sort((a, b) => a.id - b.id);
       // the simulation takes the first active machines: these
-      await server.db.update(rvm).set({ sts: 'inactive' }).where(notInArray(rvm.id, rows.map((row) => row.id)));
+      await server.db
+        .update(rvm)
+        .set({ sts: 'inactive' })
+        .where(
+          notInArray(
+            rvm.id,
+            rows.map((row) => row.id),
+          ),
+        );
 
       simulation = await startInProcessSimulation(server.app, { machines: 3, speed: 100, seed: 'deploy-app', failureRate: 0, deployFaults: { broken: 1 } });
       const fleetRows = rows.slice(0, 3);
-      await waitFor(() => server.db.select().from(rvm).where(inArray(rvm.id, fleetRows.map((row) => row.id))), (found) => found.every((row) => row.online), 'simulated machines online');
+      await waitFor(
+        () =>
+          server.db
+            .select()
+            .from(rvm)
+            .where(
+              inArray(
+                rvm.id,
+                fleetRows.map((row) => row.id),
+              ),
+            ),
+        (found) => found.every((row) => row.online),
+        'simulated machines online',
+      );
 
       const packageId = await createPackage('core', 'software', '7.0.0', 2_000_000);
-      const deploymentId = await deploy(packageId, fleetRows.map((row) => row.id));
+      const deploymentId = await deploy(
+        packageId,
+        fleetRows.map((row) => row.id),
+      );
       const done = await finished(deploymentId, 3);
       expect(done.map((target) => [target.status, target.reportedVersion])).toEqual(Array(3).fill(['applied', '7.0.0']));
       // each machine was cut part-way and asked the server for the rest only (a 206 at its offset)
       expect(simulation.fleet.stats()).toMatchObject({ deploysReceived: 3, deploysApplied: 3, downloadResumes: 3 });
-      const versions = await server.db.select({ softwareVersion: rvm.softwareVersion }).from(rvm).where(inArray(rvm.id, fleetRows.map((row) => row.id)));
+      const versions = await server.db
+        .select({ softwareVersion: rvm.softwareVersion })
+        .from(rvm)
+        .where(
+          inArray(
+            rvm.id,
+            fleetRows.map((row) => row.id),
+          ),
+        );
       expect(versions.map((row) => row.softwareVersion)).toEqual(Array(3).fill('7.0.0'));
       expect(simulation.fleet.machines.map((machine) => machine.installed.software)).toEqual(Array(3).fill('7.0.0'));
       await simulation.stop();
       simulation = undefined;
     });
 
-    it('failure modes end as receiveFailed and applyFailed with the machine\'s reason; a silent machine leaves its delivery issued', async () => {
+    it("failure modes end as receiveFailed and applyFailed with the machine's reason; a silent machine leaves its delivery issued", async () => {
       const [corrupting, failing, silent] = [await virtual(rows[0], { checksum: 1 }), await virtual(rows[1], { applyFailure: 1 }), await virtual(rows[2], { silent: 1 })];
       const packageId = await createPackage('settings', 'configuration', 'cfg-2', 300_000);
       const deploymentId = await deploy(packageId, [rows[0].id, rows[1].id]);
@@ -132,7 +193,15 @@ describeBackends(
       await vi.waitFor(() => expect(silent.stats.deploysReceived).toBe(1), WAIT);
       // a later message of the machine is processed after anything the delivery could have caused
       const session = await silent.runSession();
-      await waitFor(() => server.db.select().from(consumerSession).where(eq(consumerSession.externalId, session!.sessionId as string)), (found) => found.length === 1, 'the session stored');
+      await waitFor(
+        () =>
+          server.db
+            .select()
+            .from(consumerSession)
+            .where(eq(consumerSession.externalId, session!.sessionId as string)),
+        (found) => found.length === 1,
+        'the session stored',
+      );
       expect((await targets(quiet)).map((target) => target.status)).toEqual(['issued']);
     });
 
@@ -143,7 +212,10 @@ describeBackends(
       expect((await finished(deploymentId, 1))[0]).toMatchObject({ status: 'applied', reportedVersion: '2.0-bad' });
       expect(updated.installed.degraded).toBe(true);
       // applied long enough ago to count as updated
-      await server.db.update(deploymentTarget).set({ finishedTime: new Date(Date.now() - 20 * 60_000) }).where(eq(deploymentTarget.deploymentId, deploymentId));
+      await server.db
+        .update(deploymentTarget)
+        .set({ finishedTime: new Date(Date.now() - 20 * 60_000) })
+        .where(eq(deploymentTarget.deploymentId, deploymentId));
       for (const machine of [updated, other]) {
         for (const bin of machine.bins) bin.count = 0;
         for (let i = 0; i < 25; i++) await machine.runSession();

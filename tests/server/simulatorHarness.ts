@@ -91,14 +91,23 @@ export const protocolProblems = (kind: string, m: Record<string, any>): string[]
       need(optional(m.softwareVersion, (v) => isText(v)) && optional(m.model, (v) => isText(v)), 'softwareVersion/model strings');
       break;
     case 'goodbye':
-      need(optional(m.reason, (v) => ['closed', 'shutdown', 'lost'].includes(v as string)), 'reason closed|shutdown|lost');
+      need(
+        optional(m.reason, (v) => ['closed', 'shutdown', 'lost'].includes(v as string)),
+        'reason closed|shutdown|lost',
+      );
       break;
     case 'heartbeat':
-      need(optional(m.status, (v) => STATUSES.includes(v as string)), 'status Up|Down|Sleep');
+      need(
+        optional(m.status, (v) => STATUSES.includes(v as string)),
+        'status Up|Down|Sleep',
+      );
       break;
     case 'status':
       need(STATUSES.includes(m.status), 'status Up|Down|Sleep');
-      need(optional(m.reason, (v) => typeof v === 'string'), 'reason string');
+      need(
+        optional(m.reason, (v) => typeof v === 'string'),
+        'reason string',
+      );
       break;
     case 'bins':
       need(Array.isArray(m.bins) && m.bins.length > 0, 'bins array');
@@ -120,7 +129,7 @@ export const protocolProblems = (kind: string, m: Record<string, any>): string[]
       }
       // what was paid: the items' sum, nothing when the user cancelled the payment
       const paid = m.payoutMethod === 'userCancelledPayment' ? 0 : m.items.reduce((sum: number, item: any) => sum + item.refund, 0);
-      need(Math.abs(paid - m.totalRefund) < 0.001, 'totalRefund is what was paid (the items\' sum; 0 when cancelled)');
+      need(Math.abs(paid - m.totalRefund) < 0.001, "totalRefund is what was paid (the items' sum; 0 when cancelled)");
       break;
     case 'service':
       need(isText(m.serviceId, 64) && isText(m.technician) && isIso(m.startTime) && isIso(m.endTime), 'serviceId, technician, times');

@@ -6,7 +6,12 @@ import { sysToken } from '../../server/db/schema';
 import { describeBackends, minutesAgo } from './helpers';
 
 const rowOf = async (server: Parameters<Parameters<typeof describeBackends>[1]>[0], token: string) =>
-  (await server.db.select().from(sysToken).where(eq(sysToken.tokenHash, sha256(token))))[0];
+  (
+    await server.db
+      .select()
+      .from(sysToken)
+      .where(eq(sysToken.tokenHash, sha256(token)))
+  )[0];
 
 describeBackends(
   'tokens',
@@ -29,14 +34,20 @@ describeBackends(
 
     it('11013 after the idle time-out', async () => {
       const token = await server.login();
-      await server.db.update(sysToken).set({ lastSeenAt: minutesAgo(121) }).where(eq(sysToken.tokenHash, sha256(token)));
+      await server.db
+        .update(sysToken)
+        .set({ lastSeenAt: minutesAgo(121) })
+        .where(eq(sysToken.tokenHash, sha256(token)));
       const { status, body } = await current(token);
       expect([status, body.resCode]).toEqual([401, '11013']);
     });
 
     it('11014 after the absolute lifetime, however active the session', async () => {
       const token = await server.login();
-      await server.db.update(sysToken).set({ createdAt: minutesAgo(12 * 60 + 1), lastSeenAt: new Date() }).where(eq(sysToken.tokenHash, sha256(token)));
+      await server.db
+        .update(sysToken)
+        .set({ createdAt: minutesAgo(12 * 60 + 1), lastSeenAt: new Date() })
+        .where(eq(sysToken.tokenHash, sha256(token)));
       expect((await current(token)).body.resCode).toBe('11014');
     });
 

@@ -46,7 +46,9 @@ describeBackends('user CRUD', (server) => {
   it('filters in SQL: like (with % and _ taken literally), eq, gte/lte', async () => {
     await server.createUser({ name: 'a_b', realname: '100% real', localAreaId: 'KLN' }, admin);
     const page = (filters: Record<string, unknown>) =>
-      server.call('POST', '/user/page', { token: admin, body: { pageNum: 1, pageSize: 50, ...filters } }).then((answer) => answer.body.resData.list.map((user: { name: string }) => user.name).sort());
+      server
+        .call('POST', '/user/page', { token: admin, body: { pageNum: 1, pageSize: 50, ...filters } })
+        .then((answer) => answer.body.resData.list.map((user: { name: string }) => user.name).sort());
     expect(await page({ nameLike: '_' })).toEqual(['a_b']);
     expect(await page({ realnameLike: '%' })).toEqual(['a_b']);
     expect(await page({ localAreaId: 'KLN' })).toEqual(['a_b']);

@@ -26,8 +26,7 @@ const openChangePassword = (options: ConsoleOptions & { forced?: 'firstLogin' | 
   const onClose = vi.fn();
   h.renderIn(<ChangePasswordDialog open forced={options.forced ?? null} onClose={onClose} />);
   const dialog = screen.getByRole('dialog', { name: t('app.changePassword.title') });
-  const field = (key: 'oldPassword' | 'newPassword' | 'confirmPassword') =>
-    within(dialog).getByLabelText(labelled(t(`app.changePassword.${key}`)));
+  const field = (key: 'oldPassword' | 'newPassword' | 'confirmPassword') => within(dialog).getByLabelText(labelled(t(`app.changePassword.${key}`)));
   return { h, onClose, dialog, field };
 };
 
@@ -115,7 +114,7 @@ describe('change password dialog: closing', () => {
 });
 
 describe('change password dialog: success and failure', () => {
-  it('sends the trimmed new password, confirms in the catalogue\'s words, then signs out after 1 s', async () => {
+  it("sends the trimmed new password, confirms in the catalogue's words, then signs out after 1 s", async () => {
     const user = userEvent.setup();
     // when the change was answered and when the console reloaded, on the fake clock (which moves with real time:
     // on a busy machine the success message may take longer than the delay to show, so "not yet" is not checked by wall time)

@@ -56,7 +56,7 @@ describe('login page', () => {
     expect(callsTo(h.calls, 'POST', '/login/login')).toHaveLength(0);
   });
 
-  it('a wrong user name or password shows the login tip and the server\'s count of attempts left', async () => {
+  it("a wrong user name or password shows the login tip and the server's count of attempts left", async () => {
     const user = userEvent.setup();
     const h = consoleHarness({
       user: null,
@@ -198,7 +198,10 @@ describe('forgot and reset password', () => {
 
   it('reset password: a used or unknown link says so, offers a new one, and shows no form', async () => {
     const user = userEvent.setup();
-    const h = consoleHarness({ user: null, handlers: { 'GET /login/resetPassword/check': ({ query }: { query?: Record<string, unknown> }) => ({ valid: query?.token === 'live' }) } });
+    const h = consoleHarness({
+      user: null,
+      handlers: { 'GET /login/resetPassword/check': ({ query }: { query?: Record<string, unknown> }) => ({ valid: query?.token === 'live' }) },
+    });
     h.renderApp('/resetPassword?token=used');
     expect(await screen.findByText(t('app.resetPassword.invalidLink'), {}, WAIT)).toBeTruthy();
     expect(screen.queryByRole('button', { name: t('app.resetPassword.submit') })).toBeNull();
@@ -250,14 +253,16 @@ describe('menu screens', () => {
   // machine page took over 20 s of a test's wait under coverage on a busy machine (2026-11-24, load 7).
   beforeAll(() => Promise.all([import('../../src/installation/machine/MachinePageScreen'), import('../../src/search/SearchPage')]), 120_000);
 
-  it('an area\'s own page lists the screens of the area the user may open', async () => {
+  it("an area's own page lists the screens of the area the user may open", async () => {
     const user = userEvent.setup();
     // assortment: a screen not built yet (setup became the packages list)
     consoleHarness({ user: holding('service:performance', 'service:assortment') }).renderApp('/service/serviceManager');
     expect(await screen.findByRole('heading', { name: t('menu.service') }, WAIT)).toBeTruthy();
     expect(screen.getByText(t('app.area.intro'))).toBeTruthy();
     const main = screen.getByRole('main');
-    const links = within(main).getAllByRole('link').map((link) => link.textContent);
+    const links = within(main)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
     expect(links).toEqual([t('menu.performance'), t('menu.assortment')]);
     await user.click(within(main).getByRole('link', { name: t('menu.assortment') }));
     expect(await screen.findByText(t('app.notAvailable.message'), {}, WAIT)).toBeTruthy();

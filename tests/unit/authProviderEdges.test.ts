@@ -52,7 +52,7 @@ describe('the authProvider at its edges', () => {
     await expect(auth.checkError({ code: '1004', status: 400 })).resolves.toBeUndefined();
   });
 
-  it('checkError: only a text code counts, as the http client gives it; a number (another library\'s error) is none', async () => {
+  it("checkError: only a text code counts, as the http client gives it; a number (another library's error) is none", async () => {
     const { http } = fakeHttp();
     const auth = createAuthProvider(http, fakeSession(true));
     await expect(auth.checkError({ code: 11012 })).resolves.toBeUndefined();

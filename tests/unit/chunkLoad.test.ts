@@ -8,7 +8,7 @@ describe('chunk load errors', () => {
     expect(CHUNK_TIMEOUT_MS).toBe(120_000);
   });
 
-  it('recognises a failed script chunk in each browser\'s words, with the chunk name', () => {
+  it("recognises a failed script chunk in each browser's words, with the chunk name", () => {
     const chromium = new TypeError('Failed to fetch dynamically imported module: http://127.0.0.1:8080/assets/area-search-Bx3d9a_K.js');
     expect(asChunkLoadError(chromium)).toMatchObject({ kind: 'script', chunk: 'area-search' });
     expect(asChunkLoadError(new TypeError('error loading dynamically imported module: http://x/assets/console-AbCdEfGh.js'))).toMatchObject({ kind: 'script', chunk: 'console' });

@@ -2,14 +2,7 @@
 // form and the server share (docs/product-rules.md#catalogues actions,
 // docs/product-rules.md#validation-rules bin and on/off rules).
 import { describe, expect, it } from 'vitest';
-import {
-  COMMAND_PARAMS,
-  COMMON_COMMANDS,
-  REMOTE_COMMANDS,
-  commandsOf,
-  isRemoteCommand,
-  supportsCommand,
-} from '../../resources/commands';
+import { COMMAND_PARAMS, COMMON_COMMANDS, REMOTE_COMMANDS, commandsOf, isRemoteCommand, supportsCommand } from '../../resources/commands';
 import { normalizeCommandParams, validateCommandParams } from '../../resources/commandParams';
 
 const WITHOUT_C750 = REMOTE_COMMANDS.filter((command) => command !== 'restartC750');
@@ -45,7 +38,7 @@ describe('remote command catalogue', () => {
     expect(supportsCommand('unknownModel', 'binHeight')).toBe(true);
   });
 
-  it('reuses the machine record\'s rules: on/off time only the after rule, bin height the two bin rules', () => {
+  it("reuses the machine record's rules: on/off time only the after rule, bin height the two bin rules", () => {
     expect(COMMAND_PARAMS.setOnOffTime.rules).toEqual([{ kind: 'after', field: 'offTime', other: 'onTime', message: 'validation.endAfterStart' }]);
     expect(COMMAND_PARAMS.binHeight.rules?.map((rule) => rule.field)).toEqual(['binEmptyHeight', 'binAlmostFull']);
     expect(Object.keys(COMMAND_PARAMS.binHeight.fields)).toEqual(['binEmptyHeight', 'binFullHeight', 'binAlmostFull', 'binAlreadyFull']);
@@ -55,9 +48,7 @@ describe('remote command catalogue', () => {
 describe('validateCommandParams', () => {
   it('refuses parameter names the command does not declare (1004), prefixed with params.', () => {
     expect(validateCommandParams('restart', {})).toEqual([]);
-    expect(validateCommandParams('restart', { force: true })).toEqual([
-      { field: 'params.force', message: 'validation.unknownField', values: { field: 'force' }, code: '1004' },
-    ]);
+    expect(validateCommandParams('restart', { force: true })).toEqual([{ field: 'params.force', message: 'validation.unknownField', values: { field: 'force' }, code: '1004' }]);
     // a declared name is not unknown; the unknown ones come first
     expect(validateCommandParams('maintenance', { enabled: true, extra: 1 })).toEqual([
       { field: 'params.extra', message: 'validation.unknownField', values: { field: 'extra' }, code: '1004' },
@@ -75,12 +66,8 @@ describe('validateCommandParams', () => {
       ['params.onTime', 'validation.required'],
       ['params.offTime', 'validation.required'],
     ]);
-    expect(validateCommandParams('setOnOffTime', { onTime: '7:00', offTime: '22:00' })).toEqual([
-      { field: 'params.onTime', message: 'fleet.validation.timeOfDay', code: '1004' },
-    ]);
-    expect(validateCommandParams('setOnOffTime', { onTime: '22:00', offTime: '08:00' })).toEqual([
-      { field: 'params.offTime', message: 'validation.endAfterStart', code: '1004' },
-    ]);
+    expect(validateCommandParams('setOnOffTime', { onTime: '7:00', offTime: '22:00' })).toEqual([{ field: 'params.onTime', message: 'fleet.validation.timeOfDay', code: '1004' }]);
+    expect(validateCommandParams('setOnOffTime', { onTime: '22:00', offTime: '08:00' })).toEqual([{ field: 'params.offTime', message: 'validation.endAfterStart', code: '1004' }]);
     expect(validateCommandParams('setOnOffTime', { onTime: '08:00', offTime: '22:00' })).toEqual([]);
   });
 
@@ -96,7 +83,10 @@ describe('validateCommandParams', () => {
   it('bin height: the four levels required, within the machine bounds, empty above full, almost full not above full', () => {
     expect(validateCommandParams('binHeight', VALID_BINS)).toEqual([]);
     expect(validateCommandParams('binHeight', {}).map((issue) => issue.field)).toEqual([
-      'params.binEmptyHeight', 'params.binFullHeight', 'params.binAlmostFull', 'params.binAlreadyFull',
+      'params.binEmptyHeight',
+      'params.binFullHeight',
+      'params.binAlmostFull',
+      'params.binAlreadyFull',
     ]);
     expect(validateCommandParams('binHeight', { ...VALID_BINS, binFullHeight: 10 })).toEqual([
       { field: 'params.binFullHeight', message: 'validation.min', values: { min: 11 }, code: '1004' },

@@ -16,11 +16,21 @@ describe('configured types', () => {
     expect(Object.keys(declaration.fields)).toEqual(['id', 'code', 'itemType', 'refund', 'active', 'createdTime', 'updatedTime']);
     expect(declaration.fields.refund).toMatchObject({ type: 'number', scale: 2, min: 0, max: 100 });
     expect(declaration.fields.active.defaultValue).toBe(true);
-    expect(declaration.permissions).toEqual({ page: 'custom:barcode:page', show: 'custom:barcode:show', create: 'custom:barcode:create', edit: 'custom:barcode:edit', delete: 'custom:barcode:delete', export: 'custom:barcode:export' });
+    expect(declaration.permissions).toEqual({
+      page: 'custom:barcode:page',
+      show: 'custom:barcode:show',
+      create: 'custom:barcode:create',
+      edit: 'custom:barcode:edit',
+      delete: 'custom:barcode:delete',
+      export: 'custom:barcode:export',
+    });
     expect(declaration.list.filters.map((filter) => filter.name)).toEqual(['codeLike', 'itemType', 'refundRange']);
     expect(filterName({ field: 'made', operator: 'gte' })).toBe('madeFrom');
     const issues = validateRecord(declaration, { code: '12a', itemType: 'pet', refund: 0.125 }, 'create');
-    expect(issues.map((issue) => [issue.field, issue.message])).toEqual([['code', 'resources.barcode.patterns.code.0'], ['refund', 'validation.scale']]);
+    expect(issues.map((issue) => [issue.field, issue.message])).toEqual([
+      ['code', 'resources.barcode.patterns.code.0'],
+      ['refund', 'validation.scale'],
+    ]);
     expect(configuredText(barcode, 'zh', 'resources.barcode.patterns.code.0')).toBe('只能是数字');
     expect(configuredText(barcode, 'en', 'resources.barcode.enums.itemType.pet')).toBe('PET bottle');
     expect(configuredText(barcode, 'en', 'resources.fleet.name')).toBeUndefined();
@@ -34,14 +44,21 @@ describe('configured types', () => {
     // its place in the menu: after a screen of its menu parent, or another configured entry
     expect(definitionIssues({ ...barcode, menuParent: 'service', menuAfter: 'events' }, new Set(['barcode']))).toEqual([]);
     expect(definitionIssues({ ...barcode, menuParent: 'service', menuAfter: 'custom_other' }, new Set(['barcode']))).toEqual([]);
-    expect(definitionIssues({ ...barcode, menuParent: 'service', menuAfter: 'user' }, new Set(['barcode']))).toEqual([{ field: 'menuAfter', message: 'errors.9417', values: { entry: 'user' } }]);
+    expect(definitionIssues({ ...barcode, menuParent: 'service', menuAfter: 'user' }, new Set(['barcode']))).toEqual([
+      { field: 'menuAfter', message: 'errors.9417', values: { entry: 'user' } },
+    ]);
     expect(configuredText(named, 'en', 'resources.barcode.name')).toBe('Barcode |||| Barcodes');
     expect(configuredText(barcode, 'en', 'resources.barcode.name')).toBe('Barcodes');
   });
 
   it('name what does not hold together', () => {
     expect(definitionIssues(barcode, new Set(['barcode']))).toEqual([]);
-    const broken = { ...barcode, nameField: 'nope', list: { columns: ['code', 'gone'], defaultSort: { field: 'active', order: 'ASC' as const } }, fields: { ...barcode.fields, other: { type: 'reference' as const, reference: 'unknown', labels: { en: 'o', zh: 'o' } } } };
+    const broken = {
+      ...barcode,
+      nameField: 'nope',
+      list: { columns: ['code', 'gone'], defaultSort: { field: 'active', order: 'ASC' as const } },
+      fields: { ...barcode.fields, other: { type: 'reference' as const, reference: 'unknown', labels: { en: 'o', zh: 'o' } } },
+    };
     expect(definitionIssues(broken, new Set(['barcode'])).map((issue) => [issue.field, issue.message])).toEqual([
       ['fields.other.reference', 'errors.9412'],
       ['nameField', 'errors.9408'],

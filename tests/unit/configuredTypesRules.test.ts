@@ -26,14 +26,26 @@ const TYPE: ConfiguredType = {
     count: field('number', { min: 0, max: 10, scale: 0 }),
     title: field('text', { required: true, minLength: 2, unique: true, patterns: [{ regex: '^[A-Z]', messages: labels('Capital first', '大写开头') }] }),
     note: field('textarea'),
-    level: field('enum', { options: [{ value: 'low', labels: labels('Low', '低') }, { value: 'high', labels: labels('High', '高') }], default: 'low' }),
+    level: field('enum', {
+      options: [
+        { value: 'low', labels: labels('Low', '低') },
+        { value: 'high', labels: labels('High', '高') },
+      ],
+      default: 'low',
+    }),
     owner: field('reference', { reference: 'user', default: 3 }),
     open: field('boolean', { default: false }),
     due: field('date'),
     price: field('number', { scale: 2 }),
   },
   rules: [{ kind: 'notGreaterThan', field: 'count', other: 'price', messages: labels('Count not above price', '数量不大于价格') }],
-  list: { columns: ['title', 'level'], filters: [{ field: 'level', operator: 'in', alwaysOn: true }, { field: 'due', operator: 'lte' }] },
+  list: {
+    columns: ['title', 'level'],
+    filters: [
+      { field: 'level', operator: 'in', alwaysOn: true },
+      { field: 'due', operator: 'lte' },
+    ],
+  },
   actions: ['page', 'edit'],
 };
 const RESOURCES = new Set(['user', 'ticket']);
@@ -42,9 +54,14 @@ const issuesOf = (changes: Partial<ConfiguredType>) => definitionIssues({ ...TYP
 const withField = (name: string, value: ConfiguredField) => issuesOf({ fields: { ...TYPE.fields, [name]: value } });
 
 describe('filterName', () => {
-  it('names each operator\'s filter key', () => {
+  it("names each operator's filter key", () => {
     expect(['eq', 'like', 'in', 'gte', 'lte', 'range'].map((operator) => filterName({ field: 'due', operator: operator as never }))).toEqual([
-      'due', 'dueLike', 'dueIn', 'dueFrom', 'dueTo', 'dueRange',
+      'due',
+      'dueLike',
+      'dueIn',
+      'dueFrom',
+      'dueTo',
+      'dueRange',
     ]);
     expect(customMenuIdentifier('ticket')).toBe('custom:ticket');
     expect(ruleMessageKey('ticket', 2)).toBe('resources.ticket.rules.2');
@@ -91,7 +108,11 @@ describe('definitionIssues', () => {
   });
 
   it('refuses two filters sent under the same key (9411)', () => {
-    const filters = [{ field: 'level', operator: 'eq' as const }, { field: 'title', operator: 'like' as const }, { field: 'level', operator: 'eq' as const }];
+    const filters = [
+      { field: 'level', operator: 'eq' as const },
+      { field: 'title', operator: 'like' as const },
+      { field: 'level', operator: 'eq' as const },
+    ];
     expect(issuesOf({ list: { ...TYPE.list, filters } })).toEqual([{ field: 'list.filters', message: 'errors.9411' }]);
     expect(issuesOf({ list: { columns: ['title'] } })).toEqual([]);
   });
@@ -102,18 +123,24 @@ describe('definitionIssues', () => {
     expect(issuesOf({ nameField: 'createdTime', list: { columns: ['id', 'updatedTime', 'gone'] } })).toEqual([unknown('list.columns.2', 'gone')]);
     expect(issuesOf({ list: { ...TYPE.list, filters: [{ field: 'gone', operator: 'eq' }] } })).toEqual([unknown('list.filters.0.field', 'gone')]);
     expect(issuesOf({ list: { ...TYPE.list, defaultSort: { field: 'gone', order: 'DESC' } } })).toEqual([unknown('list.defaultSort.field', 'gone')]);
-    expect(issuesOf({ rules: [{ kind: 'after', field: 'start', other: 'end', messages: labels('x') }] })).toEqual([unknown('rules.0.field', 'start'), unknown('rules.0.other', 'end')]);
+    expect(issuesOf({ rules: [{ kind: 'after', field: 'start', other: 'end', messages: labels('x') }] })).toEqual([
+      unknown('rules.0.field', 'start'),
+      unknown('rules.0.other', 'end'),
+    ]);
   });
 
   it('keeps a required reference from being emptied by a delete (9415), and passes the delete behaviours on', () => {
-    expect(withField('owner', field('reference', { reference: 'user', required: true, onDelete: 'setNull' }))).toEqual([{ field: 'fields.owner.onDelete', message: 'errors.9415' }]);
+    expect(withField('owner', field('reference', { reference: 'user', required: true, onDelete: 'setNull' }))).toEqual([
+      { field: 'fields.owner.onDelete', message: 'errors.9415' },
+    ]);
     expect(withField('owner', field('reference', { reference: 'user', onDelete: 'setNull' }))).toEqual([]);
     expect(withField('owner', field('reference', { reference: 'user', required: true, onDelete: 'cascade' }))).toEqual([]);
-    const declared = (onDelete?: 'restrict' | 'setNull' | 'cascade') => toDeclaration({ ...TYPE, fields: { owner: field('reference', { reference: 'user', onDelete }) } }).fields.owner.onDelete;
+    const declared = (onDelete?: 'restrict' | 'setNull' | 'cascade') =>
+      toDeclaration({ ...TYPE, fields: { owner: field('reference', { reference: 'user', onDelete }) } }).fields.owner.onDelete;
     expect([declared(), declared('setNull'), declared('cascade')]).toEqual([undefined, 'setNull', 'cascade']);
   });
 
-  it('places the screens under the menu parent\'s area, never on a screen of the menu (9416)', () => {
+  it("places the screens under the menu parent's area, never on a screen of the menu (9416)", () => {
     expect(configuredRoute({ name: 'payouts', menuParent: 'service' })).toBe('/service/payouts');
     expect(configuredRoute({ name: 'extra', menuParent: 'search' })).toBe('/search/extra');
     expect(configuredRoute({ name: 'keys', menuParent: 'systemSettings' })).toBe('/systemSettings/keys');
@@ -121,7 +148,7 @@ describe('definitionIssues', () => {
     expect(issuesOf({ name: 'payout', menuParent: 'reports' })).toEqual([]);
   });
 
-  it('needs a default of the field\'s kind (9414)', () => {
+  it("needs a default of the field's kind (9414)", () => {
     const bad = (name: string, value: ConfiguredField) => expect(withField(name, value), name).toEqual([{ field: `fields.${name}.default`, message: 'errors.9414' }]);
     const good = (name: string, value: ConfiguredField) => expect(withField(name, value), name).toEqual([]);
     bad('n', field('number', { default: '5' }));
@@ -131,8 +158,26 @@ describe('definitionIssues', () => {
     bad('r', field('reference', { reference: 'user', default: 1.5 }));
     bad('r', field('reference', { reference: 'user', default: '3' }));
     good('r', field('reference', { reference: 'user', default: 3 }));
-    bad('e', field('enum', { options: [{ value: 'a', labels: labels('a') }, { value: 'b', labels: labels('b') }], default: 'c' }));
-    good('e', field('enum', { options: [{ value: 'a', labels: labels('a') }, { value: 'b', labels: labels('b') }], default: 'b' }));
+    bad(
+      'e',
+      field('enum', {
+        options: [
+          { value: 'a', labels: labels('a') },
+          { value: 'b', labels: labels('b') },
+        ],
+        default: 'c',
+      }),
+    );
+    good(
+      'e',
+      field('enum', {
+        options: [
+          { value: 'a', labels: labels('a') },
+          { value: 'b', labels: labels('b') },
+        ],
+        default: 'b',
+      }),
+    );
     bad('t', field('text', { default: 5 }));
     good('t', field('text', { default: 'five' }));
     bad('d', field('date', { default: true }));
@@ -146,7 +191,15 @@ describe('definitionIssues', () => {
 describe('toDeclaration', () => {
   it('places the type under its menu entry with the configured record table and system fields', () => {
     const declaration = toDeclaration(TYPE);
-    expect(declaration).toMatchObject({ name: 'ticket', apiPath: '/custom/ticket', route: '/service/ticket', menuId: 6, table: 'configured_record', scope: 'custom', nameField: 'title' });
+    expect(declaration).toMatchObject({
+      name: 'ticket',
+      apiPath: '/custom/ticket',
+      route: '/service/ticket',
+      menuId: 6,
+      table: 'configured_record',
+      scope: 'custom',
+      nameField: 'title',
+    });
     expect(Object.keys(declaration.fields)).toEqual(['id', ...Object.keys(TYPE.fields), 'createdTime', 'updatedTime']);
     expect(declaration.fields.id).toStrictEqual({ type: 'number', readOnly: true, views: ['list', 'show'], sortable: true });
     expect(declaration.fields.createdTime).toStrictEqual({ type: 'datetime', readOnly: true, views: ['list', 'show'], sortable: true });
@@ -161,8 +214,13 @@ describe('toDeclaration', () => {
     expect(declaration.fields.price).toStrictEqual({ type: 'number', min: undefined, max: undefined, scale: 2, sortable: true });
     expect(toDeclaration({ ...TYPE, fields: { size: field('number') } }).fields.size).toStrictEqual({ type: 'number', min: undefined, max: undefined, sortable: true });
     expect(declaration.fields.title).toStrictEqual({
-      type: 'text', required: true, minLength: 2, maxLength: 255, unique: true,
-      patterns: [{ regex: '^[A-Z]', negate: undefined, message: 'resources.ticket.patterns.title.0' }], sortable: true,
+      type: 'text',
+      required: true,
+      minLength: 2,
+      maxLength: 255,
+      unique: true,
+      patterns: [{ regex: '^[A-Z]', negate: undefined, message: 'resources.ticket.patterns.title.0' }],
+      sortable: true,
     });
     expect(declaration.fields.note).toStrictEqual({ type: 'textarea', minLength: undefined, maxLength: 4000 });
     expect(toDeclaration({ ...TYPE, fields: { note: field('textarea', { maxLength: 50 }) } }).fields.note.maxLength).toBe(50);
@@ -181,15 +239,20 @@ describe('toDeclaration', () => {
     expect(toDeclaration({ ...TYPE, fields: { count: TYPE.fields.count, note: TYPE.fields.note } }).nameField).toBe('id');
   });
 
-  it('builds the list: filters with their keys, the default sort, and the rules\' message keys', () => {
+  it("builds the list: filters with their keys, the default sort, and the rules' message keys", () => {
     const declaration = toDeclaration(TYPE);
     expect(declaration.list).toStrictEqual({
       columns: ['title', 'level'],
       defaultSort: { field: 'id', order: 'DESC' },
-      filters: [{ name: 'levelIn', field: 'level', operator: 'in', alwaysOn: true }, { name: 'dueTo', field: 'due', operator: 'lte' }],
+      filters: [
+        { name: 'levelIn', field: 'level', operator: 'in', alwaysOn: true },
+        { name: 'dueTo', field: 'due', operator: 'lte' },
+      ],
     });
     expect(toDeclaration({ ...TYPE, list: { columns: ['due'], defaultSort: { field: 'due', order: 'ASC' } } }).list).toStrictEqual({
-      columns: ['due'], defaultSort: { field: 'due', order: 'ASC' }, filters: [],
+      columns: ['due'],
+      defaultSort: { field: 'due', order: 'ASC' },
+      filters: [],
     });
     expect(declaration.rules).toStrictEqual([{ kind: 'notGreaterThan', field: 'count', other: 'price', message: 'resources.ticket.rules.0' }]);
     expect(toDeclaration({ ...TYPE, rules: undefined }).rules).toStrictEqual([]);
@@ -197,7 +260,7 @@ describe('toDeclaration', () => {
 });
 
 describe('configured texts', () => {
-  it('gives the type\'s labels, the system fields\' in each language, enums, patterns and rules', () => {
+  it("gives the type's labels, the system fields' in each language, enums, patterns and rules", () => {
     const texts = configuredTexts(TYPE, 'zh');
     expect(texts.name).toBe('工单');
     expect(texts.fields).toMatchObject({ id: 'ID', createdTime: '创建时间', updatedTime: '更新时间', count: 'number' });

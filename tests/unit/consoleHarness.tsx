@@ -223,7 +223,14 @@ export const consoleHarness = (options: ConsoleOptions = {}) => {
           <ConsoleServicesProvider services={services}>
             <RouteGuard isSignedIn={session.isSignedIn}>
               <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={createI18nProvider(locale)} store={memoryStore()} theme={testTheme}>
-                <AdminUI layout={ConsoleLayout} loginPage={LoginPage} catchAll={() => <Navigate to="/404" replace />} notification={BridgedNotification} requireAuth disableTelemetry>
+                <AdminUI
+                  layout={ConsoleLayout}
+                  loginPage={LoginPage}
+                  catchAll={() => <Navigate to="/404" replace />}
+                  notification={BridgedNotification}
+                  requireAuth
+                  disableTelemetry
+                >
                   {buildResources()}
                   <CustomRoutes noLayout>
                     <Route path="/forgotPassword" element={<ForgotPasswordPage />} />
@@ -260,5 +267,4 @@ export const consoleHarness = (options: ConsoleOptions = {}) => {
 export type ConsoleHarness = ReturnType<typeof consoleHarness>;
 
 /** Calls of one 'METHOD path'. */
-export const callsTo = (calls: ConsoleHarness['calls'], method: string, path: string) =>
-  calls.filter((call) => call.method === method && call.path === path);
+export const callsTo = (calls: ConsoleHarness['calls'], method: string, path: string) => calls.filter((call) => call.method === method && call.path === path);

@@ -58,7 +58,7 @@ describe('the PGlite template a new data folder starts from', () => {
     expect(usableTemplate(template, migrations)).toBe(false);
   });
 
-  it('an older build\'s marker (the version alone) means initialised, not migrated: used', () => {
+  it("an older build's marker (the version alone) means initialised, not migrated: used", () => {
     marker(PGLITE_VERSION);
     expect(usableTemplate(template, migrations)).toBe(true);
   });
@@ -104,11 +104,23 @@ describe('the PGlite template a new data folder starts from', () => {
     };
     writeFileSync(join(migrations, '0002_late.sql'), 'create table c ();');
     marker({ pglite: PGLITE_VERSION, migrations: current });
-    journal([['0000_init', 100], ['0001_more', 200], ['0002_late', 200]]);
+    journal([
+      ['0000_init', 100],
+      ['0001_more', 200],
+      ['0002_late', 200],
+    ]);
     expect(usableTemplate(template, migrations)).toBe(false);
-    journal([['0000_init', 100], ['0001_more', 200], ['0002_late', 150]]);
+    journal([
+      ['0000_init', 100],
+      ['0001_more', 200],
+      ['0002_late', 150],
+    ]);
     expect(usableTemplate(template, migrations)).toBe(false);
-    journal([['0000_init', 100], ['0001_more', 200], ['0002_late', 201]]);
+    journal([
+      ['0000_init', 100],
+      ['0001_more', 200],
+      ['0002_late', 201],
+    ]);
     expect(usableTemplate(template, migrations)).toBe(true);
   });
 });

@@ -38,8 +38,7 @@ describe('dataProvider: generic CRUD calls (declaration registry)', () => {
   it('getList meta.all pages through every record', async () => {
     const first = Array.from({ length: 500 }, (_, index) => ({ id: index + 1 }));
     const { http, download, calls } = fakeHttp({
-      'POST /permission/page': (call: { body?: unknown }) =>
-        (call.body as { pageNum: number }).pageNum === 1 ? page(first, 502) : page([{ id: 501 }, { id: 502 }], 502),
+      'POST /permission/page': (call: { body?: unknown }) => ((call.body as { pageNum: number }).pageNum === 1 ? page(first, 502) : page([{ id: 501 }, { id: 502 }], 502)),
     });
     const result = await createDataProvider(http, download).getList('systemSettings/permission', {
       pagination: { page: 1, perPage: 500 },
@@ -75,7 +74,9 @@ describe('dataProvider: generic CRUD calls (declaration registry)', () => {
     const ids = Array.from({ length: 60 }, (_, index) => index + 1);
     const { http, download, calls } = fakeHttp({
       'GET /role/list': (call: { query?: Record<string, unknown> }) =>
-        String(call.query?.ids).split(',').map((id) => ({ id: Number(id), name: `r${id}` })),
+        String(call.query?.ids)
+          .split(',')
+          .map((id) => ({ id: Number(id), name: `r${id}` })),
     });
     const result = await createDataProvider(http, download).getMany('systemSettings/role', { ids, meta: { labels: true } });
     expect(calls.map((call) => String(call.query?.ids).split(',').length)).toEqual([50, 10]);
@@ -86,7 +87,10 @@ describe('dataProvider: generic CRUD calls (declaration registry)', () => {
   it('getMany without meta reads full records one by one (never partial records in the getOne cache)', async () => {
     const { http, download, calls } = fakeHttp({ 'GET /user/1': { id: 1, name: 'a' }, 'GET /user/2': { id: 2, name: 'b' } });
     const result = await createDataProvider(http, download).getMany('systemSettings/user', { ids: [1, 2] });
-    expect(result.data).toEqual([{ id: 1, name: 'a' }, { id: 2, name: 'b' }]);
+    expect(result.data).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
     expect(calls.map((call) => call.path)).toEqual(['/user/1', '/user/2']);
   });
 
@@ -144,7 +148,9 @@ describe('dataProvider: generic CRUD calls (declaration registry)', () => {
         throw new ApiError('1002', 'Parameter length error', { issues }, 400);
       },
     });
-    const failure = await createDataProvider(http, download).create('systemSettings/user', { data: { name: 'x' } }).catch((error) => error);
+    const failure = await createDataProvider(http, download)
+      .create('systemSettings/user', { data: { name: 'x' } })
+      .catch((error) => error);
     expect(failure.status).toBe(400);
     expect(failure.message).toBe('Parameter length error');
     expect(failure.body.errors).toEqual({

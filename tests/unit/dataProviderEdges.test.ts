@@ -79,7 +79,9 @@ describe('writes', () => {
         throw new ApiError('1004', 'Parameter error', { issues: [{ field: 'name', message: 'too long' }] });
       },
     });
-    const failure = await createDataProvider(http, download).create('systemSettings/role', { data: { name: 'x' } }).catch((error) => error);
+    const failure = await createDataProvider(http, download)
+      .create('systemSettings/role', { data: { name: 'x' } })
+      .catch((error) => error);
     expect(failure.status).toBe(400);
     expect(failure.body.errors.name).toBe('too long');
   });

@@ -18,7 +18,10 @@ describe('scale', () => {
     expect(hasAtMostDecimals(12, 2)).toBe(true);
     expect(hasAtMostDecimals(0.125, 2)).toBe(false);
     expect(validateField('refund', { type: 'number', scale: 2 }, 0.125, 'create')).toEqual({
-      field: 'refund', message: 'validation.scale', values: { scale: 2 }, code: '1004',
+      field: 'refund',
+      message: 'validation.scale',
+      values: { scale: 2 },
+      code: '1004',
     });
     expect(validateField('refund', { type: 'number', scale: 2 }, 99.99, 'create')).toBeNull();
   });

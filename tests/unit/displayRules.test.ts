@@ -41,7 +41,7 @@ describe('valueWithLabel', () => {
 });
 
 describe('linkFor', () => {
-  it('replaces every :field with the record\'s value, URL-encoded', () => {
+  it("replaces every :field with the record's value, URL-encoded", () => {
     expect(linkFor('/machines/:rvmId/events/:eventId', { rvmId: 42, eventId: 'a b/c' })).toBe('/machines/42/events/a%20b%2Fc');
     expect(linkFor('/fleet/:id', { id: 0 })).toBe('/fleet/0');
     expect(linkFor('/by/:_name2', { _name2: 'x' })).toBe('/by/x');

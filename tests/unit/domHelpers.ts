@@ -14,13 +14,11 @@ export const descriptionOf = (element: HTMLElement): string =>
 
 export const isInvalid = (element: HTMLElement) => element.getAttribute('aria-invalid') === 'true';
 
-export const isDisabled = (element: HTMLElement) =>
-  (element as HTMLButtonElement).disabled || element.getAttribute('aria-disabled') === 'true';
+export const isDisabled = (element: HTMLElement) => (element as HTMLButtonElement).disabled || element.getAttribute('aria-disabled') === 'true';
 
 /** Cell texts of a table's body rows. */
 export const rowTexts = (table: HTMLElement): string[][] =>
   [...table.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent?.trim() ?? ''));
 
 /** Header texts of a table. */
-export const headerTexts = (table: HTMLElement): string[] =>
-  [...table.querySelectorAll('thead th')].map((cell) => cell.textContent?.trim() ?? '');
+export const headerTexts = (table: HTMLElement): string[] => [...table.querySelectorAll('thead th')].map((cell) => cell.textContent?.trim() ?? '');

@@ -40,7 +40,10 @@ describe('download client', () => {
     expect(blob.size).toBe(10);
     expect(blob.type).toBe('text/csv');
     expect(filename).toBe('users list.csv');
-    expect(progress).toEqual([[4, 10], [10, 10]]);
+    expect(progress).toEqual([
+      [4, 10],
+      [10, 10],
+    ]);
   });
 
   it("shows 'Download failed' on a non-200 answer", async () => {

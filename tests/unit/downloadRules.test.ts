@@ -42,9 +42,9 @@ describe('what the download client sends', () => {
 
 describe('file names', () => {
   it('prefer filename*, trimmed and decoded; then a quoted or bare filename; then the fallback', () => {
-    expect(filenameFromDisposition("attachment; filename*=UTF-8''a%20b.csv ; filename=\"x.csv\"", 'f')).toBe('a b.csv');
+    expect(filenameFromDisposition('attachment; filename*=UTF-8\'\'a%20b.csv ; filename="x.csv"', 'f')).toBe('a b.csv');
     expect(filenameFromDisposition("attachment; filename* = utf-8''%E6%8A%A5%E8%A1%A8.xlsx", 'f')).toBe('报表.xlsx');
-    expect(filenameFromDisposition("attachment; filename*=UTF-8''%E0%A4%A; filename=\"plain.csv\"", 'f')).toBe('plain.csv');
+    expect(filenameFromDisposition('attachment; filename*=UTF-8\'\'%E0%A4%A; filename="plain.csv"', 'f')).toBe('plain.csv');
     expect(filenameFromDisposition('attachment; filename = "quoted name.csv"', 'f')).toBe('quoted name.csv');
     expect(filenameFromDisposition('attachment; filename=bare.csv ', 'f')).toBe('bare.csv');
     expect(filenameFromDisposition('attachment', 'f')).toBe('f');

@@ -35,7 +35,15 @@ const wrap = (declaration: ResourceDeclaration, children: ReactNode, locale: Loc
 
 const EVENT = { id: 9, rvmId: 42, termNo: 'HK0042', code: 'am_code_PK_17', category: 'door', severity: 'error', duration: 3725 };
 const showField = (source: string, locale: Locale = 'en', record: object = EVENT) =>
-  render(wrap(event, <RecordContextProvider value={record}><FieldDisplay source={source} /></RecordContextProvider>, locale));
+  render(
+    wrap(
+      event,
+      <RecordContextProvider value={record}>
+        <FieldDisplay source={source} />
+      </RecordContextProvider>,
+      locale,
+    ),
+  );
 
 describe('shared display rules (resources/display.ts)', () => {
   it('formats durations as H:mm:ss with unbounded hours', () => {
@@ -55,7 +63,7 @@ describe('shared display rules (resources/display.ts)', () => {
 });
 
 describe('event columns', () => {
-  it('the machine number links to the machine page\'s event history', async () => {
+  it("the machine number links to the machine page's event history", async () => {
     showField('termNo');
     const link = await screen.findByRole('link', { name: 'HK0042' });
     expect(link.getAttribute('href')).toBe('/installation/rvmpage/42/EventHistory');
@@ -72,16 +80,32 @@ describe('event columns', () => {
   });
 
   it('the code filter offers every catalogue code with its text', async () => {
-    const codeFilter = buildFilterInputs(event, RESOURCES).find((input) => (input.props as { source: string }).source === 'code') as ReactElement<{ choices: unknown[]; optionText: ReactElement }>;
+    const codeFilter = buildFilterInputs(event, RESOURCES).find((input) => (input.props as { source: string }).source === 'code') as ReactElement<{
+      choices: unknown[];
+      optionText: ReactElement;
+    }>;
     expect(codeFilter.props.choices).toHaveLength(70);
-    render(wrap(event, <RecordContextProvider value={{ id: 'am_code_PK_5', name: 'resources.event.enums.code.am_code_PK_5' }}>{codeFilter.props.optionText}</RecordContextProvider>, 'zh'));
+    render(
+      wrap(
+        event,
+        <RecordContextProvider value={{ id: 'am_code_PK_5', name: 'resources.event.enums.code.am_code_PK_5' }}>{codeFilter.props.optionText}</RecordContextProvider>,
+        'zh',
+      ),
+    );
     expect(await screen.findByText(`am_code_PK_5 – ${translate('zh', 'fleet.alarms.am_code_PK_5')}`)).toBeTruthy();
   });
 });
 
 describe('event notification form', () => {
   const input = (source: string, view: 'create' | 'edit') =>
-    render(wrap(eventNotification, <Form record={view === 'edit' ? { id: 1, notifyOnClear: false } : undefined}><FieldInput source={source} view={view} /></Form>));
+    render(
+      wrap(
+        eventNotification,
+        <Form record={view === 'edit' ? { id: 1, notifyOnClear: false } : undefined}>
+          <FieldInput source={source} view={view} />
+        </Form>,
+      ),
+    );
 
   it('starts a new rule with the declared defaults (mail when cleared: on)', async () => {
     input('notifyOnClear', 'create');
@@ -106,10 +130,18 @@ describe('event notification form', () => {
     }
   });
 
-  it('shows a rule\'s alarm codes as their texts in the user\'s language, each code in its tooltip', async () => {
+  it("shows a rule's alarm codes as their texts in the user's language, each code in its tooltip", async () => {
     const rule = { id: 3, alarmCodes: 'am_code_PK_1, am_code_PK_17' };
     for (const locale of ['en', 'zh'] as const) {
-      const { container, unmount } = render(wrap(eventNotification, <RecordContextProvider value={rule}><FieldDisplay source="alarmCodes" /></RecordContextProvider>, locale));
+      const { container, unmount } = render(
+        wrap(
+          eventNotification,
+          <RecordContextProvider value={rule}>
+            <FieldDisplay source="alarmCodes" />
+          </RecordContextProvider>,
+          locale,
+        ),
+      );
       await screen.findByTitle('am_code_PK_17');
       const chips = [...container.querySelectorAll('[data-value]')];
       expect(chips.map((chip) => chip.getAttribute('title'))).toEqual(['am_code_PK_1', 'am_code_PK_17']);

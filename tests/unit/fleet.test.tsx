@@ -18,8 +18,15 @@ const WAIT = { timeout: 20_000 };
 afterEach(() => cleanup());
 
 const fleet = (id: number, name: string, parentId: number | null, total: number, children: FleetNode[] = [], down = 0): FleetNode => ({
-  id, name, level: parentId === null ? 1 : 2, parentId, createTime: null, machineCount: total, totalMachineCount: total,
-  statusCounts: { Up: total - down, Offline: 0, Down: down, Sleep: 0 }, children,
+  id,
+  name,
+  level: parentId === null ? 1 : 2,
+  parentId,
+  createTime: null,
+  machineCount: total,
+  totalMachineCount: total,
+  statusCounts: { Up: total - down, Offline: 0, Down: down, Sleep: 0 },
+  children,
 });
 const TREE = [fleet(1, 'Hong Kong', null, 5, [fleet(3, 'Kowloon', 1, 3, [], 1), fleet(4, 'Island', 1, 2)], 1), fleet(2, 'Macau', null, 0)];
 const MACHINES = { list: [{ id: 5, termNo: 'HK0005', serialNumber: 'SN-0005', termType: 'S1', fleetId: 3, currentSts: 'Up' }], total: 1, pageNum: 1, pageSize: 20 };
@@ -33,7 +40,11 @@ describe('fleet management screen', () => {
     h.renderIn(<FleetManagementPage node={findMenuByKey('fleetManagement')!} />, '/installation/fleetManagement');
     expect(screen.getByRole('heading', { name: t('menu.fleetManagement') })).toBeTruthy();
     const tree = await screen.findByRole('tree', { name: t('installation.fleet.title') }, WAIT);
-    expect(within(tree).getAllByRole('treeitem').map((row) => row.textContent)).toEqual([
+    expect(
+      within(tree)
+        .getAllByRole('treeitem')
+        .map((row) => row.textContent),
+    ).toEqual([
       `${t('installation.fleet.all')}5`,
       expect.stringMatching(/^Hong Kong5/),
       expect.stringMatching(/^Kowloon3/),
@@ -122,7 +133,7 @@ describe('fleet tree', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('a name a sibling already has: the server\'s issue (9450) shows under the name field, the dialog stays', async () => {
+  it("a name a sibling already has: the server's issue (9450) shows under the name field, the dialog stays", async () => {
     const user = setupUser();
     const message = 'Another fleet under the same parent is already called "Macau"';
     renderPanel({
@@ -203,7 +214,11 @@ describe('fleet tree', () => {
     expect(screen.queryByRole('button', { name: t('installation.fleet.create') })).toBeNull();
     await user.click(screen.getByRole('button', { name: t('installation.fleet.actions', { name: 'Macau' }) }));
     const menu = await screen.findByRole('menu', {}, WAIT);
-    expect(within(menu).getAllByRole('menuitem').map((entry) => entry.textContent)).toEqual([t('installation.fleet.rename'), t('installation.fleet.move')]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((entry) => entry.textContent),
+    ).toEqual([t('installation.fleet.rename'), t('installation.fleet.move')]);
   });
 
   it('says so when there is no fleet yet', async () => {

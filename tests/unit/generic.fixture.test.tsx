@@ -60,7 +60,12 @@ describe('buildResources with a fixture registry', () => {
   });
 
   it('customViews picks a hand-written view; an unknown key fails loudly', () => {
-    expect(viewComponentFor(RESOURCES.find((declaration) => declaration.name === 'user')!, 'list')).toBe(UserList);
+    expect(
+      viewComponentFor(
+        RESOURCES.find((declaration) => declaration.name === 'user')!,
+        'list',
+      ),
+    ).toBe(UserList);
     expect(viewComponentFor({ ...gadget, customViews: { show: 'special' } }, 'show', { special: GenericList })).toBe(GenericList);
     expect(() => viewComponentFor({ ...gadget, customViews: { show: 'missing' } }, 'show', {})).toThrow(/missing/);
   });
@@ -135,7 +140,11 @@ describe('the fixture rendered: what a user sees', { timeout: 60_000 }, () => {
   };
   const english = messagesFor('en') as unknown as { resources: Record<string, unknown> };
   const i18nProvider = polyglotI18nProvider(
-    () => ({ ...english, resources: { ...english.resources, gadget: gadgetLabels, 'service/gadget': gadgetLabels, gizmo: { name: 'Gizmo |||| Gizmos', fields: { title: 'Title' } } } }) as unknown as TranslationMessages,
+    () =>
+      ({
+        ...english,
+        resources: { ...english.resources, gadget: gadgetLabels, 'service/gadget': gadgetLabels, gizmo: { name: 'Gizmo |||| Gizmos', fields: { title: 'Title' } } },
+      }) as unknown as TranslationMessages,
     'en',
     [{ locale: 'en', name: 'English' }],
     { allowMissing: true },
@@ -180,7 +189,10 @@ describe('the fixture rendered: what a user sees', { timeout: 60_000 }, () => {
   it('the list shows the declared columns with their labels, the record, its reference by name, and the always-on filter', async () => {
     const { calls } = renderAt('/service/gadget');
     const table = await screen.findByRole('table');
-    const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent?.trim()).filter(Boolean);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent?.trim())
+      .filter(Boolean);
     expect(headers).toEqual(['Label', 'Weight (g)', 'Colour', 'Owner', 'Created']);
     const row = (await within(table).findByText('Sprocket')).closest('tr')!;
     await waitFor(() => expect(within(row).getByText('Gizmo two')).toBeTruthy()); // the reference, by its name
@@ -193,7 +205,7 @@ describe('the fixture rendered: what a user sees', { timeout: 60_000 }, () => {
     expect(calls.find((call) => call.path === '/gadget/page')?.body).toMatchObject({ pageNum: 1, pageSize: 20, sort: 'createTime', order: 'DESC' });
   });
 
-  it('the create form refuses a missing required field in the catalogue\'s words, then creates the record', async () => {
+  it("the create form refuses a missing required field in the catalogue's words, then creates the record", async () => {
     const { calls } = renderAt('/service/gadget/create');
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText(/Weight \(g\)/), '120');

@@ -16,7 +16,16 @@ afterEach(() => cleanup());
 
 const ROLES = { list: [{ id: 1, name: 'Operators', description: 'Day shift', createTime: '2026-01-02T03:04:05.000Z' }], total: 1, pageNum: 1, pageSize: 20 };
 const USERS = { list: [{ id: 7, name: 'ada', realname: 'Ada Admin', enabled: true, roles: [] }], total: 1, pageNum: 1, pageSize: 20 };
-const builtIn = (id: number, name: string, filter: Record<string, unknown>): SavedFilter => ({ id, resource: 'user', name, filter, visibility: 'public', builtIn: true, ownerId: null, mine: false });
+const builtIn = (id: number, name: string, filter: Record<string, unknown>): SavedFilter => ({
+  id,
+  resource: 'user',
+  name,
+  filter,
+  visibility: 'public',
+  builtIn: true,
+  ownerId: null,
+  mine: false,
+});
 
 describe('export follows the column chooser', () => {
   it('places and hides columns as react-admin does (ranks[position] = column index; actions are no field)', () => {
@@ -75,9 +84,11 @@ describe('saved filters', () => {
     expect(within(item).queryByTitle(zh('generic.savedFilters.deleteTitle'))).toBeNull();
   });
 
-  it('limits a saved filter\'s name to 40 characters and says so', async () => {
+  it("limits a saved filter's name to 40 characters and says so", async () => {
     const user = setupUser();
-    const h = consoleHarness({ handlers: { 'POST /role/page': ROLES, 'GET /saved-filter': [], 'POST /saved-filter': (call: { body?: unknown }) => ({ id: 9, ...(call.body as object) }) } });
+    const h = consoleHarness({
+      handlers: { 'POST /role/page': ROLES, 'GET /saved-filter': [], 'POST /saved-filter': (call: { body?: unknown }) => ({ id: 9, ...(call.body as object) }) },
+    });
     h.renderApp('/systemSettings/role?filter=%7B%22nameLike%22%3A%22op%22%7D');
     await screen.findByText('Operators', {}, WAIT);
     await user.click(screen.getByRole('button', { name: t('generic.savedFilters.button') }));
@@ -101,7 +112,12 @@ describe('save toasts', () => {
       const user = setupUser();
       const tr = translatorFor(locale);
       const h = consoleHarness({
-        handlers: { 'POST /role/page': ROLES, 'GET /saved-filter': [], 'POST /permission/page': { list: [], total: 0, pageNum: 1, pageSize: 500 }, 'POST /role': { id: 2, name: 'Night' } },
+        handlers: {
+          'POST /role/page': ROLES,
+          'GET /saved-filter': [],
+          'POST /permission/page': { list: [], total: 0, pageNum: 1, pageSize: 500 },
+          'POST /role': { id: 2, name: 'Night' },
+        },
       });
       h.session.setLang(locale);
       h.renderApp('/systemSettings/role/create');
@@ -117,7 +133,7 @@ describe('save toasts', () => {
 });
 
 describe('user names', () => {
-  it('the user form refuses a name with spaces, in the user\'s language, without calling the server', async () => {
+  it("the user form refuses a name with spaces, in the user's language, without calling the server", async () => {
     for (const locale of ['en', 'zh'] as const) {
       const user = setupUser();
       const tr = translatorFor(locale);

@@ -12,7 +12,7 @@ describe('replay range', () => {
     });
   });
 
-  it('takes the pickers\' strings as they are typed (a minute, no seconds)', () => {
+  it("takes the pickers' strings as they are typed (a minute, no seconds)", () => {
     const range = replayRange({ from: '2026-11-27T08:00:00.000Z', to: '2026-11-27T09:15:00.000Z' });
     expect(range.to).toBe('2026-11-27T09:15:59.999Z');
     expect(new Date('2026-11-27T09:15:42Z') <= new Date(range.to)).toBe(true);

@@ -6,8 +6,7 @@ import { ApiError } from '../../src/providers/httpTypes';
 
 type FetchCall = { url: string; init: RequestInit };
 
-const jsonResponse = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const setup = (answer: (call: FetchCall) => Response | Promise<Response>, options: { lang?: 'en' | 'zh'; token?: boolean; timeoutMs?: number } = {}) => {
   const calls: FetchCall[] = [];
@@ -90,8 +89,7 @@ describe('requests', () => {
     vi.useFakeTimers();
     try {
       const { http, notify } = setup(
-        ({ init }) =>
-          new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+        ({ init }) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
         { timeoutMs: 60_000 },
       );
       const pending = http.get('/slow').catch((error: unknown) => error);
@@ -125,16 +123,14 @@ describe('requests', () => {
 });
 
 describe('answers', () => {
-  it.each([
-    [{ resCode: '00000', resData: { a: 1 } }],
-    [{ resCode: '0', resData: { a: 1 } }],
-    [{ code: '00000', data: { a: 1 } }],
-    [{ code: 0, data: { a: 1 } }],
-  ])('resolves with the payload of %j', async (body) => {
-    const { http, notify } = setup(() => jsonResponse(body));
-    await expect(http.get('/x')).resolves.toEqual({ a: 1 });
-    expect(notify).not.toHaveBeenCalled();
-  });
+  it.each([[{ resCode: '00000', resData: { a: 1 } }], [{ resCode: '0', resData: { a: 1 } }], [{ code: '00000', data: { a: 1 } }], [{ code: 0, data: { a: 1 } }]])(
+    'resolves with the payload of %j',
+    async (body) => {
+      const { http, notify } = setup(() => jsonResponse(body));
+      await expect(http.get('/x')).resolves.toEqual({ a: 1 });
+      expect(notify).not.toHaveBeenCalled();
+    },
+  );
 
   it('converts ISO-like date-times anywhere in the payload to local YYYY-MM-DD HH:mm:ss', async () => {
     const utc = '2024-03-05T07:08:09.123Z';
@@ -173,7 +169,9 @@ describe('answers', () => {
   });
 
   it('uses the validation issues when the server message is only the generic text', async () => {
-    const { http } = setup(() => jsonResponse({ resCode: '1001', resMsg: 'Parameter cannot be empty', resData: { issues: [{ field: 'name', message: 'This field cannot be empty' }] } }, 400));
+    const { http } = setup(() =>
+      jsonResponse({ resCode: '1001', resMsg: 'Parameter cannot be empty', resData: { issues: [{ field: 'name', message: 'This field cannot be empty' }] } }, 400),
+    );
     await expect(http.post('/user', {})).rejects.toThrow('Parameter cannot be empty: This field cannot be empty');
   });
 
@@ -227,7 +225,9 @@ describe('answers', () => {
 
   it('does not toast when the caller aborts', async () => {
     const controller = new AbortController();
-    const { http, notify } = setup(({ init }) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))));
+    const { http, notify } = setup(
+      ({ init }) => new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+    );
     const pending = http.get('/x', undefined, { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toThrow('aborted');

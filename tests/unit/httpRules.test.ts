@@ -4,7 +4,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { catalogueTranslator } from '../../src/providers/i18nProvider';
 import { format, isValid, parseISO } from 'date-fns';
-import { buildQueryString, convertDateTimes, createHttpClient, failureMessage, flattenQuery, isForcedLogoutCode, readEnvelope, timeoutSignal, type HttpClientOptions, type Notify } from '../../src/providers/http';
+import {
+  buildQueryString,
+  convertDateTimes,
+  createHttpClient,
+  failureMessage,
+  flattenQuery,
+  isForcedLogoutCode,
+  readEnvelope,
+  timeoutSignal,
+  type HttpClientOptions,
+  type Notify,
+} from '../../src/providers/http';
 import { ApiError } from '../../src/providers/httpTypes';
 
 const en = catalogueTranslator('en');
@@ -59,7 +70,21 @@ describe('convertDateTimes', () => {
 
   // The client's own parser (the login page's bundle carries no date-fns) reads these forms as date-fns did.
   it("converts every ISO-like form as date-fns' parseISO and format did, and leaves out-of-range ones as they are", () => {
-    const dates = ['2024-01-02', '2024-02-29', '2023-02-29', '1900-02-29', '2000-02-29', '2024-13-01', '2024-00-10', '2024-04-31', '2024-03-10', '2024-11-03', '0050-06-15', '9999-12-31', '2024-10-27'];
+    const dates = [
+      '2024-01-02',
+      '2024-02-29',
+      '2023-02-29',
+      '1900-02-29',
+      '2000-02-29',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-04-31',
+      '2024-03-10',
+      '2024-11-03',
+      '0050-06-15',
+      '9999-12-31',
+      '2024-10-27',
+    ];
     const times = ['03:04', '00:00:00', '23:59:59', '24:00', '24:00:00', '24:00:01', '24:00:00.5', '25:00', '12:60', '12:30:60', '12:30:59.999999999', '02:30', '01:30:15.5'];
     const zones = ['', 'Z', '+08:00', '-05:00', '+0530', '+08', '-12', '+14:00', '+08:60', '+00:59'];
     const expected = (value: string) => {
@@ -77,7 +102,8 @@ describe('convertDateTimes', () => {
           }
     expect(checked).toBe(dates.length * times.length * zones.length * 2);
     // unchanged when it is no date-time at all
-    for (const value of ['2024-01-02', '2024-01-02T03', '2024-01-02T03:04:05+8', '2024-01-02T03:04:05.1234567890Z', 'x2024-01-02T03:04']) expect(convertDateTimes(value)).toBe(value);
+    for (const value of ['2024-01-02', '2024-01-02T03', '2024-01-02T03:04:05+8', '2024-01-02T03:04:05.1234567890Z', 'x2024-01-02T03:04'])
+      expect(convertDateTimes(value)).toBe(value);
   });
 });
 

@@ -83,9 +83,7 @@ describe('keys used in the source', () => {
   const sections = [...Object.keys(catalogues.en), 'ra'];
   const keyLiteral = new RegExp(`(['"\`])((?:${sections.join('|')})\\.[A-Za-z0-9_]+(?:\\.[A-Za-z0-9_]+)*)\\1`, 'g');
   const used = () =>
-    ['src', 'server', 'resources'].flatMap((dir) => files(dir)).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(keyLiteral)].map((match) => ({ file, key: match[2] })),
-    );
+    ['src', 'server', 'resources'].flatMap((dir) => files(dir)).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(keyLiteral)].map((match) => ({ file, key: match[2] })));
 
   it('finds the keys (the scan itself works: a broken pattern would pass the next test on nothing)', () => {
     const keys = new Set(used().map((use) => use.key));
@@ -93,9 +91,16 @@ describe('keys used in the source', () => {
     expect(keys.size).toBeGreaterThan(200);
   });
 
-  it('every literal key of src/, server/ and resources/ exists in the English catalogue (ra.* in react-admin\'s)', () => {
+  it("every literal key of src/, server/ and resources/ exists in the English catalogue (ra.* in react-admin's)", () => {
     // a group ('fleet.statuses') is a prefix the code completes with a value: it must exist as a group
-    const groups = new Set([...en.keys()].flatMap((key) => key.split('.').slice(1).map((_, end, parts) => [key.split('.')[0], ...parts.slice(0, end)].join('.'))));
+    const groups = new Set(
+      [...en.keys()].flatMap((key) =>
+        key
+          .split('.')
+          .slice(1)
+          .map((_, end, parts) => [key.split('.')[0], ...parts.slice(0, end)].join('.')),
+      ),
+    );
     const missing = used()
       .filter(({ key }) => !(key.startsWith('ra.') ? ra.has(key) : en.has(key) || groups.has(key)))
       .map(({ file, key }) => `${file}: ${key}`);

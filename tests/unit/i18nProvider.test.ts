@@ -98,7 +98,9 @@ describe('the console i18nProvider', () => {
   });
 
   it('merges react-admin strings with our sections, and aliases resource labels under their route names', () => {
-    const merged = mergeMessages({ resources: { user: { name: 'User' }, notDeclared: { name: 'X' } }, menu: { home: 'Home' } } as never, { ra: { action: { save: 'Save' } } }) as unknown as Record<string, Record<string, unknown>>;
+    const merged = mergeMessages({ resources: { user: { name: 'User' }, notDeclared: { name: 'X' } }, menu: { home: 'Home' } } as never, {
+      ra: { action: { save: 'Save' } },
+    }) as unknown as Record<string, Record<string, unknown>>;
     expect(merged.ra).toEqual({ action: { save: 'Save' } });
     expect(merged.menu).toEqual({ home: 'Home' });
     const resources = merged.resources;

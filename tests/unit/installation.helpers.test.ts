@@ -45,7 +45,15 @@ describe('machine page tabs', () => {
 });
 
 const node = (id: number, name: string, parentId: number | null, children: FleetNode[] = []): FleetNode => ({
-  id, name, parentId, level: 1, createTime: null, machineCount: 1, totalMachineCount: 1, statusCounts: { Up: 1, Offline: 0, Down: 0, Sleep: 0 }, children,
+  id,
+  name,
+  parentId,
+  level: 1,
+  createTime: null,
+  machineCount: 1,
+  totalMachineCount: 1,
+  statusCounts: { Up: 1, Offline: 0, Down: 0, Sleep: 0 },
+  children,
 });
 
 describe('fleet tree', () => {
@@ -54,7 +62,13 @@ describe('fleet tree', () => {
   it('shows the rows of expanded fleets only, with their depth', () => {
     expect(visibleFleetRows(tree, new Set()).map((row) => row.node.id)).toEqual([1, 5]);
     const rows = visibleFleetRows(tree, new Set([1, 2]));
-    expect(rows.map((row) => [row.node.id, row.depth, row.hasChildren])).toEqual([[1, 0, true], [2, 1, true], [4, 2, false], [3, 1, false], [5, 0, false]]);
+    expect(rows.map((row) => [row.node.id, row.depth, row.hasChildren])).toEqual([
+      [1, 0, true],
+      [2, 1, true],
+      [4, 2, false],
+      [3, 1, false],
+      [5, 0, false],
+    ]);
   });
 
   it('finds the ancestors of a fleet (root first)', () => {
@@ -86,7 +100,16 @@ describe('fleet tree', () => {
 describe('search hits', () => {
   const machineHit: SearchHit = { type: 'machine', id: 7, termNo: 'HK0007', serialNumber: 'SN7', address: 'Nathan Road', termType: 'H30', currentSts: 'Up', matched: 'termNo' };
   const session = (id: number, voucherCode: string | null, userId: string | null = null): SearchHit => ({
-    type: 'consumerSession', id, rvmId: 7, termNo: 'HK0007', startTime: null, payoutMethod: 'receipt', totalRefund: 1.2, voucherCode, userId, matched: voucherCode ? 'voucherCode' : 'userId',
+    type: 'consumerSession',
+    id,
+    rvmId: 7,
+    termNo: 'HK0007',
+    startTime: null,
+    payoutMethod: 'receipt',
+    totalRefund: 1.2,
+    voucherCode,
+    userId,
+    matched: voucherCode ? 'voucherCode' : 'userId',
   });
 
   it('opens a machine hit on its machine page and a session hit on its details', () => {

@@ -131,9 +131,11 @@ describe('left menu', () => {
     expect(search.textContent).toBe('');
     await user.click(within(sidebar()).getByRole('button', { name: t('menu.promotion') }));
     const popup = await screen.findByRole('menu', {}, WAIT);
-    expect(within(popup).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(
-      ['promotionResource', 'promotionDeployment', 'createPromotionOption', 'defaultPromotion'].map((key) => t(`menu.${key}`)),
-    );
+    expect(
+      within(popup)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['promotionResource', 'promotionDeployment', 'createPromotionOption', 'defaultPromotion'].map((key) => t(`menu.${key}`)));
     await user.click(within(popup).getByRole('menuitem', { name: t('menu.promotionResource') }));
     await waitFor(() => expect(currentLocation()).toBe('/promotion/promotionResource'), WAIT);
     expect(await screen.findByText(t('app.notAvailable.message'), {}, WAIT)).toBeTruthy();
@@ -167,12 +169,20 @@ describe('session refresh on page load', () => {
 
   it('a forced change stored at sign-in: the layout shows the dialog and not the screen (whose calls would all be refused)', async () => {
     const forced = consoleHarness({ forced: 'firstLogin' });
-    forced.renderIn(<ConsoleLayout><p>the screen</p></ConsoleLayout>);
+    forced.renderIn(
+      <ConsoleLayout>
+        <p>the screen</p>
+      </ConsoleLayout>,
+    );
     const dialog = await screen.findByRole('dialog', { name: t('app.changePassword.title') }, WAIT);
     expect(within(dialog).getByText(t('app.changePassword.firstLogin'))).toBeTruthy();
     expect(screen.getByTestId('content').textContent).toBe('');
     cleanup();
-    consoleHarness().renderIn(<ConsoleLayout><p>the screen</p></ConsoleLayout>);
+    consoleHarness().renderIn(
+      <ConsoleLayout>
+        <p>the screen</p>
+      </ConsoleLayout>,
+    );
     expect(await screen.findByText('the screen', undefined, WAIT)).toBeTruthy();
   });
 });

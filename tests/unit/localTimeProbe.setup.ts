@@ -17,9 +17,24 @@ const state: ProbeState = globalState[PROBED] ?? (globalState[PROBED] = { touche
 if (process.env.TZ_PROBE === 'on' && !Object.hasOwn(Date.prototype, PROBED)) {
   Object.defineProperty(Date.prototype, PROBED, { value: true });
   const LOCAL = [
-    'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getMinutes', 'getTimezoneOffset',
-    'setFullYear', 'setMonth', 'setDate', 'setHours', 'setMinutes',
-    'toString', 'toDateString', 'toTimeString', 'toLocaleString', 'toLocaleDateString', 'toLocaleTimeString',
+    'getFullYear',
+    'getMonth',
+    'getDate',
+    'getDay',
+    'getHours',
+    'getMinutes',
+    'getTimezoneOffset',
+    'setFullYear',
+    'setMonth',
+    'setDate',
+    'setHours',
+    'setMinutes',
+    'toString',
+    'toDateString',
+    'toTimeString',
+    'toLocaleString',
+    'toLocaleDateString',
+    'toLocaleTimeString',
   ] as const;
   for (const name of LOCAL) {
     const original = Date.prototype[name] as (...args: unknown[]) => unknown;

@@ -18,7 +18,10 @@ const EMPTY_PAGE = pageOf([]);
 const renderMachinePage = (path: string, user: UserInfo = ADMIN, handlers: Record<string, unknown> = {}) =>
   mount(path, { user, handlers: { 'POST /rvmpage/eventHistory': EMPTY_PAGE, 'POST /rvmpage/consumerSessions': EMPTY_PAGE, ...handlers } });
 const tabList = () => screen.findByRole('tablist', { name: t('installation.machinePage.tabs') }, WAIT);
-const tabNames = async () => within(await tabList()).getAllByRole('tab').map((tab) => tab.textContent);
+const tabNames = async () =>
+  within(await tabList())
+    .getAllByRole('tab')
+    .map((tab) => tab.textContent);
 
 describe('machine page', () => {
   it('names the machine, offers every tab in menu order, and opens the requested one', async () => {
@@ -28,8 +31,16 @@ describe('machine page', () => {
     const header = title.parentElement!;
     expect(within(header).getByText(t('fleet.statuses.Up'))).toBeTruthy();
     expect(within(header).getByText('SN-0005 · S1 · Pier 3')).toBeTruthy();
-    expect(within(header).getByRole('link', { name: t('installation.machinePage.editRecord') }).getAttribute('href')).toBe('/installation/rvm/5');
-    expect(within(header).getByRole('link', { name: t('installation.machinePage.back') }).getAttribute('href')).toBe('/installation/fleetManagement');
+    expect(
+      within(header)
+        .getByRole('link', { name: t('installation.machinePage.editRecord') })
+        .getAttribute('href'),
+    ).toBe('/installation/rvm/5');
+    expect(
+      within(header)
+        .getByRole('link', { name: t('installation.machinePage.back') })
+        .getAttribute('href'),
+    ).toBe('/installation/fleetManagement');
     const selected = within(await tabList()).getByRole('tab', { selected: true });
     expect(selected.textContent).toBe(t('menu.EventHistory'));
     expect(screen.getByRole('tabpanel', { name: t('menu.EventHistory') })).toBeTruthy();

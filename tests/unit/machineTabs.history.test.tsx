@@ -70,7 +70,11 @@ describe('StatusHistory and OnlineOfflineHistory tabs', () => {
     const h = renderMachinePage('/installation/rvmpage/5/StatusHistory', { handlers: { 'POST /rvmpage/statusHistory': STATUS_PAGE } });
     await screen.findByRole('table', { name: t('fleet.history.status') }, WAIT);
     const presets = screen.getByRole('group', { name: t('installation.range.presets') });
-    expect(within(presets).getByRole('button', { name: t('installation.range.last7') }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      within(presets)
+        .getByRole('button', { name: t('installation.range.last7') })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
     await user.click(within(presets).getByRole('button', { name: t('installation.range.last1') }));
     await waitFor(() => {
       const body = lastBody(h, '/rvmpage/statusHistory');
@@ -88,26 +92,47 @@ describe('StatusHistory and OnlineOfflineHistory tabs', () => {
 
     fireEvent.change(to, { target: { value: '2025-03-03 10:00' } });
     await user.click(screen.getByRole('button', { name: t('installation.range.apply') }));
-    await waitFor(() => expect(lastBody(h, '/rvmpage/statusHistory')).toMatchObject({
-      from: new Date(2025, 2, 2, 10, 0).toISOString(),
-      to: new Date(2025, 2, 3, 10, 0).toISOString(),
-      pageNum: 1,
-    }), WAIT);
+    await waitFor(
+      () =>
+        expect(lastBody(h, '/rvmpage/statusHistory')).toMatchObject({
+          from: new Date(2025, 2, 2, 10, 0).toISOString(),
+          to: new Date(2025, 2, 3, 10, 0).toISOString(),
+          pageNum: 1,
+        }),
+      WAIT,
+    );
     expect(screen.queryByText(t('validation.endAfterStart'))).toBeNull();
-    expect(within(presets).getByRole('button', { name: t('installation.range.last7') }).getAttribute('aria-pressed')).toBe('false');
+    expect(
+      within(presets)
+        .getByRole('button', { name: t('installation.range.last7') })
+        .getAttribute('aria-pressed'),
+    ).toBe('false');
   });
 });
 
 describe('ServiceSessions tab', () => {
   it('lists the visits with their cleaning outcome, counts per outcome, and filters by outcome', async () => {
     const user = setupUser();
-    const visit = { id: 1, technician: 'Tam', startTime: '2025-03-01 09:00:00', endTime: '2025-03-01 09:20:00', durationSeconds: 1200, cleaningOutcome: 'aborted', binsEmptied: 2, note: 'door stuck' };
+    const visit = {
+      id: 1,
+      technician: 'Tam',
+      startTime: '2025-03-01 09:00:00',
+      endTime: '2025-03-01 09:20:00',
+      durationSeconds: 1200,
+      cleaningOutcome: 'aborted',
+      binsEmptied: 2,
+      note: 'door stuck',
+    };
     const h = renderMachinePage('/installation/rvmpage/5/ServiceSessions', {
       handlers: { 'POST /rvmpage/serviceSessions': pageOf([visit], 1, { byOutcome: { completed: 3, aborted: 1 } }) },
     });
     const table = await screen.findByRole('table', { name: t('menu.ServiceSessions') }, WAIT);
     expect(rowTexts(table)).toEqual([['Tam', '2025-03-01 09:00:00', '2025-03-01 09:20:00', duration(['m', 20]), t('fleet.cleaningOutcomes.aborted'), '2', 'door stuck']]);
-    for (const [outcome, count] of [['completed', 3], ['aborted', 1], ['failed', 0]] as const) {
+    for (const [outcome, count] of [
+      ['completed', 3],
+      ['aborted', 1],
+      ['failed', 0],
+    ] as const) {
       expect(screen.getByText(`${t(`fleet.cleaningOutcomes.${outcome}`)}: ${count}`)).toBeTruthy();
     }
     expect(lastBody(h, '/rvmpage/serviceSessions')).toMatchObject({ id: 5, cleaningOutcome: null });
@@ -118,7 +143,7 @@ describe('ServiceSessions tab', () => {
 });
 
 describe('EventHistory tab', () => {
-  it('shows each alarm in the catalogue\'s words, marks active ones, and filters', async () => {
+  it("shows each alarm in the catalogue's words, marks active ones, and filters", async () => {
     const user = setupUser();
     const events = [
       { id: 2, code: 'am_code_PK_4', category: 'bin', severity: 'warning', blocking: false, raisedTime: '2025-03-01 09:00:00', clearedTime: null, detail: 'bin 1' },
@@ -127,7 +152,15 @@ describe('EventHistory tab', () => {
     const h = renderMachinePage('/installation/rvmpage/5/EventHistory', { handlers: { 'POST /rvmpage/eventHistory': pageOf(events) } });
     const table = await screen.findByRole('table', { name: t('menu.EventHistory') }, WAIT);
     expect(rowTexts(table)).toEqual([
-      ['am_code_PK_4', t('fleet.alarms.am_code_PK_4'), t('fleet.alarmCategories.bin'), t('fleet.severities.warning'), '2025-03-01 09:00:00', t('installation.events.active'), 'bin 1'],
+      [
+        'am_code_PK_4',
+        t('fleet.alarms.am_code_PK_4'),
+        t('fleet.alarmCategories.bin'),
+        t('fleet.severities.warning'),
+        '2025-03-01 09:00:00',
+        t('installation.events.active'),
+        'bin 1',
+      ],
       ['am_code_PK_1', t('fleet.alarms.am_code_PK_1'), t('fleet.alarmCategories.bin'), t('fleet.severities.error'), '2025-03-01 08:00:00', '2025-03-01 08:30:00', ''],
     ]);
     expect(lastBody(h, '/rvmpage/eventHistory')).toMatchObject({ id: 5, category: null, severity: null, openOnly: null });

@@ -14,14 +14,42 @@ const WAIT = { timeout: 20_000 };
 afterEach(() => cleanup());
 
 const event = (id: number, code: string, clearedTime: string | null) => ({
-  id, code, category: 'bin', severity: 'warning', blocking: false, raisedTime: '2025-03-01 09:00:00', clearedTime, detail: null,
+  id,
+  code,
+  category: 'bin',
+  severity: 'warning',
+  blocking: false,
+  raisedTime: '2025-03-01 09:00:00',
+  clearedTime,
+  detail: null,
 });
 const OVERVIEW = {
   machine: {
-    id: 5, termNo: 'HK0005', serialNumber: 'SN-0005', termType: 'S1', sts: 'active', currentSts: 'Down', statusSince: '2025-03-01 08:00:00',
-    online: true, fleetId: 3, fleetPath: [{ id: 1, name: 'Hong Kong', level: 1 }, { id: 3, name: 'Kowloon', level: 2 }],
-    localAreaId: 'OP-1', address: 'Pier 3', longitude: null, latitude: null, softwareVersion: '2.4.1', macAddress: null, simNo: null,
-    installDate: null, activationDate: null, onTime: '07:00', offTime: '22:00', lastSessionTime: '2025-03-01 09:30:00',
+    id: 5,
+    termNo: 'HK0005',
+    serialNumber: 'SN-0005',
+    termType: 'S1',
+    sts: 'active',
+    currentSts: 'Down',
+    statusSince: '2025-03-01 08:00:00',
+    online: true,
+    fleetId: 3,
+    fleetPath: [
+      { id: 1, name: 'Hong Kong', level: 1 },
+      { id: 3, name: 'Kowloon', level: 2 },
+    ],
+    localAreaId: 'OP-1',
+    address: 'Pier 3',
+    longitude: null,
+    latitude: null,
+    softwareVersion: '2.4.1',
+    macAddress: null,
+    simNo: null,
+    installDate: null,
+    activationDate: null,
+    onTime: '07:00',
+    offTime: '22:00',
+    lastSessionTime: '2025-03-01 09:30:00',
   },
   bins: [
     { binNo: 1, itemType: 'plasticBottle', fillPercent: 85, currentHeight: 40, itemCount: 300, lastEmptiedTime: '2025-02-28 18:00:00', state: 'almostFull' },
@@ -33,7 +61,7 @@ const OVERVIEW = {
 };
 
 describe('Overview tab', () => {
-  it('shows identity, status, bins, today\'s figures, open alarms and last events', async () => {
+  it("shows identity, status, bins, today's figures, open alarms and last events", async () => {
     const h = renderMachinePage('/installation/rvmpage/5/Overview', { handlers: { 'GET /rvmpage/overview': OVERVIEW } });
     const identity = await screen.findByRole('heading', { name: t('fleet.overview.identity') }, WAIT);
     const card = identity.parentElement!;
@@ -90,8 +118,23 @@ describe('Overview tab', () => {
 });
 
 const PROFILE = {
-  id: 5, fleetId: 3, sts: 'active', localAreaId: 'OP-1', address: 'Pier 3', simNo: null, longitude: null, latitude: null, installDate: null,
-  activationDate: null, binEmptyHeight: 120, binFullHeight: 30, binAlmostFull: 80, binAlreadyFull: 95, onTime: '07:00', offTime: '22:00', note: null,
+  id: 5,
+  fleetId: 3,
+  sts: 'active',
+  localAreaId: 'OP-1',
+  address: 'Pier 3',
+  simNo: null,
+  longitude: null,
+  latitude: null,
+  installDate: null,
+  activationDate: null,
+  binEmptyHeight: 120,
+  binFullHeight: 30,
+  binAlmostFull: 80,
+  binAlreadyFull: 95,
+  onTime: '07:00',
+  offTime: '22:00',
+  note: null,
 };
 const CREDENTIAL = { serialNumber: 'SN-0005', hasSecret: false, rotatedTime: null, machineUrl: 'mqtt://gateway.test:1883', online: false, lastSeenTime: null };
 const profileHandlers = (extra: Record<string, unknown> = {}) => ({

@@ -14,8 +14,18 @@ const WAIT = { timeout: 20_000 };
 afterEach(() => cleanup());
 
 const SESSION = {
-  id: 77, rvmId: 5, startTime: '2025-03-01 10:00:00', endTime: '2025-03-01 10:02:00', payoutMethod: 'octopus', totalRefund: 1.5,
-  itemCount: 3, acceptedCount: 2, rejectedCount: 1, userId: 'U-1', voucherCode: 'V-HK-0001', donationInstituteId: null,
+  id: 77,
+  rvmId: 5,
+  startTime: '2025-03-01 10:00:00',
+  endTime: '2025-03-01 10:02:00',
+  payoutMethod: 'octopus',
+  totalRefund: 1.5,
+  itemCount: 3,
+  acceptedCount: 2,
+  rejectedCount: 1,
+  userId: 'U-1',
+  voucherCode: 'V-HK-0001',
+  donationInstituteId: null,
 };
 const DETAILS = {
   session: { ...SESSION, termNo: 'HK0005', serialNumber: 'SN-0005', termType: 'S1', donationInstitute: 'Green Fund' },
@@ -34,9 +44,10 @@ describe('ConsumerSessions tab', () => {
       handlers: { 'POST /rvmpage/consumerSessions': pageOf([SESSION]), 'GET /rvmpage/consumerSessionDetails': DETAILS },
     });
     const table = await screen.findByRole('table', { name: t('menu.ConsumerSessions') }, WAIT);
-    expect(headerTexts(table)).toEqual(
-      [t('installation.sessions.period'), ...['payoutMethod', 'totalRefund', 'itemCount', 'acceptedCount', 'rejectedCount', 'userId', 'voucherCode'].map((key) => t(`fleet.consumerSession.${key}`))],
-    );
+    expect(headerTexts(table)).toEqual([
+      t('installation.sessions.period'),
+      ...['payoutMethod', 'totalRefund', 'itemCount', 'acceptedCount', 'rejectedCount', 'userId', 'voucherCode'].map((key) => t(`fleet.consumerSession.${key}`)),
+    ]);
     expect(rowTexts(table)).toEqual([['2025-03-01 10:00:00 – 10:02:00', t('fleet.payoutMethods.octopus'), 'HK$1.50', '3', '2', '1', 'U-1', 'V-HK-0001']]);
     expect(lastBody(h)).toMatchObject({ id: 5, payoutMethod: null, voucherCode: null, userId: null, pageNum: 1 });
 

@@ -9,7 +9,7 @@ describe('menu and permission tree', () => {
     expect(new Set(nodes.map((node) => node.identifier)).size).toBe(nodes.length);
   });
 
-  it('keeps the product\'s ids for the top-level areas', () => {
+  it("keeps the product's ids for the top-level areas", () => {
     const ids = Object.fromEntries(MENU.map((node) => [node.key, node.id]));
     expect(ids).toEqual({ home: 0, search: 1, installation: 2, reports: 3, service: 6, promotion: 113, apis: 12, systemSettings: 21 });
   });

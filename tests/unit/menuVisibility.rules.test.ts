@@ -49,11 +49,9 @@ const holder = (...permissions: Array<string | [number, string]>) => ({
 });
 
 /** Visible keys as an indented outline (children under their parent). */
-const outline = (nodes: MenuNode[], depth = 0): string[] =>
-  nodes.flatMap((entry) => [`${'  '.repeat(depth)}${entry.key}`, ...outline(entry.children, depth + 1)]);
+const outline = (nodes: MenuNode[], depth = 0): string[] => nodes.flatMap((entry) => [`${'  '.repeat(depth)}${entry.key}`, ...outline(entry.children, depth + 1)]);
 
-const visible = (who: Parameters<typeof visibleMenu>[0], includeHidden = true) =>
-  outline(visibleMenu(who, { includeHidden, registry: REGISTRY }, MENU_UNDER_TEST));
+const visible = (who: Parameters<typeof visibleMenu>[0], includeHidden = true) => outline(visibleMenu(who, { includeHidden, registry: REGISTRY }, MENU_UNDER_TEST));
 
 describe('the declared resources behind menu entries', () => {
   it('lists every permission and extra permission of the resources under each menu id', () => {

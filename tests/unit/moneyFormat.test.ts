@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../src/kit/format';
 
 describe('formatMoney', () => {
-  it('shows the account\'s currency with its own decimals, in English and Chinese', () => {
+  it("shows the account's currency with its own decimals, in English and Chinese", () => {
     expect(formatMoney(0.8, 'en', 'HKD')).toBe('HK$0.80');
     expect(formatMoney(1234.5, 'en', 'HKD')).toBe('HK$1,234.50');
     expect(formatMoney(1234.5, 'zh', 'HKD')).toBe('HK$1,234.50');

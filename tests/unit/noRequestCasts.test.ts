@@ -11,8 +11,7 @@ const SERVER = 'server';
 const CAST = /\brequest\.(body|query|params|headers)\s+as\b/g;
 
 /** `file:line  text` of every cast in `source`. */
-const castsIn = (file: string, source: string) =>
-  source.split('\n').flatMap((line, index) => (line.match(CAST) ? [`${file}:${index + 1}  ${line.trim()}`] : []));
+const castsIn = (file: string, source: string) => source.split('\n').flatMap((line, index) => (line.match(CAST) ? [`${file}:${index + 1}  ${line.trim()}`] : []));
 
 const serverFiles = () =>
   readdirSync(SERVER, { recursive: true, encoding: 'utf8' })
@@ -21,7 +20,13 @@ const serverFiles = () =>
 
 describe('request casts', () => {
   it('are recognised, however written', () => {
-    const source = ['const a = request.body as A;', 'f((request.params as { id: number }).id);', 'const b = request.query  as B;', 'const c = request.headers as C;', 'const d = request.body;'].join('\n');
+    const source = [
+      'const a = request.body as A;',
+      'f((request.params as { id: number }).id);',
+      'const b = request.query  as B;',
+      'const c = request.headers as C;',
+      'const d = request.body;',
+    ].join('\n');
     expect(castsIn('x.ts', source)).toHaveLength(4);
   });
 

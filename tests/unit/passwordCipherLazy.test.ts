@@ -25,7 +25,16 @@ const memory = () => {
   const data = new Map<string, string>();
   const cookies = new Map<string, string>();
   const jar: CookieJar = { get: (name) => cookies.get(name), set: (name, value) => void cookies.set(name, value), remove: (name) => void cookies.delete(name) };
-  return { data, cookies, jar, storage: { getItem: (key: string) => data.get(key) ?? null, setItem: (key: string, value: string) => void data.set(key, value), removeItem: (key: string) => void data.delete(key) } };
+  return {
+    data,
+    cookies,
+    jar,
+    storage: {
+      getItem: (key: string) => data.get(key) ?? null,
+      setItem: (key: string, value: string) => void data.set(key, value),
+      removeItem: (key: string) => void data.delete(key),
+    },
+  };
 };
 
 describe('the lazily loaded password cipher', () => {

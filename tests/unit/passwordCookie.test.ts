@@ -18,12 +18,21 @@ const NOW = new Date('2024-06-01T10:00:00Z');
 
 const memoryStorage = () => {
   const data = new Map<string, string>();
-  return { data, getItem: (key: string) => data.get(key) ?? null, setItem: (key: string, value: string) => void data.set(key, value), removeItem: (key: string) => void data.delete(key) };
+  return {
+    data,
+    getItem: (key: string) => data.get(key) ?? null,
+    setItem: (key: string, value: string) => void data.set(key, value),
+    removeItem: (key: string) => void data.delete(key),
+  };
 };
 
 const memoryJar = () => {
   const jar = new Map<string, { value: string; expires: Date }>();
-  const cookies: CookieJar = { get: (name) => jar.get(name)?.value, set: (name, value, expires) => void jar.set(name, { value, expires }), remove: (name) => void jar.delete(name) };
+  const cookies: CookieJar = {
+    get: (name) => jar.get(name)?.value,
+    set: (name, value, expires) => void jar.set(name, { value, expires }),
+    remove: (name) => void jar.delete(name),
+  };
   return { jar, cookies };
 };
 
@@ -42,7 +51,11 @@ const recordingDocument = (protocol: string) => {
   return { doc, written };
 };
 
-const attributesOf = (cookie: string) => cookie.split(';').slice(1).map((part) => part.trim().toLowerCase());
+const attributesOf = (cookie: string) =>
+  cookie
+    .split(';')
+    .slice(1)
+    .map((part) => part.trim().toLowerCase());
 
 describe('the password cookie', () => {
   it('is written only when "remember password" is set; the session copy stays for the change-password dialog', async () => {
@@ -76,7 +89,10 @@ describe('the password cookie', () => {
 
   it('is SameSite=Strict on path /, and Secure when the console is served over HTTPS', () => {
     const expires = new Date('2024-06-08T10:00:00Z');
-    for (const [protocol, secure] of [['http:', false], ['https:', true]] as const) {
+    for (const [protocol, secure] of [
+      ['http:', false],
+      ['https:', true],
+    ] as const) {
       const { doc, written } = recordingDocument(protocol);
       const jar = documentCookieJar(doc);
       jar.set(PASSWORD_COOKIE, 'U2FsdGVk+/=', expires);

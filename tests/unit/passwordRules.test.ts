@@ -68,9 +68,7 @@ describe('change password dialog rules', () => {
   it('applies the password rule and the 20-character maximum to the new password', () => {
     expect(text(validateChangePassword({ ...valid, newPassword: 'abcdefgh', confirmPassword: 'abcdefgh' }, stored).newPassword)).toBe('At least 1 digit');
     const long = 'Abcdefghij@1234567890';
-    expect(text(validateChangePassword({ ...valid, newPassword: long, confirmPassword: long }, stored).newPassword)).toBe(
-      'The length must be between 6 and 20 characters',
-    );
+    expect(text(validateChangePassword({ ...valid, newPassword: long, confirmPassword: long }, stored).newPassword)).toBe('The length must be between 6 and 20 characters');
   });
 
   it("refuses a confirmation that differs: 'The two passwords are inconsistent'", () => {

@@ -19,20 +19,39 @@ describe('field patterns on RE2', () => {
 
   it('answer as RegExp (flag u) does for the patterns both engines run', () => {
     const patterns = [
-      '^[0-9]+$', '^\\d{3}-\\d{4}$', '^([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}$', '^\\p{L}+$', '[\\u3400-\\u9fff]', '^[\\u{4e00}-\\u{9fff}]+$', '\\\\u0041',
-      '^\\S+$', '\\s', '^[^\\s@,]+$', 'ab|cd', '^.{2,4}$', '^[.]+$', '^(\\+|-)?\\d+(\\.\\d+)?$',
+      '^[0-9]+$',
+      '^\\d{3}-\\d{4}$',
+      '^([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}$',
+      '^\\p{L}+$',
+      '[\\u3400-\\u9fff]',
+      '^[\\u{4e00}-\\u{9fff}]+$',
+      '\\\\u0041',
+      '^\\S+$',
+      '\\s',
+      '^[^\\s@,]+$',
+      'ab|cd',
+      '^.{2,4}$',
+      '^[.]+$',
+      '^(\\+|-)?\\d+(\\.\\d+)?$',
       ...RESOURCES.flatMap((resource) => Object.values(resource.fields).flatMap((field) => (field.patterns ?? []).map((pattern) => pattern.regex))),
     ];
     for (const source of patterns) expect(patternMatches(source, ''), source).not.toBeNull();
     fc.assert(
-      fc.property(fc.constantFrom(...patterns), fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', '1', '2', '-', ':', 'F', 'A', ' ', '\u3000', '\u00a0', '\r', '\n', '\t', '\u2028', '\\', '@', ',', '中', '.', '+', '😀'), maxLength: 24 }), (source, text) => {
-        expect(patternMatches(source, text)).toBe(new RegExp(source, 'u').test(text));
-      }),
+      fc.property(
+        fc.constantFrom(...patterns),
+        fc.string({
+          unit: fc.constantFrom('a', 'b', 'c', 'd', '1', '2', '-', ':', 'F', 'A', ' ', '\u3000', '\u00a0', '\r', '\n', '\t', '\u2028', '\\', '@', ',', '中', '.', '+', '😀'),
+          maxLength: 24,
+        }),
+        (source, text) => {
+          expect(patternMatches(source, text)).toBe(new RegExp(source, 'u').test(text));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
-  it('refuse every value with the pattern\'s message when the stored pattern cannot run (fail closed)', () => {
+  it("refuse every value with the pattern's message when the stored pattern cannot run (fail closed)", () => {
     const field = (negate: boolean) => ({ type: 'text' as const, patterns: [{ regex: '^(?!x)', negate, message: 'custom.message' }] });
     expect(patternMatches('^(?!x)', 'abc')).toBeNull();
     for (const negate of [false, true]) expect(validateField('code', field(negate), 'abc', 'create')).toMatchObject({ field: 'code', message: 'custom.message', code: '1004' });

@@ -21,9 +21,7 @@ const authWith = (permissions: Promise<UserInfo | null>): AuthProvider => ({
   getPermissions: () => permissions,
 });
 
-const inAdmin = (permissions: Promise<UserInfo | null>, children: ReactNode) => (
-  <CoreAdminContext authProvider={authWith(permissions)}>{children}</CoreAdminContext>
-);
+const inAdmin = (permissions: Promise<UserInfo | null>, children: ReactNode) => <CoreAdminContext authProvider={authWith(permissions)}>{children}</CoreAdminContext>;
 
 const CanProbe = ({ identifiers }: { identifiers: string[] }) => {
   const can = useHasPermission();

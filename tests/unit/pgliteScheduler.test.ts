@@ -25,7 +25,7 @@ describe('the PGlite statement queue', () => {
     expect(done).toEqual(['a', 'b', 'c']);
   });
 
-  it('answers each caller with its own statement\'s result', async () => {
+  it("answers each caller with its own statement's result", async () => {
     const { statement } = setup();
     expect(await Promise.all([statement('a', 1, 'one'), statement('b', 1, 'two')])).toEqual(['one', 'two']);
   });
@@ -62,7 +62,7 @@ describe('the PGlite statement queue', () => {
     expect(await run(50)).toEqual(['first', 'page', 'light']);
   });
 
-  it('learns a text\'s cost as a moving average, the latest run weighing a fifth', async () => {
+  it("learns a text's cost as a moving average, the latest run weighing a fifth", async () => {
     const { scheduler, statement } = setup();
     expect(scheduler.costOf('q')).toBeUndefined();
     await statement('q', 10);

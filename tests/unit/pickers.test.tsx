@@ -12,8 +12,7 @@ import { createI18nProvider } from '../../src/providers/i18nProvider';
 
 afterEach(cleanup);
 
-const inLocale = (locale: Locale, children: React.ReactNode) =>
-  render(<CoreAdminContext i18nProvider={createI18nProvider(locale)}>{children}</CoreAdminContext>);
+const inLocale = (locale: Locale, children: React.ReactNode) => render(<CoreAdminContext i18nProvider={createI18nProvider(locale)}>{children}</CoreAdminContext>);
 
 const Controlled = ({ initial, onValue }: { initial: Date | null; onValue: (value: Date | null) => void }) => {
   const [value, setValue] = useState(initial);
@@ -42,7 +41,7 @@ describe('DateTimeField', () => {
   it.each([
     ['en', 'March 2025'],
     ['zh', '2025年3月'],
-  ] as const)('titles the calendar\'s month in %s as %s', async (locale, title) => {
+  ] as const)("titles the calendar's month in %s as %s", async (locale, title) => {
     inLocale(locale, <Controlled initial={new Date(2025, 2, 2, 15, 5, 42)} onValue={() => undefined} />);
     await screen.findByTestId('when');
     fireEvent.click(screen.getByRole('button', { name: locale === 'zh' ? /选择日期/ : /choose date/i }));

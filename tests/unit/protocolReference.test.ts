@@ -14,14 +14,24 @@ describe('the machine protocol document', () => {
     expect(document).toContain('| 101 |');
   });
 
-  it('publishes each kind\'s JSON schema as a file, and the files judge messages as the gateway does', () => {
+  it("publishes each kind's JSON schema as a file, and the files judge messages as the gateway does", () => {
     const files = schemaFiles();
     expect(readdirSync(SCHEMA_FOLDER).sort()).toEqual([...files.keys()].map((path) => path.slice(SCHEMA_FOLDER.length + 1)).sort());
     for (const [path, content] of files) expect(readFileSync(path, 'utf8'), path).toBe(content);
     const session = JSON.parse(readFileSync(`${SCHEMA_FOLDER}/session.json`, 'utf8'));
     const ajv = new Ajv({ strict: false, validateFormats: false });
     const validate = ajv.compile(session);
-    const message = { v: 1, id: 'm1', ts: '2026-11-27T10:00:00Z', sessionId: 's1', startTime: '2026-11-27T09:59:00Z', endTime: '2026-11-27T10:00:00Z', payoutMethod: 'receipt', totalRefund: 0.1, items: [{ seq: 1, itemType: 'can', refund: 0.1 }] };
+    const message = {
+      v: 1,
+      id: 'm1',
+      ts: '2026-11-27T10:00:00Z',
+      sessionId: 's1',
+      startTime: '2026-11-27T09:59:00Z',
+      endTime: '2026-11-27T10:00:00Z',
+      payoutMethod: 'receipt',
+      totalRefund: 0.1,
+      items: [{ seq: 1, itemType: 'can', refund: 0.1 }],
+    };
     for (const candidate of [message, { ...message, payoutMethod: 'cash' }, { ...message, items: [{ seq: 1, itemType: 'can', refund: 0.1, rejectReason: 7 }] }]) {
       expect(validate(candidate), JSON.stringify(candidate)).toBe(schemaProblem('session', candidate) === null);
     }

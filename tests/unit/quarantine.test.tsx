@@ -17,8 +17,28 @@ afterEach(() => cleanup());
 const NODE = findMenuByKey('quarantineOverview')!;
 const IDLE = { running: false, startedTime: null, finishedTime: null, resolved: 0, remaining: 0 };
 const MESSAGES = [
-  { id: 1, causedBy: 'HK0001', messageType: 'status', content: '{"sts":"Up"}', receivedTime: '2025-03-01 10:00:00', reason: 'outOfOrder', value: '2025-02-28', retryCount: 2, lastRetryTime: null },
-  { id: 2, causedBy: 'ghost-7', messageType: 'hello', content: '{}', receivedTime: '2025-03-01 11:00:00', reason: 'unknownMachine', value: null, retryCount: 0, lastRetryTime: null },
+  {
+    id: 1,
+    causedBy: 'HK0001',
+    messageType: 'status',
+    content: '{"sts":"Up"}',
+    receivedTime: '2025-03-01 10:00:00',
+    reason: 'outOfOrder',
+    value: '2025-02-28',
+    retryCount: 2,
+    lastRetryTime: null,
+  },
+  {
+    id: 2,
+    causedBy: 'ghost-7',
+    messageType: 'hello',
+    content: '{}',
+    receivedTime: '2025-03-01 11:00:00',
+    reason: 'unknownMachine',
+    value: null,
+    retryCount: 0,
+    lastRetryTime: null,
+  },
 ];
 const page = (list = MESSAGES, total = list.length, retry: object = IDLE) => ({ list, total, retry });
 
@@ -36,9 +56,7 @@ describe('quarantine list', () => {
     const h = renderPage();
     expect(screen.getByRole('heading', { name: t('menu.quarantineOverview') })).toBeTruthy();
     const list = await table();
-    expect(headerTexts(list)).toEqual(
-      ['causedBy', 'messageType', 'content', 'receivedTime', 'reason', 'value', 'retryCount'].map((key) => t(`fleet.quarantine.${key}`)),
-    );
+    expect(headerTexts(list)).toEqual(['causedBy', 'messageType', 'content', 'receivedTime', 'reason', 'value', 'retryCount'].map((key) => t(`fleet.quarantine.${key}`)));
     expect(rowTexts(list)).toEqual([
       ['HK0001', t('fleet.messageTypes.status'), '{"sts":"Up"}', '2025-03-01 10:00:00', t('fleet.quarantineReasons.outOfOrder'), '2025-02-28', '2'],
       ['ghost-7', t('fleet.messageTypes.hello'), '{}', '2025-03-01 11:00:00', t('fleet.quarantineReasons.unknownMachine'), '', '0'],
@@ -110,7 +128,7 @@ describe('retry all', () => {
     await waitFor(() => expect(isDisabled(retryAll())).toBe(false), WAIT);
   });
 
-  it('a retry already running on the server (9500) is told in the catalogue\'s words', async () => {
+  it("a retry already running on the server (9500) is told in the catalogue's words", async () => {
     const user = setupUser();
     const h = renderPage({
       handlers: {

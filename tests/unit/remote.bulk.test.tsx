@@ -42,14 +42,30 @@ describe('bulk remote command', () => {
     let counts = { ...COUNTS, sending: 1, executedFailed: 1 };
     const h = harness({
       handlers: {
-        'POST /rvm/command/batch': { batchId: 9, total: 3, queued: 2, refused: [{ rvmId: 3, termNo: 'HK0003', code: '8000', message: 'Current RVM does not support this command' }] },
+        'POST /rvm/command/batch': {
+          batchId: 9,
+          total: 3,
+          queued: 2,
+          refused: [{ rvmId: 3, termNo: 'HK0003', code: '8000', message: 'Current RVM does not support this command' }],
+        },
         'GET /rvm/command/batch/9': () => ({ batch: BATCH, counts, list: [a, b], total: 2 }),
         'POST /rvm/command/batch/9/resendFailed': { batchId: 10, total: 1, queued: 1, refused: [] },
-        'GET /rvm/command/batch/10': { batch: { ...BATCH, id: 10, machineCount: 1 }, counts: { ...COUNTS, notSent: 1 }, list: [commandRecord({ rvmId: 2, termNo: 'HK0002', batchId: 10, resendOf: 2 })], total: 1 },
+        'GET /rvm/command/batch/10': {
+          batch: { ...BATCH, id: 10, machineCount: 1 },
+          counts: { ...COUNTS, notSent: 1 },
+          list: [commandRecord({ rvmId: 2, termNo: 'HK0002', batchId: 10, resendOf: 2 })],
+          total: 1,
+        },
       },
     });
     const list = { selectedIds: [1, 2], filterValues: { termNoLike: 'HK', fleetId: [4], addressLike: '  ' }, total: 40 } as unknown as ListControllerResult;
-    render(h.wrap(<ListContextProvider value={list}><RemoteCommandBulkButton /></ListContextProvider>));
+    render(
+      h.wrap(
+        <ListContextProvider value={list}>
+          <RemoteCommandBulkButton />
+        </ListContextProvider>,
+      ),
+    );
 
     await user.click(screen.getByTestId('bulk-remote-command'));
     const dialog = await screen.findByRole('dialog');
@@ -75,7 +91,10 @@ describe('bulk remote command', () => {
     stream.write('event: ready\ndata: {}\n\n');
     // the fixture's rows hold local wall-clock times (as the http client shows them); the stream sends instants
     stream.command({ ...a, status: 'executedSuccessfully', updatedTime: new Date('2025-03-01T10:00:30').toISOString() });
-    const row = () => within(screen.getByTestId('batch-commands')).getAllByRole('row').find((item) => item.textContent?.includes('HK0001'))!;
+    const row = () =>
+      within(screen.getByTestId('batch-commands'))
+        .getAllByRole('row')
+        .find((item) => item.textContent?.includes('HK0001'))!;
     await waitFor(() => expect(row().textContent).toContain(en.remote.statuses.executedSuccessfully), WAIT);
     await waitFor(() => expect(within(summary).getByTestId('batch-counts').textContent).toContain(`${en.remote.statuses.executedSuccessfully}: 1`), WAIT);
 

@@ -103,7 +103,7 @@ describe('RemoteControl tab: parameters', () => {
     await waitFor(() => expect(screen.getByTestId('action-binHeight')).toBeTruthy(), WAIT);
     const action = screen.getByTestId('action-binHeight');
     expect(disabled(action)).toBe(false);
-    expect((action).textContent).toContain(zh.remote.commands.binHeight);
+    expect(action.textContent).toContain(zh.remote.commands.binHeight);
     await user.click(action);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('param-binEmptyHeight')).toHaveProperty('value', '120');
@@ -140,7 +140,7 @@ describe('RemoteControl tab: parameters', () => {
     dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByTestId('command-send'));
     expect(await within(dialog).findByText('Not this time')).toBeTruthy();
-    expect((within(dialog).getByTestId('command-error')).textContent).toContain('Parameter error');
+    expect(within(dialog).getByTestId('command-error').textContent).toContain('Parameter error');
   });
 });
 
@@ -155,16 +155,16 @@ describe('RemoteControl tab: sending and the live history', () => {
 
     await user.click(screen.getByTestId('action-maintenance'));
     const dialog = await screen.findByRole('dialog');
-    expect((dialog).textContent).toContain('Send "Repair / maintenance" to RVM HK0005?');
+    expect(dialog.textContent).toContain('Send "Repair / maintenance" to RVM HK0005?');
     await user.click(within(dialog).getByRole('button', { name: en.remote.values.on }));
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), WAIT);
     expect(h.calls.find((call) => call.path === '/rvm/command')?.body).toEqual({ rvmId: 5, command: 'maintenance', params: { enabled: true } });
 
     const rows = () => within(table).getAllByRole('row').slice(1);
-    await waitFor(() => expect((rows()[0]).textContent).toContain(en.remote.commands.maintenance), WAIT);
-    expect((rows()[0]).textContent).toContain(`${en.remote.params.enabled} ${en.remote.values.on}`);
-    expect((rows()[0]).textContent).toContain('Waits for the RVM to come online, expires 2025-03-02 10:00:00');
+    await waitFor(() => expect(rows()[0].textContent).toContain(en.remote.commands.maintenance), WAIT);
+    expect(rows()[0].textContent).toContain(`${en.remote.params.enabled} ${en.remote.values.on}`);
+    expect(rows()[0].textContent).toContain('Waits for the RVM to come online, expires 2025-03-02 10:00:00');
     expect(within(rows()[0]).getByTestId('command-cancel')).toBeTruthy();
 
     // the stream was opened with the token header for this machine
@@ -173,10 +173,17 @@ describe('RemoteControl tab: sending and the live history', () => {
     expect(stream.connections[0].headers).toMatchObject({ 'rvm-token': 'tok', Accept: 'text/event-stream' });
     stream.write('event: ready\ndata: {}\n\n');
     // the fixture's rows hold local wall-clock times (as the http client shows them); the stream sends instants
-    stream.command({ ...sent, status: 'executedFailed', statusReason: 'door open', createdTime: new Date('2025-03-01T10:00:00').toISOString(), updatedTime: new Date('2025-03-01T10:00:09').toISOString(), finishedTime: new Date('2025-03-01T10:00:09').toISOString() });
+    stream.command({
+      ...sent,
+      status: 'executedFailed',
+      statusReason: 'door open',
+      createdTime: new Date('2025-03-01T10:00:00').toISOString(),
+      updatedTime: new Date('2025-03-01T10:00:09').toISOString(),
+      finishedTime: new Date('2025-03-01T10:00:09').toISOString(),
+    });
     await waitFor(() => expect(within(rows()[0]).getByText(en.remote.statuses.executedFailed)).toBeTruthy(), WAIT);
     expect(rows()).toHaveLength(2);
-    expect((rows()[0]).textContent).toContain('door open');
+    expect(rows()[0].textContent).toContain('door open');
     expect(within(rows()[0]).queryByTestId('command-cancel')).toBeNull();
     expect(within(rows()[0]).getByTestId('command-resend')).toBeTruthy();
     // no reload of the page was needed
@@ -197,7 +204,10 @@ describe('RemoteControl tab: sending and the live history', () => {
       },
     });
     const table = await screen.findByTestId('command-history-table');
-    const rowOf = (text: string) => within(table).getAllByRole('row').find((row) => row.textContent?.includes(text))!;
+    const rowOf = (text: string) =>
+      within(table)
+        .getAllByRole('row')
+        .find((row) => row.textContent?.includes(text))!;
     await within(table).findByText(en.remote.reasons.expired);
     vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:x');
     const save = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
@@ -206,9 +216,9 @@ describe('RemoteControl tab: sending and the live history', () => {
     await waitFor(() => expect(save).toHaveBeenCalledOnce(), WAIT);
 
     await user.click(within(rowOf(en.remote.commands.close)).getByTestId('command-cancel'));
-    await waitFor(() => expect((rowOf(en.remote.commands.close)).textContent).toContain(en.remote.statuses.cancelled), WAIT);
+    await waitFor(() => expect(rowOf(en.remote.commands.close).textContent).toContain(en.remote.statuses.cancelled), WAIT);
     await user.click(within(rowOf(en.remote.reasons.expired)).getByTestId('command-resend'));
-    await waitFor(() => expect((within(table).getAllByRole('row')[1]).textContent).toContain(`Resend of #${failed.id}`), WAIT);
+    await waitFor(() => expect(within(table).getAllByRole('row')[1].textContent).toContain(`Resend of #${failed.id}`), WAIT);
   });
 
   it('reconnects after the stream drops, reloads what it missed, and closes the stream on unmount', async () => {

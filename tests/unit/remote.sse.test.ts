@@ -44,7 +44,10 @@ describe('SSE parser', () => {
     parser.push('\n');
     expect(events).toEqual([]);
     parser.push('\nevent: empty\n\ndata:no-space\n\n');
-    expect(events).toEqual([{ event: 'message', data: 'half' }, { event: 'message', data: 'no-space' }]);
+    expect(events).toEqual([
+      { event: 'message', data: 'half' },
+      { event: 'message', data: 'no-space' },
+    ]);
   });
 
   it('forgets a half-read event on reset (the connection dropped)', () => {

@@ -73,13 +73,13 @@ export const harness = ({ locale = 'en', handlers = {}, userInfo = ADMIN, machin
   const wrap = (children: ReactNode) => (
     <MemoryRouter>
       <ThemeProvider theme={createTheme(consoleTheme)}>
-      <ConsoleServicesProvider services={services}>
-        <CoreAdminContext authProvider={authProvider} i18nProvider={createI18nProvider(locale)}>
-          <MachineProvider machineId={machineId} markNotFound={vi.fn()}>
-            {children}
-          </MachineProvider>
-        </CoreAdminContext>
-      </ConsoleServicesProvider>
+        <ConsoleServicesProvider services={services}>
+          <CoreAdminContext authProvider={authProvider} i18nProvider={createI18nProvider(locale)}>
+            <MachineProvider machineId={machineId} markNotFound={vi.fn()}>
+              {children}
+            </MachineProvider>
+          </CoreAdminContext>
+        </ConsoleServicesProvider>
       </ThemeProvider>
     </MemoryRouter>
   );

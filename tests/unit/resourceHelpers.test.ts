@@ -9,7 +9,13 @@ import { defineResource, fieldsFor } from '../../resources/types';
 import { user } from '../../resources/user';
 
 const sample = defineResource({
-  name: 'sample', apiPath: '/sample', route: '/sample', menuId: 21, table: 'sample', nameField: 'name', scope: 'global',
+  name: 'sample',
+  apiPath: '/sample',
+  route: '/sample',
+  menuId: 21,
+  table: 'sample',
+  nameField: 'name',
+  scope: 'global',
   fields: {
     name: { type: 'text' },
     stamp: { type: 'datetime', readOnly: true },

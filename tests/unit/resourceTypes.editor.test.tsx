@@ -65,7 +65,7 @@ describe('resource type editor', () => {
     expect(callsTo(h.calls, 'POST', '/resource-types')).toHaveLength(0);
   });
 
-  it('makes a new type\'s identifier from its English label until the admin types one', async () => {
+  it("makes a new type's identifier from its English label until the admin types one", async () => {
     const user = setupUser();
     renderPage('/systemSettings/resourceTypes/create');
     await screen.findByText(t('resourceTypes.editor.createTitle'), {}, WAIT);
@@ -83,7 +83,12 @@ describe('resource type editor', () => {
     const user = setupUser();
     const h = renderPage('/systemSettings/resourceTypes/create', {
       'POST /resource-types': () => {
-        throw new ApiError('1004', 'Invalid', { issues: [{ field: 'fields.code.patterns.0.regex', message: 'Risky regular expression (server)' }, { field: 'labels.zh', message: 'Too long (server)' }] });
+        throw new ApiError('1004', 'Invalid', {
+          issues: [
+            { field: 'fields.code.patterns.0.regex', message: 'Risky regular expression (server)' },
+            { field: 'labels.zh', message: 'Too long (server)' },
+          ],
+        });
       },
     });
     await screen.findByText(t('resourceTypes.editor.createTitle'), {}, WAIT);

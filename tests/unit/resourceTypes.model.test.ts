@@ -25,8 +25,16 @@ const TYPE: ConfiguredType = {
 };
 
 describe('type editor model', () => {
-  it('starts a filter with its kind\'s usual operator: contains for texts', () => {
-    expect(['text', 'email', 'phone', 'number', 'boolean', 'enum', 'date'].map((kind) => defaultOperatorFor(kind as never))).toEqual(['like', 'like', 'like', 'eq', 'eq', 'eq', 'gte']);
+  it("starts a filter with its kind's usual operator: contains for texts", () => {
+    expect(['text', 'email', 'phone', 'number', 'boolean', 'enum', 'date'].map((kind) => defaultOperatorFor(kind as never))).toEqual([
+      'like',
+      'like',
+      'like',
+      'eq',
+      'eq',
+      'eq',
+      'gte',
+    ]);
   });
 
   it('makes a type identifier from an English label, or none when the label gives no valid one', () => {
@@ -66,7 +74,7 @@ describe('type editor model', () => {
     expect(sent.list.defaultSort).toBeUndefined();
   });
 
-  it('keeps a reference\'s delete behaviour: restrict (the default) is not sent, the others are', () => {
+  it("keeps a reference's delete behaviour: restrict (the default) is not sent, the others are", () => {
     const withFleet = (onDelete?: 'restrict' | 'setNull' | 'cascade'): ConfiguredType => ({
       ...TYPE,
       fields: { ...TYPE.fields, fleet: { type: 'reference', reference: 'fleet', labels: { en: 'Fleet', zh: '机群' }, ...(onDelete ? { onDelete } : {}) } },

@@ -30,7 +30,14 @@ const BARCODE: ConfiguredType = {
   menuParent: 'systemSettings',
   fields: {
     code: { type: 'text', labels: { en: 'Barcode', zh: '条码' }, required: true, minLength: 3, maxLength: 20, unique: true },
-    itemType: { type: 'enum', labels: { en: 'Item type', zh: '物品类型' }, options: [{ value: 'pet', labels: { en: 'PET bottle', zh: 'PET瓶' } }, { value: 'can', labels: { en: 'Can', zh: '罐' } }] },
+    itemType: {
+      type: 'enum',
+      labels: { en: 'Item type', zh: '物品类型' },
+      options: [
+        { value: 'pet', labels: { en: 'PET bottle', zh: 'PET瓶' } },
+        { value: 'can', labels: { en: 'Can', zh: '罐' } },
+      ],
+    },
     refund: { type: 'number', labels: { en: 'Refund', zh: '退款' }, scale: 2 },
   },
   list: { columns: ['code', 'itemType', 'refund'], filters: [{ field: 'code', operator: 'like', alwaysOn: true }], defaultSort: { field: 'code', order: 'ASC' } },
@@ -46,7 +53,9 @@ describe('configured types in the console', () => {
     const runtime = runtimeResources([BARCODE, { ...BARCODE, name: 'old', status: 'archived' }]);
     const systemSettings = runtime.menu.find((node) => node.key === 'systemSettings')!;
     expect(systemSettings.children.at(-1)).toMatchObject({ key: 'custom_barcode', identifier: 'custom:barcode', route: '/systemSettings/barcode' });
-    expect(runtime.registry.filter((declaration) => declaration.apiPath.startsWith('/custom/')).map((declaration) => [declaration.name, declaration.route])).toEqual([['barcode', '/systemSettings/barcode']]);
+    expect(runtime.registry.filter((declaration) => declaration.apiPath.startsWith('/custom/')).map((declaration) => [declaration.name, declaration.route])).toEqual([
+      ['barcode', '/systemSettings/barcode'],
+    ]);
     // beside a top-level screen without children (Search stays a link), not inside it
     const besideSearch = runtimeResources([{ ...BARCODE, menuParent: 'search' }]).menu;
     const search = besideSearch.findIndex((node) => node.key === 'search');
@@ -60,7 +69,10 @@ describe('configured types in the console', () => {
     // the editor of types is a superAdmin's, whatever area a role grants
     expect(visible(['systemSettings'])).not.toContain('resourceTypes');
 
-    const zh = withConfiguredMessages(englishMessages, runtime, 'zh') as unknown as { resources: Record<string, { name: string; fields: Record<string, string>; enums: Record<string, Record<string, string>>; filters: Record<string, string> }>; menu: Record<string, string> };
+    const zh = withConfiguredMessages(englishMessages, runtime, 'zh') as unknown as {
+      resources: Record<string, { name: string; fields: Record<string, string>; enums: Record<string, Record<string, string>>; filters: Record<string, string> }>;
+      menu: Record<string, string>;
+    };
     expect(zh.menu.custom_barcode).toBe('条码');
     expect(zh.resources.barcode.enums.itemType.pet).toBe('PET瓶');
     expect(zh.resources['systemSettings/barcode'].fields.refund).toBe('退款');
@@ -68,7 +80,10 @@ describe('configured types in the console', () => {
     expect((englishMessages as unknown as { menu: Record<string, string> }).menu.custom_barcode).toBeUndefined();
 
     // placed after a sibling the type names (several after one sibling keep their answer order), else at the end
-    const service = (types: ConfiguredType[]) => runtimeResources(types).menu.find((node) => node.key === 'service')!.children.map((node) => node.key);
+    const service = (types: ConfiguredType[]) =>
+      runtimeResources(types)
+        .menu.find((node) => node.key === 'service')!
+        .children.map((node) => node.key);
     const under = (name: string, menuAfter?: string): ConfiguredType => ({ ...BARCODE, name, menuParent: 'service', ...(menuAfter ? { menuAfter } : {}) });
     const keys = service([under('payoutRule', 'events'), under('other'), under('payoutPlan', 'events'), under('ghost', 'custom_gone')]);
     expect(keys.slice(keys.indexOf('events'), keys.indexOf('events') + 4)).toEqual(['events', 'custom_payoutRule', 'custom_payoutPlan', 'eventNotifications']);

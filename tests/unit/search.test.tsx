@@ -16,15 +16,25 @@ afterEach(() => cleanup());
 const NODE = findMenuByKey('search')!;
 const MACHINE_HIT = { type: 'machine', id: 5, termNo: 'HK0005', serialNumber: 'SN-0005', address: 'Pier 3', termType: 'S1', currentSts: 'Down', matched: 'termNo' };
 const SESSION_HIT = {
-  type: 'consumerSession', id: 77, rvmId: 5, termNo: 'HK0005', startTime: '2025-03-01 10:00:00', payoutMethod: 'octopus',
-  totalRefund: 12.5, voucherCode: 'V-HK-0001', userId: null, matched: 'voucherCode',
+  type: 'consumerSession',
+  id: 77,
+  rvmId: 5,
+  termNo: 'HK0005',
+  startTime: '2025-03-01 10:00:00',
+  payoutMethod: 'octopus',
+  totalRefund: 12.5,
+  voucherCode: 'V-HK-0001',
+  userId: null,
+  matched: 'voucherCode',
 };
 /** The server's answer: the hits whose text contains the query (any case). */
-const search = (hits: object[], truncated = false) => (call: { query?: Record<string, unknown> }) => {
-  const q = String(call.query?.q ?? '');
-  const found = hits.filter((hit) => JSON.stringify(hit).toLowerCase().includes(q.toLowerCase()));
-  return { q, hits: found, truncated };
-};
+const search =
+  (hits: object[], truncated = false) =>
+  (call: { query?: Record<string, unknown> }) => {
+    const q = String(call.query?.q ?? '');
+    const found = hits.filter((hit) => JSON.stringify(hit).toLowerCase().includes(q.toLowerCase()));
+    return { q, hits: found, truncated };
+  };
 
 const renderSearch = (handlers: Record<string, unknown>, path = '/search/search') => {
   const h = consoleHarness({ handlers });

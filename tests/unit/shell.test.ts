@@ -39,7 +39,17 @@ describe('deep links opened signed out (issue 9)', () => {
     expect(afterSignInPath('?next=%2Finstallation%2Frvmpage%3Fid%3D3')).toBe('/installation/rvmpage?id=3');
     expect(guardTarget('/login', '?next=%2FsystemSettings%2Fuser', true)).toBe('/systemSettings/user');
     expect(afterSignInPath('')).toBe('/index/index');
-    for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', 'index/index', '/login', '/resetPassword?token=a', '/', '/x\u0000y']) {
+    for (const next of [
+      '//evil.example/x',
+      '/\\evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      'index/index',
+      '/login',
+      '/resetPassword?token=a',
+      '/',
+      '/x\u0000y',
+    ]) {
       expect(safeNextPath(`?${new URLSearchParams({ next })}`), next).toBeNull();
       expect(afterSignInPath(`?${new URLSearchParams({ next })}`), next).toBe('/index/index');
     }

@@ -62,7 +62,7 @@ const sessionsPerRealMinute = async (speed: number, realMinutes: number) => {
 };
 
 describe('simulated consumers follow the usage curve in real time', () => {
-  it('at speed 1 twenty busy machines bring the curve\'s sessions per real minute in the evening peak', async () => {
+  it("at speed 1 twenty busy machines bring the curve's sessions per real minute in the evening peak", async () => {
     const perMinute = await sessionsPerRealMinute(1, 60);
     // 1.9 a minute expected; a Poisson count of ~115 in the hour stays within ±30 (about 3 deviations)
     expect(perMinute).toBeGreaterThan((PER_HOUR - 30) / 60);

@@ -52,18 +52,22 @@ describe('stopWhenOrphaned', () => {
   it.each([
     ['its parent', true],
     ['the wrapper above its shell (npm above `sh -c`)', false],
-  ] as const)('ends a process when %s was killed, and leaves it while it lives', async (_what, direct) => {
-    const { wrapper: parent, child } = await family(direct);
-    try {
-      expect(alive(child)).toBe(true);
-      // A negative check (nothing may happen), so a pause, not a condition: the watcher polls every 100 ms,
-      // and with its parent alive it is still there after several polls (on a busy machine, after fewer).
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(alive(child)).toBe(true);
-      process.kill(parent, 'SIGKILL'); // as a killed npm: nothing is forwarded
-      await until(() => !alive(child), 'the orphaned watcher ends');
-    } finally {
-      if (alive(child)) process.kill(child, 'SIGKILL');
-    }
-  }, 30_000);
+  ] as const)(
+    'ends a process when %s was killed, and leaves it while it lives',
+    async (_what, direct) => {
+      const { wrapper: parent, child } = await family(direct);
+      try {
+        expect(alive(child)).toBe(true);
+        // A negative check (nothing may happen), so a pause, not a condition: the watcher polls every 100 ms,
+        // and with its parent alive it is still there after several polls (on a busy machine, after fewer).
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(alive(child)).toBe(true);
+        process.kill(parent, 'SIGKILL'); // as a killed npm: nothing is forwarded
+        await until(() => !alive(child), 'the orphaned watcher ends');
+      } finally {
+        if (alive(child)) process.kill(child, 'SIGKILL');
+      }
+    },
+    30_000,
+  );
 });

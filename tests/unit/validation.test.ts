@@ -62,7 +62,13 @@ describe('validateRecord', () => {
 
   it('checks cross-field rules: after, greaterThan, notGreaterThan', () => {
     const profile = defineResource({
-      name: 'profile', apiPath: '/profile', route: '/p', menuId: 2, table: 'profile', nameField: 'id', scope: 'global',
+      name: 'profile',
+      apiPath: '/profile',
+      route: '/p',
+      menuId: 2,
+      table: 'profile',
+      nameField: 'id',
+      scope: 'global',
       fields: {
         onTime: { type: 'datetime' },
         offTime: { type: 'datetime' },
@@ -79,19 +85,43 @@ describe('validateRecord', () => {
         { kind: 'notGreaterThan', field: 'almostFull', other: 'alreadyFull', message: 'm.almost' },
       ],
     });
-    const bad = validateRecord(profile, {
-      onTime: '2026-01-01T10:00:00Z', offTime: '2026-01-01T09:00:00Z', emptyHeight: 20, fullHeight: 20, almostFull: 90, alreadyFull: 80,
-    }, 'create');
+    const bad = validateRecord(
+      profile,
+      {
+        onTime: '2026-01-01T10:00:00Z',
+        offTime: '2026-01-01T09:00:00Z',
+        emptyHeight: 20,
+        fullHeight: 20,
+        almostFull: 90,
+        alreadyFull: 80,
+      },
+      'create',
+    );
     expect(bad.map((issue) => issue.message)).toEqual(['validation.endAfterStart', 'm.empty', 'm.almost']);
-    const good = validateRecord(profile, {
-      onTime: '2026-01-01T08:00:00Z', offTime: '2026-01-01T22:00:00Z', emptyHeight: 120, fullHeight: 20, almostFull: 80, alreadyFull: 80,
-    }, 'create');
+    const good = validateRecord(
+      profile,
+      {
+        onTime: '2026-01-01T08:00:00Z',
+        offTime: '2026-01-01T22:00:00Z',
+        emptyHeight: 120,
+        fullHeight: 20,
+        almostFull: 80,
+        alreadyFull: 80,
+      },
+      'create',
+    );
     expect(good).toEqual([]);
   });
 
   it('checks rules on a stored record merged with an edit (Date values from the database)', () => {
     const window = defineResource({
-      name: 'window', apiPath: '/w', route: '/w', menuId: 2, table: 'w', nameField: 'startTime', scope: 'global',
+      name: 'window',
+      apiPath: '/w',
+      route: '/w',
+      menuId: 2,
+      table: 'w',
+      nameField: 'startTime',
+      scope: 'global',
       fields: { startTime: { type: 'datetime' }, endTime: { type: 'datetime' } },
       list: { columns: [], defaultSort: { field: 'startTime', order: 'ASC' }, filters: [] },
       permissions: {},
@@ -106,7 +136,13 @@ describe('validateRecord', () => {
 
   it('compares times of day for the after rule', () => {
     const schedule = defineResource({
-      name: 'schedule', apiPath: '/s', route: '/s', menuId: 2, table: 's', nameField: 'onTime', scope: 'global',
+      name: 'schedule',
+      apiPath: '/s',
+      route: '/s',
+      menuId: 2,
+      table: 's',
+      nameField: 'onTime',
+      scope: 'global',
       fields: { onTime: { type: 'text' }, offTime: { type: 'text' } },
       list: { columns: [], defaultSort: { field: 'onTime', order: 'ASC' }, filters: [] },
       permissions: {},

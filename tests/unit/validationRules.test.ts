@@ -108,7 +108,13 @@ describe('other kinds', () => {
   });
 
   it('patterns are Unicode regular expressions, each with its own message (1004)', () => {
-    const field = { type: 'text', patterns: [{ regex: '^\\p{Lu}', message: 'm.capital' }, { regex: '\\d', negate: true, message: 'm.noDigit' }] } as const;
+    const field = {
+      type: 'text',
+      patterns: [
+        { regex: '^\\p{Lu}', message: 'm.capital' },
+        { regex: '\\d', negate: true, message: 'm.noDigit' },
+      ],
+    } as const;
     expect(check(field, 'Ann')).toBeNull();
     expect(check(field, 'ann')).toEqual({ field: 'f', message: 'm.capital', code: '1004' });
     expect(check(field, 'Ann2')).toEqual({ field: 'f', message: 'm.noDigit', code: '1004' });

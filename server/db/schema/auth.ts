@@ -67,7 +67,9 @@ export const passwordReset = pgTable(
   'password_reset',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id').notNull().references(() => sysUser.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => sysUser.id, { onDelete: 'cascade' }),
     tokenHash: varchar('token_hash', { length: 64 }).notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
@@ -107,8 +109,5 @@ export const savedFilter = pgTable(
     licenseAccountId: integer('license_account_id').references(() => licenseAccount.id, { onDelete: 'cascade' }),
     createTime: at('create_time').notNull().defaultNow(),
   },
-  (t) => [
-    index('saved_filter_resource_owner_idx').on(t.resource, t.ownerId),
-    index('saved_filter_account_idx').on(t.licenseAccountId),
-  ],
+  (t) => [index('saved_filter_resource_owner_idx').on(t.resource, t.ownerId), index('saved_filter_account_idx').on(t.licenseAccountId)],
 );

@@ -23,7 +23,9 @@ export const configuredRecord = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     typeName: varchar('type_name', { length: 40 }).notNull(),
-    licenseAccountId: integer('license_account_id').notNull().references(() => licenseAccount.id, { onDelete: 'cascade' }),
+    licenseAccountId: integer('license_account_id')
+      .notNull()
+      .references(() => licenseAccount.id, { onDelete: 'cascade' }),
     /** Field values typed in JSON: numbers, booleans, strings (ISO for date and datetime), ids for references. */
     data: jsonb('data').notNull().default({}),
     /** Values of fields removed or re-kinded with confirmArchive, keyed `<field>@v<version>`. */

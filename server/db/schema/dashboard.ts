@@ -34,7 +34,9 @@ export const accountUsage15m = pgTable(
 export const rvmHourlyUsage = pgTable(
   'rvm_hourly_usage',
   {
-    rvmId: integer('rvm_id').notNull().references(() => rvm.id, { onDelete: 'cascade' }),
+    rvmId: integer('rvm_id')
+      .notNull()
+      .references(() => rvm.id, { onDelete: 'cascade' }),
     hour: at('hour').notNull(),
     licenseAccountId: integer('license_account_id').notNull(),
     sessions: integer('sessions').notNull(),
@@ -54,7 +56,9 @@ export const rvmHourlyUsage = pgTable(
 export const rvmCleaningState = pgTable(
   'rvm_cleaning_state',
   {
-    rvmId: integer('rvm_id').primaryKey().references(() => rvm.id, { onDelete: 'cascade' }),
+    rvmId: integer('rvm_id')
+      .primaryKey()
+      .references(() => rvm.id, { onDelete: 'cascade' }),
     licenseAccountId: integer('license_account_id').notNull(),
     lastCompletedTime: at('last_completed_time').notNull(),
   },

@@ -76,7 +76,9 @@ export const deployment = pgTable(
     index('deployment_account_created_idx').on(t.licenseAccountId, t.createdTime),
     index('deployment_package_idx').on(t.packageId),
     // The job reads the deployments still moving: a small index.
-    index('deployment_active_idx').on(t.status).where(sql`${t.status} in ('running', 'paused', 'awaitingApproval')`),
+    index('deployment_active_idx')
+      .on(t.status)
+      .where(sql`${t.status} in ('running', 'paused', 'awaitingApproval')`),
   ],
 );
 
@@ -111,7 +113,9 @@ export const deploymentTarget = pgTable(
     index('deployment_target_deployment_status_idx').on(t.deploymentId, t.status),
     index('deployment_target_rvm_idx').on(t.rvmId, t.id),
     // Deliveries waiting for their machine (sent after its hello) stay a small index.
-    index('deployment_target_pending_idx').on(t.rvmId).where(sql`${t.status} = 'toBeIssued'`),
+    index('deployment_target_pending_idx')
+      .on(t.rvmId)
+      .where(sql`${t.status} = 'toBeIssued'`),
   ],
 );
 
@@ -132,10 +136,7 @@ export const rvmVersionHistory = pgTable(
     deploymentTargetId: bigint('deployment_target_id', { mode: 'number' }).references(() => deploymentTarget.id, { onDelete: 'set null' }),
     changedTime: at('changed_time').notNull().defaultNow(),
   },
-  (t) => [
-    index('rvm_version_history_rvm_idx').on(t.rvmId, t.changedTime),
-    index('rvm_version_history_account_type_idx').on(t.licenseAccountId, t.resourceType, t.rvmId),
-  ],
+  (t) => [index('rvm_version_history_rvm_idx').on(t.rvmId, t.changedTime), index('rvm_version_history_account_type_idx').on(t.licenseAccountId, t.resourceType, t.rvmId)],
 );
 
 /**

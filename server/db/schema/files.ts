@@ -33,6 +33,8 @@ export const uploadedFile = pgTable(
   },
   (t) => [
     index('uploaded_file_account_idx').on(t.licenseAccountId, t.id),
-    index('uploaded_file_unsaved_idx').on(t.createdTime).where(sql`not ${t.saved}`),
+    index('uploaded_file_unsaved_idx')
+      .on(t.createdTime)
+      .where(sql`not ${t.saved}`),
   ],
 );

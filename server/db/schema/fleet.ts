@@ -3,17 +3,17 @@
 // (resources/fleet.ts, resources/machine.ts); columns are snake_case. The bin rules (docs/product-rules.md#validation-rules) are
 // also CHECK constraints so the database refuses what the API refuses.
 import { sql } from 'drizzle-orm';
-import {
-  type AnyPgColumn, boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, smallint,
-  timestamp, uniqueIndex, varchar,
-} from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, check, date, doublePrecision, index, integer, pgTable, primaryKey, smallint, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { BIN_HEIGHT } from '../../../resources/fleetCatalogue';
 import { licenseAccount } from './system';
 
 const BIN_MIN = sql.raw(String(BIN_HEIGHT.min));
 const BIN_MAX = sql.raw(String(BIN_HEIGHT.max));
 const at = (name: string) => timestamp(name, { withTimezone: true });
-const accountId = () => integer('license_account_id').notNull().references(() => licenseAccount.id, { onDelete: 'restrict' });
+const accountId = () =>
+  integer('license_account_id')
+    .notNull()
+    .references(() => licenseAccount.id, { onDelete: 'restrict' });
 
 /** Fleet tree (regions > districts > ...): `level` is 1 for a root, parent's level + 1 below. */
 export const fleet = pgTable(
@@ -27,10 +27,7 @@ export const fleet = pgTable(
     name: varchar('name', { length: 64 }).notNull(),
     createTime: at('create_time').notNull().defaultNow(),
   },
-  (t) => [
-    index('fleet_account_parent_idx').on(t.licenseAccountId, t.parentId),
-    index('fleet_account_name_idx').on(t.licenseAccountId, t.name),
-  ],
+  (t) => [index('fleet_account_parent_idx').on(t.licenseAccountId, t.parentId), index('fleet_account_name_idx').on(t.licenseAccountId, t.name)],
 );
 
 /** A reverse vending machine. `currentSts`/`statusSince`/`online`/`lastSessionTime` are its live state. */
@@ -40,7 +37,9 @@ export const rvm = pgTable(
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     licenseAccountId: accountId(),
     // A fleet with machines cannot be deleted (6000, checked by the fleet hook first): never cascade.
-    fleetId: integer('fleet_id').notNull().references(() => fleet.id),
+    fleetId: integer('fleet_id')
+      .notNull()
+      .references(() => fleet.id),
     termNo: varchar('term_no', { length: 32 }).notNull(),
     serialNumber: varchar('serial_number', { length: 32 }).notNull(),
     termType: varchar('term_type', { length: 32 }).notNull(),
@@ -81,7 +80,9 @@ export const rvm = pgTable(
     index('rvm_account_software_idx').on(t.licenseAccountId, t.softwareVersion),
     index('rvm_account_create_time_idx').on(t.licenseAccountId, t.createTime),
     index('rvm_account_last_session_idx').on(t.licenseAccountId, t.lastSessionTime),
-    index('rvm_online_last_seen_idx').on(t.lastSeenTime).where(sql`${t.online}`),
+    index('rvm_online_last_seen_idx')
+      .on(t.lastSeenTime)
+      .where(sql`${t.online}`),
     // the declaration's bounds (resources/fleetCatalogue.ts BIN_HEIGHT), not a second copy of them
     check('rvm_bin_height_range', sql`${t.binEmptyHeight} between ${BIN_MIN} and ${BIN_MAX} and ${t.binFullHeight} between ${BIN_MIN} and ${BIN_MAX}`),
     check('rvm_bin_empty_above_full', sql`${t.binEmptyHeight} > ${t.binFullHeight}`),
@@ -108,7 +109,9 @@ export const accountMachineCounts = pgTable('account_machine_counts', {
 export const rvmBin = pgTable(
   'rvm_bin',
   {
-    rvmId: integer('rvm_id').notNull().references(() => rvm.id, { onDelete: 'cascade' }),
+    rvmId: integer('rvm_id')
+      .notNull()
+      .references(() => rvm.id, { onDelete: 'cascade' }),
     binNo: smallint('bin_no').notNull(),
     licenseAccountId: integer('license_account_id').notNull(),
     itemType: varchar('item_type', { length: 16 }).notNull(),

@@ -3,14 +3,15 @@
 // millions of rows: every list and time range has an index led by the machine (the machine page)
 // or by the license account and time (fleet-wide figures), and the demo seed bulk-loads them.
 import { sql } from 'drizzle-orm';
-import {
-  bigint, boolean, date, index, integer, numeric, pgTable, primaryKey, smallint, timestamp, uniqueIndex, varchar,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, index, integer, numeric, pgTable, primaryKey, smallint, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { rvm } from './fleet';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 const bigId = () => bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity();
-const machine = () => integer('rvm_id').notNull().references(() => rvm.id, { onDelete: 'cascade' });
+const machine = () =>
+  integer('rvm_id')
+    .notNull()
+    .references(() => rvm.id, { onDelete: 'cascade' });
 // No foreign key to license_account on these tables: the machine's key already ties them to it,
 // and per-row key checks would dominate bulk loads.
 const accountId = () => integer('license_account_id').notNull();
@@ -61,7 +62,9 @@ export const rvmEvent = pgTable(
   (t) => [
     index('rvm_event_rvm_raised_idx').on(t.rvmId, t.raisedTime),
     // Open alarms per account (home cards such as "octopus offline") stay a small index.
-    index('rvm_event_account_open_idx').on(t.licenseAccountId, t.code).where(sql`${t.clearedTime} is null`),
+    index('rvm_event_account_open_idx')
+      .on(t.licenseAccountId, t.code)
+      .where(sql`${t.clearedTime} is null`),
     index('rvm_event_account_raised_idx').on(t.licenseAccountId, t.raisedTime),
   ],
 );
@@ -92,7 +95,9 @@ export const consumerSession = pgTable(
     // text_pattern_ops: serves both equality and prefix (LIKE 'x%') search whatever the collation.
     index('consumer_session_voucher_idx').on(t.voucherCode.op('text_pattern_ops')),
     index('consumer_session_user_idx').on(t.userId.op('text_pattern_ops')),
-    uniqueIndex('consumer_session_external_uq').on(t.rvmId, t.externalId).where(sql`${t.externalId} is not null`),
+    uniqueIndex('consumer_session_external_uq')
+      .on(t.rvmId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
   ],
 );
 
@@ -100,7 +105,9 @@ export const consumerSession = pgTable(
 export const consumerSessionItem = pgTable(
   'consumer_session_item',
   {
-    sessionId: bigint('session_id', { mode: 'number' }).notNull().references(() => consumerSession.id, { onDelete: 'cascade' }),
+    sessionId: bigint('session_id', { mode: 'number' })
+      .notNull()
+      .references(() => consumerSession.id, { onDelete: 'cascade' }),
     seq: smallint('seq').notNull(),
     licenseAccountId: accountId(),
     itemType: varchar('item_type', { length: 16 }).notNull(),
@@ -137,7 +144,9 @@ export const serviceSession = pgTable(
     externalId: varchar('external_id', { length: 64 }),
   },
   (t) => [
-    uniqueIndex('service_session_external_uq').on(t.rvmId, t.externalId).where(sql`${t.externalId} is not null`),
+    uniqueIndex('service_session_external_uq')
+      .on(t.rvmId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
     index('service_session_rvm_start_idx').on(t.rvmId, t.startTime),
     index('service_session_account_start_idx').on(t.licenseAccountId, t.startTime),
   ],

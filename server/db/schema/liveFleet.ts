@@ -3,17 +3,17 @@
 // machines upload, the audit log (operator actions, writes, security events), and alarm e-mail notification rules.
 // Everything that must hold across server instances lives here, never in memory.
 import { sql } from 'drizzle-orm';
-import {
-  bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp,
-  uniqueIndex, varchar,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { fleet, rvm } from './fleet';
 import { rvmEvent } from './fleetActivity';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 const bigId = () => bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity();
 const accountId = () => integer('license_account_id').notNull();
-const machine = () => integer('rvm_id').notNull().references(() => rvm.id, { onDelete: 'cascade' });
+const machine = () =>
+  integer('rvm_id')
+    .notNull()
+    .references(() => rvm.id, { onDelete: 'cascade' });
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -27,7 +27,9 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 export const rvmCredential = pgTable(
   'rvm_credential',
   {
-    rvmId: integer('rvm_id').primaryKey().references(() => rvm.id, { onDelete: 'cascade' }),
+    rvmId: integer('rvm_id')
+      .primaryKey()
+      .references(() => rvm.id, { onDelete: 'cascade' }),
     licenseAccountId: accountId(),
     serialNumber: varchar('serial_number', { length: 32 }).notNull(),
     secretHash: text('secret_hash').notNull(),
@@ -114,7 +116,9 @@ export const rvmCommand = pgTable(
     index('rvm_command_account_updated_idx').on(t.licenseAccountId, t.updatedTime),
     index('rvm_command_batch_idx').on(t.batchId),
     // Pending commands per machine (delivered on reconnect) stay a small index.
-    index('rvm_command_pending_idx').on(t.rvmId, t.createdTime).where(sql`${t.status} in ('notSent', 'sending')`),
+    index('rvm_command_pending_idx')
+      .on(t.rvmId, t.createdTime)
+      .where(sql`${t.status} in ('notSent', 'sending')`),
   ],
 );
 
@@ -211,8 +215,12 @@ export const eventNotificationRule = pgTable(
 export const eventNotificationRuleFleet = pgTable(
   'event_notification_rule_fleet',
   {
-    ruleId: integer('rule_id').notNull().references(() => eventNotificationRule.id, { onDelete: 'cascade' }),
-    fleetId: integer('fleet_id').notNull().references(() => fleet.id, { onDelete: 'cascade' }),
+    ruleId: integer('rule_id')
+      .notNull()
+      .references(() => eventNotificationRule.id, { onDelete: 'cascade' }),
+    fleetId: integer('fleet_id')
+      .notNull()
+      .references(() => fleet.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.ruleId, t.fleetId] })],
 );
@@ -226,8 +234,12 @@ export const eventNotification = pgTable(
   {
     id: bigId(),
     licenseAccountId: accountId(),
-    ruleId: integer('rule_id').notNull().references(() => eventNotificationRule.id, { onDelete: 'cascade' }),
-    eventId: bigint('event_id', { mode: 'number' }).notNull().references(() => rvmEvent.id, { onDelete: 'cascade' }),
+    ruleId: integer('rule_id')
+      .notNull()
+      .references(() => eventNotificationRule.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => rvmEvent.id, { onDelete: 'cascade' }),
     kind: varchar('kind', { length: 16 }).notNull(),
     seq: smallint('seq').notNull().default(0),
     sentTime: at('sent_time').notNull().defaultNow(),
@@ -236,8 +248,5 @@ export const eventNotification = pgTable(
     /** Why a recipient's mail was not sent (`<address>: <error>`, one line each); null: every mail went out. */
     mailError: text('mail_error'),
   },
-  (t) => [
-    uniqueIndex('event_notification_once_uq').on(t.ruleId, t.eventId, t.kind, t.seq),
-    index('event_notification_account_sent_idx').on(t.licenseAccountId, t.sentTime),
-  ],
+  (t) => [uniqueIndex('event_notification_once_uq').on(t.ruleId, t.eventId, t.kind, t.seq), index('event_notification_account_sent_idx').on(t.licenseAccountId, t.sentTime)],
 );

@@ -14,7 +14,9 @@ import { fleet } from './fleet';
 export const fleetHourlyUsage = pgTable(
   'fleet_hourly_usage',
   {
-    fleetId: integer('fleet_id').notNull().references(() => fleet.id, { onDelete: 'cascade' }),
+    fleetId: integer('fleet_id')
+      .notNull()
+      .references(() => fleet.id, { onDelete: 'cascade' }),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     licenseAccountId: integer('license_account_id').notNull(),
     sessions: integer('sessions').notNull().default(0),
@@ -36,7 +38,9 @@ export const fleetHourlyUsage = pgTable(
 export const fleetDailyErrors = pgTable(
   'fleet_daily_errors',
   {
-    fleetId: integer('fleet_id').notNull().references(() => fleet.id, { onDelete: 'cascade' }),
+    fleetId: integer('fleet_id')
+      .notNull()
+      .references(() => fleet.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     code: varchar('code', { length: 24 }).notNull(),
     licenseAccountId: integer('license_account_id').notNull(),

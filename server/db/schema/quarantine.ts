@@ -24,10 +24,7 @@ export const quarantineMessage = pgTable(
     retryCount: integer('retry_count').notNull().default(0),
     lastRetryTime: at('last_retry_time'),
   },
-  (t) => [
-    index('quarantine_message_account_received_idx').on(t.licenseAccountId, t.receivedTime),
-    index('quarantine_message_account_reason_idx').on(t.licenseAccountId, t.reason),
-  ],
+  (t) => [index('quarantine_message_account_received_idx').on(t.licenseAccountId, t.receivedTime), index('quarantine_message_account_reason_idx').on(t.licenseAccountId, t.reason)],
 );
 
 /** The latest retry-all run per license account; a run without `finishedTime` blocks another (9500). */

@@ -33,17 +33,18 @@ export const reportNotification = pgTable(
     lastResult: varchar('last_result', { length: 8 }),
     lastError: text('last_error'),
   },
-  (t) => [
-    uniqueIndex('report_notification_account_name_uq').on(t.licenseAccountId, t.name),
-    index('report_notification_account_create_idx').on(t.licenseAccountId, t.createTime),
-  ],
+  (t) => [uniqueIndex('report_notification_account_name_uq').on(t.licenseAccountId, t.name), index('report_notification_account_create_idx').on(t.licenseAccountId, t.createTime)],
 );
 
 export const reportNotificationFleet = pgTable(
   'report_notification_fleet',
   {
-    subscriptionId: integer('subscription_id').notNull().references(() => reportNotification.id, { onDelete: 'cascade' }),
-    fleetId: integer('fleet_id').notNull().references(() => fleet.id, { onDelete: 'cascade' }),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => reportNotification.id, { onDelete: 'cascade' }),
+    fleetId: integer('fleet_id')
+      .notNull()
+      .references(() => fleet.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.subscriptionId, t.fleetId] }), index('report_notification_fleet_fleet_idx').on(t.fleetId)],
 );
@@ -58,7 +59,9 @@ export const reportNotificationRun = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
     licenseAccountId: accountId(),
-    subscriptionId: integer('subscription_id').notNull().references(() => reportNotification.id, { onDelete: 'cascade' }),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => reportNotification.id, { onDelete: 'cascade' }),
     period: varchar('period', { length: 8 }).notNull(),
     /** The covered period [periodStart, periodEnd): local midnights; periodEnd is when it fell due. */
     periodStart: at('period_start').notNull(),
@@ -78,7 +81,9 @@ export const reportNotificationRun = pgTable(
   (t) => [
     uniqueIndex('report_notification_run_period_uq').on(t.subscriptionId, t.period, t.periodStart),
     // The job's work list: unfinished runs only, a small partial index.
-    index('report_notification_run_open_idx').on(t.nextAttemptTime).where(sql`${t.status} in ('due', 'produced')`),
+    index('report_notification_run_open_idx')
+      .on(t.nextAttemptTime)
+      .where(sql`${t.status} in ('due', 'produced')`),
   ],
 );
 
@@ -86,7 +91,9 @@ export const reportNotificationRun = pgTable(
 export const reportNotificationMail = pgTable(
   'report_notification_mail',
   {
-    runId: bigint('run_id', { mode: 'number' }).notNull().references(() => reportNotificationRun.id, { onDelete: 'cascade' }),
+    runId: bigint('run_id', { mode: 'number' })
+      .notNull()
+      .references(() => reportNotificationRun.id, { onDelete: 'cascade' }),
     recipient: varchar('recipient', { length: 128 }).notNull(),
     /** The mail_outbox row of the latest attempt (its body names the attached generated report). */
     outboxId: integer('outbox_id'),

@@ -33,7 +33,9 @@ const itemCounts = () => ({
 export const rvmDailyItems = pgTable(
   'rvm_daily_items',
   {
-    rvmId: integer('rvm_id').notNull().references(() => rvm.id, { onDelete: 'cascade' }),
+    rvmId: integer('rvm_id')
+      .notNull()
+      .references(() => rvm.id, { onDelete: 'cascade' }),
     day: date('day', { mode: 'string' }).notNull(),
     licenseAccountId: integer('license_account_id').notNull(),
     ...itemCounts(),
@@ -48,7 +50,9 @@ export const rvmDailyItems = pgTable(
 export const rvmWeeklyItems = pgTable(
   'rvm_weekly_items',
   {
-    rvmId: integer('rvm_id').notNull().references(() => rvm.id, { onDelete: 'cascade' }),
+    rvmId: integer('rvm_id')
+      .notNull()
+      .references(() => rvm.id, { onDelete: 'cascade' }),
     week: date('week', { mode: 'string' }).notNull(),
     licenseAccountId: integer('license_account_id').notNull(),
     ...itemCounts(),
@@ -60,7 +64,9 @@ export const rvmWeeklyItems = pgTable(
 export const rvmHourlyItems = pgTable(
   'rvm_hourly_items',
   {
-    rvmId: integer('rvm_id').notNull().references(() => rvm.id, { onDelete: 'cascade' }),
+    rvmId: integer('rvm_id')
+      .notNull()
+      .references(() => rvm.id, { onDelete: 'cascade' }),
     hour: at('hour').notNull(),
     licenseAccountId: integer('license_account_id').notNull(),
     ...itemCounts(),
@@ -87,7 +93,9 @@ export const generatedReport = pgTable(
   'generated_report',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    licenseAccountId: integer('license_account_id').notNull().references(() => licenseAccount.id, { onDelete: 'cascade' }),
+    licenseAccountId: integer('license_account_id')
+      .notNull()
+      .references(() => licenseAccount.id, { onDelete: 'cascade' }),
     report: varchar('report', { length: 24 }).notNull(),
     /** `{ from, to, fleetIds, machineIds, language, utcOffsetMinutes }` as asked. */
     params: jsonb('params').notNull(),
@@ -99,7 +107,9 @@ export const generatedReport = pgTable(
     producedByUserId: integer('produced_by_user_id').references(() => sysUser.id, { onDelete: 'set null' }),
     /** The notification subscription that produced it (helper table of the scheduler; no key, it may be deleted). */
     producedBySubscriptionId: integer('produced_by_subscription_id'),
-    createdTime: at('created_time').notNull().default(sql`now()`),
+    createdTime: at('created_time')
+      .notNull()
+      .default(sql`now()`),
   },
   (t) => [index('generated_report_account_created_idx').on(t.licenseAccountId, t.createdTime)],
 );

@@ -55,8 +55,12 @@ export const sysUser = pgTable(
 export const licenseAccountUserRelation = pgTable(
   'license_account_user_relation',
   {
-    userId: integer('user_id').notNull().references(() => sysUser.id, { onDelete: 'cascade' }),
-    licenseAccountId: integer('license_account_id').notNull().references(() => licenseAccount.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => sysUser.id, { onDelete: 'cascade' }),
+    licenseAccountId: integer('license_account_id')
+      .notNull()
+      .references(() => licenseAccount.id, { onDelete: 'cascade' }),
     isDefault: boolean('is_default').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.userId, t.licenseAccountId] }), index('license_account_user_account_idx').on(t.licenseAccountId)],
@@ -66,22 +70,25 @@ export const sysRole = pgTable(
   'sys_role',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    licenseAccountId: integer('license_account_id').notNull().references(() => licenseAccount.id, { onDelete: 'restrict' }),
+    licenseAccountId: integer('license_account_id')
+      .notNull()
+      .references(() => licenseAccount.id, { onDelete: 'restrict' }),
     name: varchar('name', { length: 32 }).notNull(),
     description: varchar('description', { length: 200 }),
     createTime: createTime(),
   },
-  (t) => [
-    uniqueIndex('sys_role_account_name_uq').on(t.licenseAccountId, t.name),
-    index('sys_role_account_create_time_idx').on(t.licenseAccountId, t.createTime),
-  ],
+  (t) => [uniqueIndex('sys_role_account_name_uq').on(t.licenseAccountId, t.name), index('sys_role_account_create_time_idx').on(t.licenseAccountId, t.createTime)],
 );
 
 export const sysUserRole = pgTable(
   'sys_user_role',
   {
-    userId: integer('user_id').notNull().references(() => sysUser.id, { onDelete: 'cascade' }),
-    roleId: integer('role_id').notNull().references(() => sysRole.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => sysUser.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => sysRole.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('sys_user_role_role_idx').on(t.roleId)],
 );
@@ -113,8 +120,12 @@ export const sysPermission = pgTable(
 export const sysRolePermission = pgTable(
   'sys_role_permission',
   {
-    roleId: integer('role_id').notNull().references(() => sysRole.id, { onDelete: 'cascade' }),
-    permissionId: integer('permission_id').notNull().references(() => sysPermission.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => sysRole.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id')
+      .notNull()
+      .references(() => sysPermission.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.permissionId] }), index('sys_role_permission_permission_idx').on(t.permissionId)],
 );

@@ -12,10 +12,7 @@ import { ApiError } from '../../providers/httpTypes';
 import { moveTargets, type FleetNode } from './fleetTree';
 
 export type FleetAction =
-  | { kind: 'create'; parent: FleetNode | null }
-  | { kind: 'rename'; fleet: FleetNode }
-  | { kind: 'move'; fleet: FleetNode }
-  | { kind: 'delete'; fleet: FleetNode };
+  { kind: 'create'; parent: FleetNode | null } | { kind: 'rename'; fleet: FleetNode } | { kind: 'move'; fleet: FleetNode } | { kind: 'delete'; fleet: FleetNode };
 
 export interface FleetDialogProps {
   action: FleetAction;
@@ -41,7 +38,8 @@ export const FleetDialog = ({ action, tree, onClose, onDone }: FleetDialogProps)
   const apiPath = fleetDeclaration.apiPath;
 
   const titles = {
-    create: action.kind === 'create' && action.parent ? translate('installation.fleet.createChildTitle', { name: action.parent.name }) : translate('installation.fleet.createTitle'),
+    create:
+      action.kind === 'create' && action.parent ? translate('installation.fleet.createChildTitle', { name: action.parent.name }) : translate('installation.fleet.createTitle'),
     rename: action.kind !== 'create' ? translate('installation.fleet.renameTitle', { name: action.fleet.name }) : '',
     move: action.kind !== 'create' ? translate('installation.fleet.moveTitle', { name: action.fleet.name }) : '',
     delete: translate('installation.fleet.deleteTitle'),
@@ -132,9 +130,7 @@ export const FleetDialog = ({ action, tree, onClose, onDone }: FleetDialogProps)
             ))}
           </TextField>
         ) : null}
-        {action.kind === 'delete' ? (
-          <DialogContentText>{translate('installation.fleet.deleteConfirm', { name: action.fleet.name })}</DialogContentText>
-        ) : null}
+        {action.kind === 'delete' ? <DialogContentText>{translate('installation.fleet.deleteConfirm', { name: action.fleet.name })}</DialogContentText> : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={busy}>

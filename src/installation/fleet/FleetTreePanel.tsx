@@ -71,7 +71,12 @@ export const FleetTreePanel = ({ selected, onSelect, titleAction }: FleetTreePan
   const translate = useTranslate();
   const refreshList = useRefresh();
   const can = useHasPermission();
-  const { data: tree, error, isPending, reload } = useApiQuery(['fleetTree'], (http, signal) => http.get<FleetNode[]>('/fleet/tree', undefined, { signal }), {
+  const {
+    data: tree,
+    error,
+    isPending,
+    reload,
+  } = useApiQuery(['fleetTree'], (http, signal) => http.get<FleetNode[]>('/fleet/tree', undefined, { signal }), {
     refreshEveryMs: LIVE_REFRESH_MS.fleetTree,
   });
   const [expanded, setExpanded] = useState<Set<number>>(new Set());

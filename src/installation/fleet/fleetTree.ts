@@ -56,9 +56,7 @@ export interface MoveTarget {
 export const moveTargets = (nodes: readonly FleetNode[], moving: FleetNode): MoveTarget[] => {
   const excluded = new Set(subtreeIds(moving));
   const walk = (list: readonly FleetNode[], depth: number): MoveTarget[] =>
-    list.flatMap((node) =>
-      excluded.has(node.id) ? [] : [{ id: node.id, name: node.name, depth }, ...walk(node.children, depth + 1)],
-    );
+    list.flatMap((node) => (excluded.has(node.id) ? [] : [{ id: node.id, name: node.name, depth }, ...walk(node.children, depth + 1)]));
   return walk(nodes, 0).filter((target) => target.id !== moving.parentId);
 };
 

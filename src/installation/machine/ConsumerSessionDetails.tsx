@@ -115,9 +115,7 @@ export const ConsumerSessionDetails = ({ machineId, sessionId }: { machineId: nu
                   <Fact label={translate('fleet.consumerSession.voucherCode')} testId="session-voucher">
                     {data.session.voucherCode}
                   </Fact>
-                  {data.session.donationInstitute ? (
-                    <Fact label={translate('fleet.consumerSession.donationInstitute')}>{data.session.donationInstitute}</Fact>
-                  ) : null}
+                  {data.session.donationInstitute ? <Fact label={translate('fleet.consumerSession.donationInstitute')}>{data.session.donationInstitute}</Fact> : null}
                   <Fact label={translate('fleet.consumerSession.itemCount')}>
                     {data.session.itemCount} ({translate('fleet.consumerSession.acceptedCount')} {data.session.acceptedCount}, {translate('fleet.consumerSession.rejectedCount')}{' '}
                     {data.session.rejectedCount})

@@ -68,8 +68,20 @@ export const ConsumerSessionsTab = () => {
             paging.setPage(1);
           }}
         />
-        <TextField size="small" fullWidth={false} label={translate('fleet.consumerSession.voucherCode')} value={typed.voucherCode} onChange={(event) => setTyped({ ...typed, voucherCode: event.target.value })} />
-        <TextField size="small" fullWidth={false} label={translate('fleet.consumerSession.userId')} value={typed.userId} onChange={(event) => setTyped({ ...typed, userId: event.target.value })} />
+        <TextField
+          size="small"
+          fullWidth={false}
+          label={translate('fleet.consumerSession.voucherCode')}
+          value={typed.voucherCode}
+          onChange={(event) => setTyped({ ...typed, voucherCode: event.target.value })}
+        />
+        <TextField
+          size="small"
+          fullWidth={false}
+          label={translate('fleet.consumerSession.userId')}
+          value={typed.userId}
+          onChange={(event) => setTyped({ ...typed, userId: event.target.value })}
+        />
         <Button type="submit" variant="outlined">
           {translate('installation.common.filter')}
         </Button>

@@ -27,10 +27,12 @@ export const EventHistoryTab = () => {
     (http, id, signal) => http.post<Page<MachineEvent>>('/rvmpage/eventHistory', { id, ...paging.body, ...filters }, { signal }),
     ['eventHistory', paging.body, filters],
   );
-  const filterChanged = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    paging.setPage(1);
-  };
+  const filterChanged =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      paging.setPage(1);
+    };
 
   const columns: Column<MachineEvent>[] = [
     { key: 'code', label: 'fleet.event.code', render: (row) => row.code, nowrap: true },
@@ -53,10 +55,7 @@ export const EventHistoryTab = () => {
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 1 }}>
         <EnumSelect label="fleet.event.category" value={category} options={ALARM_CATEGORIES} labels="fleet.alarmCategories" onChange={filterChanged(setCategory)} />
         <EnumSelect label="fleet.event.severity" value={severity} options={ALARM_SEVERITIES} labels="fleet.severities" onChange={filterChanged(setSeverity)} />
-        <FormControlLabel
-          control={<Switch checked={openOnly} onChange={(event) => filterChanged(setOpenOnly)(event.target.checked)} />}
-          label={translate('fleet.event.open')}
-        />
+        <FormControlLabel control={<Switch checked={openOnly} onChange={(event) => filterChanged(setOpenOnly)(event.target.checked)} />} label={translate('fleet.event.open')} />
       </Box>
       <PagedTable
         columns={columns}

@@ -3,9 +3,7 @@
 // secret is ever shown (the server keeps a digest). Rotating needs machine:edit.
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
-import {
-  Alert, Box, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import { machine } from '../../../resources/machine';
 import { formatDateTime } from '../../generic/format';
@@ -24,8 +22,12 @@ interface Credential {
 
 const Row = ({ label, value }: { label: string; value: string }) => (
   <Box sx={{ display: 'grid', gridTemplateColumns: '12rem 1fr', gap: 1, py: 0.25 }}>
-    <Typography variant="body2" color="text.secondary">{label}</Typography>
-    <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>{value}</Typography>
+    <Typography variant="body2" color="text.secondary">
+      {label}
+    </Typography>
+    <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
+      {value}
+    </Typography>
   </Box>
 );
 
@@ -61,7 +63,10 @@ export const GatewayCard = () => {
         </Typography>
         <Row label={translate('installation.gateway.userName')} value={data.serialNumber} />
         <Row label={translate('installation.gateway.broker')} value={data.machineUrl ?? translate('installation.gateway.noBroker')} />
-        <Row label={translate('installation.gateway.secret')} value={data.hasSecret ? translate('installation.gateway.secretSince', { time: formatDateTime(data.rotatedTime) }) : translate('installation.gateway.noSecret')} />
+        <Row
+          label={translate('installation.gateway.secret')}
+          value={data.hasSecret ? translate('installation.gateway.secretSince', { time: formatDateTime(data.rotatedTime) }) : translate('installation.gateway.noSecret')}
+        />
         <Row label={translate('installation.gateway.lastSeen')} value={data.lastSeenTime ? formatDateTime(data.lastSeenTime) : none} />
         {canRotate ? (
           <Button sx={{ mt: 1 }} startIcon={<KeyIcon />} variant="outlined" onClick={() => setConfirming(true)}>
@@ -76,7 +81,9 @@ export const GatewayCard = () => {
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirming(false)}>{translate('ra.action.cancel')}</Button>
-          <Button variant="contained" disabled={busy} onClick={() => void rotate()}>{translate('ra.action.confirm')}</Button>
+          <Button variant="contained" disabled={busy} onClick={() => void rotate()}>
+            {translate('ra.action.confirm')}
+          </Button>
         </DialogActions>
       </Dialog>
       <Dialog open={secret !== null} onClose={() => setSecret(null)} aria-labelledby="gateway-secret-title" fullWidth maxWidth="sm">
@@ -90,7 +97,9 @@ export const GatewayCard = () => {
         </DialogContent>
         <DialogActions>
           <Button onClick={() => void navigator.clipboard?.writeText(secret ?? '')}>{translate('installation.gateway.copy')}</Button>
-          <Button variant="contained" onClick={() => setSecret(null)}>{translate('installation.gateway.done')}</Button>
+          <Button variant="contained" onClick={() => setSecret(null)}>
+            {translate('installation.gateway.done')}
+          </Button>
         </DialogActions>
       </Dialog>
     </Card>

@@ -48,10 +48,7 @@ const HistoryTab = ({ kind }: { kind: HistoryKind }) => {
   const translate = useTranslate();
   const durationText = useDurationText();
   const paging = usePagedRange(DEFAULT_RANGE_DAYS);
-  const loaded = useMachineData(
-    (http, id, signal) => http.post<IntervalPage>(kind.path, { id, ...paging.body }, { signal }),
-    [kind.path, paging.body],
-  );
+  const loaded = useMachineData((http, id, signal) => http.post<IntervalPage>(kind.path, { id, ...paging.body }, { signal }), [kind.path, paging.body]);
   const { data } = loaded;
 
   const columns: Column<IntervalRow>[] = [

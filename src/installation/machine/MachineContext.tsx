@@ -23,8 +23,7 @@ export const useMachine = (): MachineScope => {
 };
 
 /** Codes meaning "no such machine (for you)": 6001 from the machine page calls, 2003 from generic CRUD. */
-export const isMachineMissing = (error: unknown): boolean =>
-  error instanceof ApiError && (error.code === '6001' || error.code === '2003');
+export const isMachineMissing = (error: unknown): boolean => error instanceof ApiError && (error.code === '6001' || error.code === '2003');
 
 /**
  * useApiQuery for a tab of the current machine (`key`: what the tab asks besides the machine); a 6001

@@ -132,15 +132,17 @@ const MachinePage = () => {
     <MachineProvider machineId={machineId} markNotFound={markNotFound}>
       <Paper sx={{ p: 2 }} data-testid="machine-page" data-tab={tab}>
         <MachineHeader machineId={machineId} onMissing={markNotFound} />
-        <Tabs
-          value={tab}
-          variant="scrollable"
-          scrollButtons="auto"
-          aria-label={translate('installation.machinePage.tabs')}
-          sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
-        >
+        <Tabs value={tab} variant="scrollable" scrollButtons="auto" aria-label={translate('installation.machinePage.tabs')} sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
           {tabs.map((key) => (
-            <Tab key={key} value={key} sx={{ textTransform: 'none' }} label={translate(`menu.${key}`)} component={RouterLink} to={machinePagePath(machineId, key)} data-testid={`tab-${key}`} />
+            <Tab
+              key={key}
+              value={key}
+              sx={{ textTransform: 'none' }}
+              label={translate(`menu.${key}`)}
+              component={RouterLink}
+              to={machinePagePath(machineId, key)}
+              data-testid={`tab-${key}`}
+            />
           ))}
         </Tabs>
         <Box role="tabpanel" aria-label={translate(`menu.${tab}`)}>

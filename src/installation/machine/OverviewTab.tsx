@@ -19,7 +19,6 @@ const startOfToday = () => {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
 };
 
-
 const Fact = ({ label, children }: { label: string; children: ReactNode }) => (
   <Box sx={{ display: 'grid', gridTemplateColumns: '40% 60%', gap: 1, py: 0.5 }}>
     <Typography component="dt" variant="body2" color="text.secondary">

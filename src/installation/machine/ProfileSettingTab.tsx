@@ -32,7 +32,13 @@ export const ProfileSettingTab = () => {
   const { http } = useConsoleServices();
   const { machineId } = useMachine();
   const canEdit = useHasPermission()([machine.permissions.edit]);
-  const { data: record, error, isPending, reload, setData } = useMachineData((client, id, signal) => client.get<ProfileRecord>('/rvmpage/profile', { id }, { signal }), ['profile']);
+  const {
+    data: record,
+    error,
+    isPending,
+    reload,
+    setData,
+  } = useMachineData((client, id, signal) => client.get<ProfileRecord>('/rvmpage/profile', { id }, { signal }), ['profile']);
 
   const save = async (values: Record<string, unknown>) => {
     try {

@@ -52,15 +52,7 @@ export const TimelineChart = ({ slices, valueKey, lanes, labels, tone = (value) 
         <ResponsiveContainer width="100%" height={laneCount * LANE_HEIGHT + 40}>
           <ComposedChart data={[{ t: from }, { t: to }]} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}>
             <CartesianGrid horizontal={false} strokeDasharray="3 3" />
-            <XAxis
-              dataKey="t"
-              type="number"
-              scale="time"
-              domain={[from, to]}
-              ticks={ticks}
-              tickFormatter={(time: number) => format(time, tickFormat)}
-              allowDataOverflow
-            />
+            <XAxis dataKey="t" type="number" scale="time" domain={[from, to]} ticks={ticks} tickFormatter={(time: number) => format(time, tickFormat)} allowDataOverflow />
             <YAxis
               type="number"
               domain={[0, laneCount]}
