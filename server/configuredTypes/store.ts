@@ -4,7 +4,8 @@
 // back: 9403) and its permission rows. A change that would lose data (a removed field, a field of
 // another kind) needs `confirmArchive`: the old values move to the record's `archived` column.
 import { and, eq, sql } from 'drizzle-orm';
-import { definitionIssues, isReferenceKind, type ConfiguredField, type ConfiguredType } from '../../resources/configuredTypes';
+import { isReferenceKind, type ConfiguredField, type ConfiguredType } from '../../resources/configuredTypes';
+import { definitionIssues } from '../../resources/configuredTypeIssues';
 import { translate, type Locale } from '../../i18n';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/client';

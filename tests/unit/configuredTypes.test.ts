@@ -2,7 +2,8 @@
 // regular-expression guard: what the console and the server both rely on.
 import { describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
-import { CONFIGURED_TYPE_SCHEMA, configuredText, definitionIssues, filterName, toDeclaration, type ConfiguredType } from '../../resources/configuredTypes';
+import { CONFIGURED_TYPE_SCHEMA, configuredText, filterName, toDeclaration, type ConfiguredType } from '../../resources/configuredTypes';
+import { definitionIssues } from '../../resources/configuredTypeIssues';
 import { validateRecord } from '../../resources/validation';
 import { patternProblem } from '../../resources/pattern';
 import { BARCODE } from '../server/configuredTypesFixture';

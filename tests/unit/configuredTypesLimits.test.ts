@@ -3,7 +3,8 @@
 // editorValidation.ts): what the server and the console both check before anything is stored.
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { CONFIGURED_TYPE_SCHEMA, definitionIssues, toDeclaration, type ConfiguredType } from '../../resources/configuredTypes';
+import { CONFIGURED_TYPE_SCHEMA, toDeclaration, type ConfiguredType } from '../../resources/configuredTypes';
+import { definitionIssues } from '../../resources/configuredTypeIssues';
 import { fileLimitsOf } from '../../resources/files';
 import { formOf, issuePath, operatorsFor, typeOf } from '../../src/resourceTypes/editorModel';
 import { validateTypeForm } from '../../src/resourceTypes/editorValidation';

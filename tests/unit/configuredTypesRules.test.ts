@@ -1,4 +1,4 @@
-// resources/configuredTypes.ts in detail: every definitionIssues check (its path, code and edge), the
+// resources/configuredTypes.ts and configuredTypeIssues.ts in detail: every definitionIssues check (its path, code and edge), the
 // declaration toDeclaration builds per field kind, and the texts configuredText resolves.
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,13 +6,13 @@ import {
   configuredText,
   configuredTexts,
   customMenuIdentifier,
-  definitionIssues,
   filterName,
   ruleMessageKey,
   toDeclaration,
   type ConfiguredField,
   type ConfiguredType,
 } from '../../resources/configuredTypes';
+import { definitionIssues } from '../../resources/configuredTypeIssues';
 
 const labels = (en: string, zh = en) => ({ en, zh });
 const field = (type: ConfiguredField['type'], extra: Partial<ConfiguredField> = {}): ConfiguredField => ({ type, labels: labels(type), ...extra });
