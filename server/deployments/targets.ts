@@ -193,7 +193,8 @@ export const listSelection = async (db: Db, pkg: PackageInfo, condition: SQL, li
  * skipped for this statement (`session_replication_role`), nearly half its time for 10,000 rows
  * (docs/benchmarks.md "Deployments"). They cannot fail there: the deployment was inserted by this
  * transaction and the machines are read by this statement, and no other session exists that could delete
- * them before it commits. On PostgreSQL other sessions can, so the checks stay.
+ * them before it commits. On PostgreSQL other sessions can, so the checks stay. The role also skips ordinary
+ * triggers: deployment_target has none, and tests/server/deploymentRollout.test.ts fails if one is added.
  */
 export const insertTargets = async (
   tx: Db,

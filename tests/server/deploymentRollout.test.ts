@@ -1,10 +1,11 @@
 // Deployments (docs/deployments.md): preview and its exclusions, 8100 / 8200 / 8203, waves dealt at
 // creation and started by the success threshold, the error threshold's pause, the operator's controls,
 // approval by a second user, two job runs at once, permissions and the license account's boundary.
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { translate } from '../../i18n';
 import { DEPLOYMENTS_JOB } from '../../server/deployments/rollout';
+import { rowsOf } from '../../server/db/client';
 import { auditLog } from '../../server/db/schema';
 import { deployment } from '../../server/db/schema/deployments';
 import { savedFilter } from '../../server/db/schema/auth';
@@ -132,6 +133,12 @@ describeFleet(
       await runJob();
       expect(await deploymentRow(context.server, created.id)).toMatchObject({ status: 'completed', currentWave: 3 });
       await forgetDeployments(context.server, fleet.software);
+    });
+
+    it('keeps deployment_target free of triggers: on PGlite its insert runs with session_replication_role = replica, which skips them', async () => {
+      // server/deployments/targets.ts insertTargets: a trigger added to this table would run on PostgreSQL only
+      const triggers = await context.server.db.execute(sql`select tgname from pg_trigger where tgrelid = 'deployment_target'::regclass and not tgisinternal`);
+      expect(rowsOf(triggers)).toEqual([]);
     });
 
     it('pauses when failed targets of the started waves exceed the error threshold, and again after a resume that changed nothing', async () => {

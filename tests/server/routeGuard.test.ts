@@ -47,6 +47,10 @@ const TOKEN_ONLY = new Set([
   'GET /test-api/file/info',
   'GET /test-api/file/:id',
   'GET /test-api/file/:id/thumbnail',
+  // a resumable upload by id (server/files/resumable.ts): the upload must be of the caller's account (2003), then
+  // its resource's permission is checked (4003, tests/server/resumableUpload.test.ts); an unknown id is 2003 for all
+  'DELETE /test-api/file/upload/:id',
+  'PATCH /test-api/file/upload/:id',
 ]);
 
 describeBackends('the guard over every registered route', (server) => {
