@@ -1,6 +1,7 @@
 // The vitest configuration Stryker runs (stryker.config.mjs): the console's own (vite.config.ts) with
 // only the projects whose tests are worth running against a mutant. `unit` (Hong Kong time) and
-// `server` (PGlite per file); not `unit-ny` (the same files again), nor `e2e` / `robust`, which start
+// `server` (PGlite per file: run without DATABASE_URL, both-backend and one-backend blocks alike take PGlite,
+// tests/server/helpers.ts ONE_BACKEND); not `unit-ny` (the same files again), nor `e2e` / `robust`, which start
 // servers and browsers and would make every mutant cost minutes.
 import { defineConfig } from 'vitest/config';
 import base from './vite.config.js';

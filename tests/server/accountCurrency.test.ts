@@ -2,9 +2,9 @@
 // declared list, and told to the console in the LoginAnswer and the dashboard's answer, so refund values
 // show in it (src/kit/format.ts).
 import { expect, it } from 'vitest';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('license account currency', (server) => {
+describeOneBackend('license account currency', (server) => {
   it('defaults to HKD, can be changed to another listed code, refuses an unknown one, and reaches the login answer and the dashboard', async () => {
     const admin = await server.login();
     const current = async () => (await server.call('GET', '/login/current', { token: admin })).body.resData;

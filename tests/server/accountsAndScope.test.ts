@@ -3,9 +3,9 @@
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { fleet, licenseAccount, rvm, sysUserRole } from '../../server/db/schema';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('license accounts and scoping', (server) => {
+describeOneBackend('license accounts and scoping', (server) => {
   let admin: string;
   let defaultId: number;
   let otherId: number;

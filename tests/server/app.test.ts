@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, expect, it } from 'vitest';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('app', (server) => {
+describeOneBackend('app', (server) => {
   const consoleDir = mkdtempSync(join(tmpdir(), 'rvm-console-'));
   writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>RVM Console</title>');
   writeFileSync(join(consoleDir, 'app.js'), 'console.log(1)');

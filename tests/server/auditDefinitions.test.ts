@@ -5,9 +5,9 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, resourceType } from '../../server/db/schema';
 import { BARCODE } from './configuredTypesFixture';
-import { ADMIN, describeBackends } from './helpers';
+import { ADMIN, describeOneBackend } from './helpers';
 
-describeBackends('audit of definitions and saved filters', (server) => {
+describeOneBackend('audit of definitions and saved filters', (server) => {
   let admin: string;
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: Record<string, unknown>, token = admin, lang?: string) =>
     server.call(method, url, { token, body, lang });

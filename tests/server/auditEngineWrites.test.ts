@@ -6,11 +6,11 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog } from '../../server/db/schema';
 import { BARCODE } from './configuredTypesFixture';
-import { ADMIN, describeBackends } from './helpers';
+import { ADMIN, describeOneBackend } from './helpers';
 
 const CLIENT = '203.0.113.9';
 
-describeBackends('audit of engine writes', (server) => {
+describeOneBackend('audit of engine writes', (server) => {
   let admin: string;
   const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, body?: object) =>
     server.app.inject({ method, url: `/test-api${url}`, headers: { 'rvm-token': admin, 'x-forwarded-for': CLIENT }, ...(body ? { payload: body } : {}) });

@@ -8,11 +8,11 @@ import { beforeAll, expect, it, vi } from 'vitest';
 import { runMatrix, FAST_CASES, type MatrixOutcome } from '../robust/matrix';
 import { apiRoutes } from '../robust/routeTable';
 import { buildWorld, type World } from '../robust/world';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 vi.mock('fastify', async (original) => (await import('../robust/routeTable')).recordingFastify(await original()));
 
-describeBackends('authorization matrix', (server) => {
+describeOneBackend('authorization matrix', (server) => {
   let world: World;
   let outcome: MatrixOutcome;
 

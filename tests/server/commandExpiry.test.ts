@@ -8,12 +8,12 @@ import { COMMAND_EXPIRY_HOURS } from '../../resources/commands';
 import { claimPending, expireCommands, RESULT_GRACE_MS } from '../../server/commands/store';
 import { rvmCommand } from '../../server/db/schema/liveFleet';
 import { commandRow, setUpCommandFleet, type CommandFleet } from './commandsHarness';
-import { describeFleet, type FleetContext } from './fleetSuite';
+import { describeFleetOneBackend, type FleetContext } from './fleetSuite';
 
 const fleet = {} as CommandFleet;
 const HOUR = 3_600_000;
 
-describeFleet(
+describeFleetOneBackend(
   'remote command time limits',
   (context: FleetContext) => {
     const send = async (rvmId: number, command: string) => {

@@ -6,10 +6,10 @@ import { consumerSession } from '../../server/db/schema/fleetActivity';
 import { rvm } from '../../server/db/schema/fleet';
 import { seedSmallFleet } from './fleetHarness';
 import { embeddedGateway, provisionMachine } from './gatewayHarness';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 import { eq, like } from 'drizzle-orm';
 
-describeBackends(
+describeOneBackend(
   'machine conformance check',
   (server) => {
     it('reports every kind applied and every mistake quarantined with the reason the protocol names', async () => {

@@ -9,12 +9,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
 import { precompressFolder } from '../../scripts/vitePrecompress';
 import { IMMUTABLE } from '../../server/lib/console';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const SCRIPT = `export const greeting = ${JSON.stringify('hello console '.repeat(200))};\n`;
 const PAGE = `<!doctype html><title>RVM Console</title><script type="module" src="/assets/app-abc12345.js"></script>${' '.repeat(2000)}`;
 
-describeBackends('console static files', (server) => {
+describeOneBackend('console static files', (server) => {
   const consoleDir = mkdtempSync(join(tmpdir(), 'rvm-console-static-'));
   mkdirSync(join(consoleDir, 'assets'));
   writeFileSync(join(consoleDir, 'index.html'), PAGE);

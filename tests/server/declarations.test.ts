@@ -9,7 +9,7 @@ import { RESOURCES } from '../../resources';
 import { ALARM_CODES } from '../../resources/event';
 import { defineResource } from '../../resources/types';
 import { sysPermission, sysRolePermission } from '../../server/db/schema';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 // Fixture ids far from real button ids (604nn are Service › Setup's packages and deployments).
 const shelf = defineResource({
@@ -68,7 +68,7 @@ const tagTable = pgTable(
   (t) => [uniqueIndex('tag_account_code_uq').on(t.licenseAccountId, t.code)],
 );
 
-describeBackends(
+describeOneBackend(
   'declarations that say enough',
   (server) => {
     let admin: string;

@@ -10,11 +10,11 @@ import { claimDeliveries } from '../../server/deployments/delivery';
 import { downloadUrl, signingKey } from '../../server/deployments/signing';
 import { connectDeployMachine, insertDeployment, setUpDeliveryFleet, uploadPackage, type DeliveryFleet, type DeployMachine } from './deliveryHarness';
 import { embeddedGateway, machineRow, waitFor } from './gatewayHarness';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const basic = (serial: string, secret: string) => `Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`;
 
-describeBackends(
+describeOneBackend(
   'package download',
   (server) => {
     let fleet: DeliveryFleet;

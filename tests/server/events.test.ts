@@ -3,7 +3,7 @@
 // export, permissions and license-account scoping.
 import { beforeAll, expect, it } from 'vitest';
 import { accountNamed } from './fleetHarness';
-import { describeFleet } from './fleetSuite';
+import { describeFleetOneBackend } from './fleetSuite';
 import { addEvent, buildWorld, HOUR, MINUTE, type EventsWorld } from './eventsHarness';
 
 const DOOR = 'am_code_PK_17'; // door, error
@@ -11,7 +11,7 @@ const BIN = 'am_code_PK_5'; // bin, error
 const OCTOPUS = 'am_code_PK_48'; // paymentReader, error
 const PAPER = 'am_code_PK_8'; // printer, info
 
-describeFleet('events list', (context) => {
+describeFleetOneBackend('events list', (context) => {
   const now = Date.now();
   const world = {} as EventsWorld;
   const ids = { e1: 0, e2: 0, e3: 0, e4: 0, foreign: 0 };

@@ -3,10 +3,10 @@
 import { beforeAll, expect, it } from 'vitest';
 import { translate } from '../../i18n';
 import { accountNamed } from './fleetHarness';
-import { describeFleet } from './fleetSuite';
+import { describeFleetOneBackend } from './fleetSuite';
 import { buildWorld, type EventsWorld } from './eventsHarness';
 
-describeFleet('event notification rules', (context) => {
+describeFleetOneBackend('event notification rules', (context) => {
   const world = {} as EventsWorld;
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, lang?: string, token = context.token) =>
     context.server.call(method, path, { token, body, lang });

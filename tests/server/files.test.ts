@@ -10,7 +10,7 @@ import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { uploadedFile } from '../../server/db/schema';
-import { describeBackends, type TestServer } from './helpers';
+import { describeOneBackend, type TestServer } from './helpers';
 
 const ASSET = {
   name: 'asset',
@@ -34,7 +34,7 @@ const storedObjects = () => readdirSync(filesDir, { recursive: true, withFileTyp
 const upload = (server: TestServer, token: string, body: Buffer | Readable, query: string) =>
   server.call('POST', `/file?${query}`, { token, body, headers: { 'content-type': 'application/octet-stream' } });
 
-describeBackends(
+describeOneBackend(
   'uploaded files',
   (server) => {
     let admin: string;

@@ -7,7 +7,7 @@ import { RESOURCES } from '../../resources';
 import { buildModel } from '../../server/crud/model';
 import { sysPermission } from '../../server/db/schema';
 import { gadget, gizmo } from '../fixtures/gadget';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const gadgetTable = pgTable('gadget', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -24,7 +24,7 @@ const gizmoTable = pgTable('gizmo', {
   title: varchar('title', { length: 64 }).notNull(),
 });
 
-describeBackends(
+describeOneBackend(
   'a fixture resource',
   (server) => {
     let admin: string;

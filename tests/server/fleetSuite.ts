@@ -1,8 +1,9 @@
-// describeFleet: the backend matrix of helpers.ts (PGlite always, PostgreSQL with DATABASE_URL,
-// skipped with a warning otherwise, failing under CI=true) for fleet servers, with the admin's token
-// and the admin's license account filled in before the tests run.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+// describeFleet / describeFleetOneBackend: the backend matrix of helpers.ts (describeMatrix: both backends
+// or ONE_BACKEND, docs/test-quality.md "One backend or both") for fleet servers, with the admin's token and
+// the admin's license account filled in before the tests run.
+import { afterAll, beforeAll } from 'vitest';
 import { startFleetServer, type FleetServer } from './fleetHarness';
+import { describeMatrix, type BackendScope } from './helpers';
 
 export interface FleetContext {
   server: FleetServer;
@@ -11,26 +12,11 @@ export interface FleetContext {
   accountId: number;
 }
 
-const DATABASE_URL = process.env.DATABASE_URL?.trim() || undefined;
-let warned = false;
-
-export const describeFleet = (title: string, body: (context: FleetContext) => void, setup?: (context: FleetContext) => Promise<void>) => {
-  for (const backend of ['pglite', 'postgres'] as const) {
-    if (backend === 'postgres' && !DATABASE_URL) {
-      const message = 'DATABASE_URL is not set: the PostgreSQL run of the fleet suite is SKIPPED';
-      if (process.env.CI === 'true') {
-        describe(`${title} [postgres]`, () =>
-          it('needs PostgreSQL in CI', () => {
-            throw new Error(`${message.replace('is SKIPPED', 'cannot be skipped')} in CI`);
-          }));
-      } else {
-        if (!warned) console.warn(`\n\u26a0  ${message} (set DATABASE_URL=postgres://… to run it).\n`);
-        warned = true;
-        describe.skip(`${title} [postgres]`, () => body({} as FleetContext));
-      }
-      continue;
-    }
-    describe(`${title} [${backend}]`, () => {
+const describeFleetOn = (scope: BackendScope, title: string, body: (context: FleetContext) => void, setup?: (context: FleetContext) => Promise<void>) =>
+  describeMatrix(
+    scope,
+    title,
+    (backend) => {
       const context = {} as FleetContext;
       beforeAll(async () => {
         context.server = await startFleetServer(backend);
@@ -43,6 +29,14 @@ export const describeFleet = (title: string, body: (context: FleetContext) => vo
         await context.server?.close();
       });
       body(context);
-    });
-  }
-};
+    },
+    () => body({} as FleetContext),
+  );
+
+/** A fleet server on each backend: for behaviour that depends on storage. */
+export const describeFleet = (title: string, body: (context: FleetContext) => void, setup?: (context: FleetContext) => Promise<void>) =>
+  describeFleetOn('both', title, body, setup);
+
+/** A fleet server on ONE_BACKEND only: for a block whose behaviour does not depend on storage. */
+export const describeFleetOneBackend = (title: string, body: (context: FleetContext) => void, setup?: (context: FleetContext) => Promise<void>) =>
+  describeFleetOn('one', title, body, setup);

@@ -7,14 +7,14 @@ import { beforeAll, expect, it, vi } from 'vitest';
 import { fuzzRoutes, reportFailures, type FuzzOutcome } from '../robust/fuzzCore';
 import { apiRoutes } from '../robust/routeTable';
 import { buildWorld } from '../robust/world';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 vi.mock('fastify', async (original) => (await import('../robust/routeTable')).recordingFastify(await original()));
 
 /** Drawn requests per route (the full variant: FUZZ_RUNS, default 200). */
 const RUNS = 6;
 
-describeBackends(
+describeOneBackend(
   'fuzzing every route',
   (server) => {
     let outcome: FuzzOutcome;

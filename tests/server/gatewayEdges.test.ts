@@ -10,9 +10,9 @@ import { rvm } from '../../server/db/schema/fleet';
 import { ingestBatch, type IncomingMessage } from '../../server/gateway/ingest';
 import { MAX_CLOCK_SKEW_MS, MAX_MESSAGE_AGE_MS, MAX_MESSAGE_BYTES } from '../../server/gateway/protocol';
 import { seedSmallFleet } from './fleetHarness';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('gateway limits at their edges', (server) => {
+describeOneBackend('gateway limits at their edges', (server) => {
   let machine: typeof rvm.$inferSelect;
   const identity = () => ({ rvmId: machine.id, licenseAccountId: machine.licenseAccountId!, serialNumber: machine.serialNumber });
   const message = (kind: string, body: Record<string, unknown>, ts: Date, receivedAt: Date): IncomingMessage =>

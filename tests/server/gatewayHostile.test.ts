@@ -13,7 +13,7 @@ import { ingestBatch, MAX_QUARANTINED_CHARS } from '../../server/gateway/ingest'
 import { MAX_MESSAGE_AGE_MS, MAX_MESSAGE_BYTES, MAX_PACKET_BYTES, UP_TOPIC } from '../../server/gateway/protocol';
 import { seedSmallFleet } from './fleetHarness';
 import { connectMachine, embeddedGateway, provisionMachine, waitFor } from './gatewayHarness';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const sessionBody = (sessionId: string) => ({
   v: 1,
@@ -27,7 +27,7 @@ const sessionBody = (sessionId: string) => ({
   items: [{ seq: 1, itemType: 'can', refund: 99.99 }],
 });
 
-describeBackends(
+describeOneBackend(
   'gateway against hostile devices',
   (server) => {
     let token: string;

@@ -1,6 +1,8 @@
-// The backend matrix of the server suite: every test file runs on PGlite (in memory) and again on
-// PostgreSQL when DATABASE_URL is set, in a throw-away database created for the file and dropped
-// after it. Without DATABASE_URL the PostgreSQL run is skipped with a warning, or fails when CI=true.
+// The backend matrix of the server suite (docs/test-quality.md "One backend or both"). A block whose
+// behaviour depends on storage (describeBackends) runs on PGlite (in memory) and again on PostgreSQL
+// when DATABASE_URL is set, in a throw-away database created for the file and dropped after it; without
+// DATABASE_URL the PostgreSQL run is skipped with a warning, or fails when CI=true. A block that only
+// passes through storage (describeOneBackend) runs once, on ONE_BACKEND.
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -150,14 +152,26 @@ export const startTestServer = async (backend: BackendName, options: Partial<Bui
   return server;
 };
 
+/**
+ * The backend of a block that declares its behaviour storage-independent: PostgreSQL when DATABASE_URL is
+ * set (CI always sets it: the production-like pool, and the cheaper start on a 2-core machine), PGlite
+ * otherwise, so such a block runs everywhere without a skip.
+ */
+export const ONE_BACKEND: BackendName = DATABASE_URL ? 'postgres' : 'pglite';
+
+/** Which backends a block runs on; TEST_BOTH_BACKENDS=1 runs every block on both (to check a classification). */
+export type BackendScope = 'both' | 'one';
+
+export const backendsFor = (scope: BackendScope): BackendName[] => (scope === 'both' || process.env.TEST_BOTH_BACKENDS === '1' ? ['pglite', 'postgres'] : [ONE_BACKEND]);
+
 let warned = false;
 
 /**
- * Runs `body` once per available backend with a fresh server (built before the tests of the block,
- * closed after). `server` is filled in by beforeAll, so use it inside tests and hooks only.
+ * The matrix itself: `block(backend)` inside `describe(title [backend])` for each backend of `scope`. A
+ * PostgreSQL run without DATABASE_URL is skipped with one warning, or fails under CI=true.
  */
-export const describeBackends = (title: string, body: (server: TestServer, backend: BackendName) => void, options: Partial<BuildAppOptions> = {}) => {
-  for (const backend of ['pglite', 'postgres'] as const) {
+export const describeMatrix = (scope: BackendScope, title: string, block: (backend: BackendName) => void, skipped: (backend: BackendName) => void = () => undefined) => {
+  for (const backend of backendsFor(scope)) {
     if (backend === 'postgres' && !DATABASE_URL) {
       const message = 'DATABASE_URL is not set: the PostgreSQL run of the server suite is SKIPPED';
       if (process.env.CI === 'true') {
@@ -169,11 +183,19 @@ export const describeBackends = (title: string, body: (server: TestServer, backe
       } else {
         if (!warned) console.warn(`\n\u26a0  ${message} (set DATABASE_URL=postgres://… to run it).\n`);
         warned = true;
-        describe.skip(`${title} [postgres]`, () => body({} as TestServer, backend));
+        describe.skip(`${title} [postgres]`, () => skipped(backend));
       }
       continue;
     }
-    describe(`${title} [${backend}]`, () => {
+    describe(`${title} [${backend}]`, () => block(backend));
+  }
+};
+
+const describeServers = (scope: BackendScope, title: string, body: (server: TestServer, backend: BackendName) => void, options: Partial<BuildAppOptions>) =>
+  describeMatrix(
+    scope,
+    title,
+    (backend) => {
       const server = {} as TestServer & { close(): Promise<void> };
       beforeAll(async () => {
         Object.assign(server, await startTestServer(backend, options));
@@ -182,9 +204,25 @@ export const describeBackends = (title: string, body: (server: TestServer, backe
         await server.close?.();
       });
       body(server, backend);
-    });
-  }
-};
+    },
+    (backend) => body({} as TestServer, backend),
+  );
+
+/**
+ * Runs `body` once per backend with a fresh server (built before the tests of the block, closed after):
+ * for behaviour that depends on storage. `server` is filled in by beforeAll, so use it inside tests and
+ * hooks only.
+ */
+export const describeBackends = (title: string, body: (server: TestServer, backend: BackendName) => void, options: Partial<BuildAppOptions> = {}) =>
+  describeServers('both', title, body, options);
+
+/**
+ * As describeBackends, on ONE_BACKEND only: for a block whose behaviour does not depend on storage (the
+ * rules of docs/test-quality.md "One backend or both": no concurrency, second instance, raw SQL result,
+ * driver or migration behaviour asserted, no test that looks at the backend).
+ */
+export const describeOneBackend = (title: string, body: (server: TestServer, backend: BackendName) => void, options: Partial<BuildAppOptions> = {}) =>
+  describeServers('one', title, body, options);
 
 /** Sets rows' timestamps into the past (simulating elapsed time without waiting). */
 export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);

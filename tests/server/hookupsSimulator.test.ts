@@ -10,10 +10,10 @@ import { startInProcessSimulation, type InProcessSimulation } from '../../server
 import { vendorRequestOf } from '../../server/simulator/vendorConnect';
 import { addFleet } from './eventsHarness';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 import { startReceiver, type Receiver } from './hookupsHarness';
 
-describeBackends(
+describeOneBackend(
   'API hookups: vendor connect from simulated machines',
   (server) => {
     let admin: string;

@@ -2,7 +2,7 @@
 // catastrophic patterns run on RE2 (resources/pattern.ts), names every JavaScript object inherits are
 // refused as field names (resources/configuredTypes.ts).
 import { beforeAll, expect, it } from 'vitest';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const labels = (en: string) => ({ en, zh: en });
 
@@ -20,7 +20,7 @@ const typeWithPatterns = (patterns: string[]) => ({
   actions: ['page', 'show', 'create', 'edit', 'delete'],
 });
 
-describeBackends('hostile input', (server) => {
+describeOneBackend('hostile input', (server) => {
   let admin: string;
   beforeAll(async () => {
     admin = await server.login();

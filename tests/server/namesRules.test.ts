@@ -1,9 +1,9 @@
 // Names a new user trusts (issue 9): fleet names are unique among siblings (9450, naming the field,
 // both languages; case and surrounding spaces do not make a new name) and user names have no spaces.
 import { beforeAll, expect, it } from 'vitest';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('fleet and user names', (server) => {
+describeOneBackend('fleet and user names', (server) => {
   let admin: string;
   beforeAll(async () => {
     admin = await server.login();

@@ -10,7 +10,7 @@ import { createPasswordHasher, scryptMemory, scryptParametersFor } from '../../s
 import { upgradePasswordHash } from '../../server/auth/rehash';
 import { DEFAULT_CONFIG } from '../../server/config';
 import { sysUser } from '../../server/db/schema';
-import { describeBackends, TEST_CONFIG } from './helpers';
+import { describeOneBackend, TEST_CONFIG } from './helpers';
 
 const MiB = 1024 * 1024;
 
@@ -59,7 +59,7 @@ describe('password hashing parameters', () => {
   });
 });
 
-describeBackends('password hash upgrade at sign-in', (server) => {
+describeOneBackend('password hash upgrade at sign-in', (server) => {
   const storedHashOf = async (id: number) => (await server.db.select().from(sysUser).where(eq(sysUser.id, id)))[0];
   const signIn = (username: string, password: string) => server.call('POST', '/login/login', { body: { username, password } });
 

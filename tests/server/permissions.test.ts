@@ -2,9 +2,9 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { sysPermission, sysUser } from '../../server/db/schema';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('permissions', (server) => {
+describeOneBackend('permissions', (server) => {
   let admin: string;
   const role = async (name: string, permissions: number[]) => (await server.call('POST', '/role', { token: admin, body: { name, permissions } })).body.resData.id as number;
 

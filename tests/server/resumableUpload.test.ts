@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { uploadedFile } from '../../server/db/schema';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const ASSET = {
   name: 'tusasset',
@@ -53,7 +53,7 @@ const until = async (condition: () => boolean | Promise<boolean>, what: string) 
   }
 };
 
-describeBackends(
+describeOneBackend(
   'resumable uploads (tus)',
   (server) => {
     let admin: string;

@@ -7,7 +7,7 @@ import type { RouteOptions } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it, vi } from 'vitest';
 import { sysRole, sysUser } from '../../server/db/schema';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const registered = vi.hoisted(() => new Map<string, { method: string; url: string; public: boolean }>());
 
@@ -53,7 +53,7 @@ const TOKEN_ONLY = new Set([
   'PATCH /test-api/file/upload/:id',
 ]);
 
-describeBackends('the guard over every registered route', (server) => {
+describeOneBackend('the guard over every registered route', (server) => {
   let admin: string;
   let nobody: string;
   const victims = { user: 0, role: 0 };

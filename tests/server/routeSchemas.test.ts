@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { passwordChecksOf } from '../../server/auth/passwordQueue';
 import { licenseAccountUserRelation, loginAttempt, rateLimitHit, sysUser } from '../../server/db/schema';
 import { eq } from 'drizzle-orm';
-import { ADMIN, startTestServer, type BackendName, type TestServer } from './helpers';
+import { ADMIN, backendsFor, startTestServer, type BackendName, type TestServer } from './helpers';
 
 const TOKEN = [{ rvmToken: [] }];
 /** The answers documented on every route: success, the failure ranges, and 401 (forced logout) where a token is needed. */
@@ -295,7 +295,8 @@ const withServer = async (backend: BackendName, run: (server: TestServer) => Pro
   }
 };
 
-for (const backend of ['pglite', 'postgres'] as const) {
+// One backend (docs/test-quality.md "One backend or both"): declarations and schema checks, no storage behaviour.
+for (const backend of backendsFor('one')) {
   describe.skipIf(backend === 'postgres' && !process.env.DATABASE_URL)(`route declarations [${backend}]`, () => {
     it('sign-in routes: documented as declared, bad inputs refused, sessions and the password-check queue', async () => {
       await withServer(backend, async (server) => {

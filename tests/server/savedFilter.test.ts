@@ -1,9 +1,9 @@
 // /saved-filter: personal and public filters, built-in ones read-only (5001), owners only.
 import { beforeAll, expect, it } from 'vitest';
 import { BARCODE } from './configuredTypesFixture';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('saved filters', (server) => {
+describeOneBackend('saved filters', (server) => {
   let alice: string;
   let bob: string;
   let outsider: string;

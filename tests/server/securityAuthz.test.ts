@@ -9,7 +9,7 @@ import { translate } from '../../i18n';
 import { licenseAccountUserRelation as relation, sysRolePermission, sysUser, sysUserRole } from '../../server/db/schema';
 import { createHttpClient } from '../../src/providers/http';
 import { createSession } from '../../src/providers/session';
-import { ADMIN, describeBackends, minutesAgo, type TestServer } from './helpers';
+import { ADMIN, describeOneBackend, minutesAgo, type TestServer } from './helpers';
 
 // The routes the app really registers, with their config (the pattern of routeGuard.test.ts).
 const registered = vi.hoisted(() => new Map<string, { method: string; url: string; public: boolean; whileForced: boolean }>());
@@ -47,7 +47,7 @@ const changePassword = (server: TestServer, token: string, oldPassword: string, 
 
 const userRow = async (server: TestServer, name: string) => (await server.db.select().from(sysUser).where(eq(sysUser.name, name)))[0];
 
-describeBackends('hole 1: the server enforces the forced password change (4007)', (server) => {
+describeOneBackend('hole 1: the server enforces the forced password change (4007)', (server) => {
   it('the seeded admin signed in with the initial password can change it and nothing else', async () => {
     const { token, answer } = await signIn(server, ADMIN.username, ADMIN.password);
     expect(answer).toMatchObject({ firstLogin: true, userInfo: { superAdmin: true } });
@@ -126,7 +126,7 @@ describeBackends('hole 1: the server enforces the forced password change (4007)'
   });
 });
 
-describeBackends('hole 2: deleting a user who also belongs to another license account', (server) => {
+describeOneBackend('hole 2: deleting a user who also belongs to another license account', (server) => {
   let admin: string;
   let accountAdmin: string;
   let home: number;
@@ -210,7 +210,7 @@ describeBackends('hole 2: deleting a user who also belongs to another license ac
   });
 });
 
-describeBackends('hole 3: removing rights needs the same cover as adding them', (server) => {
+describeOneBackend('hole 3: removing rights needs the same cover as adding them', (server) => {
   let admin: string;
   let home: number;
   let outer: number;

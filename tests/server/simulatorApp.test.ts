@@ -12,9 +12,9 @@ import { quarantineMessage } from '../../server/db/schema/quarantine';
 import { startInProcessSimulation, type InProcessSimulation } from '../../server/simulator/inProcess';
 import { seedSmallFleet } from './fleetHarness';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { ADMIN, describeBackends } from './helpers';
+import { ADMIN, describeOneBackend } from './helpers';
 
-describeBackends(
+describeOneBackend(
   'fleet simulator in the server process',
   (server) => {
     let simulation: InProcessSimulation | undefined;

@@ -19,7 +19,7 @@ import { APPLY_FAILURE_REASONS, type DeployFaults } from '../../server/simulator
 import { startInProcessSimulation, type InProcessSimulation } from '../../server/simulator/inProcess';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 /** The download URLs name the server's address, so it listens on a port known before it is built. */
 const freePort = () =>
@@ -32,7 +32,7 @@ const freePort = () =>
 const port = await freePort();
 const WAIT = { timeout: 30_000, interval: 100 };
 
-describeBackends(
+describeOneBackend(
   'deployments to simulated machines',
   (server) => {
     let simulation: InProcessSimulation | undefined;

@@ -8,14 +8,14 @@ import { rvmDailyUsage } from '../../server/db/schema/fleetActivity';
 import { startInProcessSimulation, type InProcessSimulation } from '../../server/simulator/inProcess';
 import { seedSmallFleet } from './fleetHarness';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
 const DAY = 86_400_000;
 const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().slice(0, 10);
 // Weekday factors of the usage curve (server/seed/vocabulary.ts) average 7.5 / 7.
 const WEEKDAY_MEAN = 7.5 / 7;
 
-describeBackends(
+describeOneBackend(
   "simulated consumers continue each machine's history",
   (server) => {
     let simulation: InProcessSimulation | undefined;

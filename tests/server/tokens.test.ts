@@ -3,9 +3,9 @@ import { eq } from 'drizzle-orm';
 import { expect, it, vi } from 'vitest';
 import { sha256 } from '../../server/auth/tokens';
 import { sysToken } from '../../server/db/schema';
-import { describeBackends, minutesAgo } from './helpers';
+import { describeOneBackend, minutesAgo } from './helpers';
 
-const rowOf = async (server: Parameters<Parameters<typeof describeBackends>[1]>[0], token: string) =>
+const rowOf = async (server: Parameters<Parameters<typeof describeOneBackend>[1]>[0], token: string) =>
   (
     await server.db
       .select()
@@ -13,7 +13,7 @@ const rowOf = async (server: Parameters<Parameters<typeof describeBackends>[1]>[
       .where(eq(sysToken.tokenHash, sha256(token)))
   )[0];
 
-describeBackends(
+describeOneBackend(
   'tokens',
   (server) => {
     const current = (token?: string, headers?: Record<string, string>) => server.call('GET', '/login/current', { token, headers });

@@ -2,9 +2,9 @@
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sysUser } from '../../server/db/schema';
-import { describeBackends } from './helpers';
+import { describeOneBackend } from './helpers';
 
-describeBackends('user CRUD', (server) => {
+describeOneBackend('user CRUD', (server) => {
   let admin: string;
   const users = async () => (await server.db.select({ n: count() }).from(sysUser))[0].n;
   beforeAll(async () => {
