@@ -27,7 +27,8 @@ export const MUTATED_FOLDERS = [
 export const FOLDER_TESTS = {
   'src/permissions': [
     'tests/unit/permissions.test.ts',
-    'tests/unit/permissionComponent.test.tsx',
+    'tests/unit/canAccess.test.ts',
+    'tests/unit/canAccessHooks.test.tsx',
     'tests/unit/permissionIdentity.test.ts',
     'tests/unit/menu.test.ts',
     'tests/unit/menuVisibility.rules.test.ts',

@@ -2,7 +2,7 @@
 // of the page's language): providers, the router and the routes. Behaviour lives in the modules.
 import { lazy, useState } from 'react';
 import { CoreAdminUI, localStorageStore } from 'ra-core';
-import { AccessDenied, AdminContext, AuthenticationError, CustomRoutes, Error as ErrorPage, LoadingPage } from 'react-admin';
+import { AdminContext, AuthenticationError, CustomRoutes, Error as ErrorPage, LoadingPage } from 'react-admin';
 import { CssBaseline } from '@mui/material';
 import { Navigate, Route, RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { RESOURCES } from '../resources';
@@ -20,6 +20,7 @@ import { LoginPage } from './auth/LoginPage';
 import { NoPermissionPage, NotFoundPage } from './pages/StatusPage';
 import { screenRoutes } from './app/screenRoutes';
 import { ChunkSuspense } from './pages/ChunkBoundary';
+import { createAccessRule } from './permissions/canAccess';
 
 // Signed-out pages reached while a session exists: loaded when opened (with the password cipher they
 // need), so the home screen does not download them (issue 8's budget).
@@ -34,12 +35,15 @@ import { createConfiguredTypesStore } from './resourceTypes/configuredTypesStore
 import { ConfiguredTypesProvider, useRuntimeResources } from './resourceTypes/ConfiguredTypesProvider';
 
 const CatchAll = () => <Navigate to="/404" replace />;
+// react-admin's own refusals (a controller whose canAccess says no) land on the console's 403 page too.
+const AccessDeniedRedirect = () => <Navigate to="/401" replace />;
 
 const createConsoleRouter = (services: ConsoleServices, messages: ConsoleMessages) => {
   const { session, http, download, locale } = services;
-  const authProvider = createAuthProvider(http, session);
   // resource types configured at run time (issue 9): their declarations, menu entries and labels
   const configuredTypes = createConfiguredTypesStore(http, locale);
+  // canAccess, the one permission guard, over the code-declared and configured resources and menu
+  const authProvider = createAuthProvider(http, session, { access: createAccessRule(configuredTypes.snapshot) });
   // the shell's and the home's texts now, every screen's once one needs them (src/layout/ScreenTexts.tsx)
   const screenTexts = createScreenTexts(messages, () => i18nProvider.changeLocale(locale));
   const i18nProvider = createConsoleI18nProvider(locale, () => configuredTypes.messagesWith(screenTexts.current()));
@@ -60,7 +64,7 @@ const createConsoleRouter = (services: ConsoleServices, messages: ConsoleMessage
             catchAll={CatchAll}
             error={ErrorPage}
             loading={LoadingPage}
-            accessDenied={AccessDenied}
+            accessDenied={AccessDeniedRedirect}
             authenticationError={AuthenticationError}
             title="React Admin"
             requireAuth

@@ -1,14 +1,12 @@
 // The page of a menu area's own route (e.g. /service/serviceManager): links to the area's screens
 // the user may open.
 import { useMemo } from 'react';
-import { usePermissions, useTranslate } from 'ra-core';
+import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { List, ListItem, ListItemButton, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
 import type { MenuNode } from '../../resources/menu';
-import { visibleMenu } from '../permissions/menuVisibility';
-import type { UserInfo } from '../providers/session';
 import { MenuIcon } from '../layout/menuIcons';
-import { useRuntimeResources } from '../resourceTypes/ConfiguredTypesProvider';
+import { useListedMenu } from './useListedMenu';
 import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
 
@@ -23,13 +21,9 @@ const findVisible = (nodes: MenuNode[], identifier: string): MenuNode | undefine
 
 export const AreaIndexPage = ({ node }: ScreenProps) => {
   const translate = useTranslate();
-  const { permissions } = usePermissions<UserInfo | null>();
   // with the configured resource types' entries (issue 9), as the sidebar shows them
-  const { menu, registry } = useRuntimeResources();
-  const children = useMemo(
-    () => (findVisible(visibleMenu(permissions, { registry }, menu), node.identifier)?.children ?? []).filter((child) => child.route),
-    [permissions, node.identifier, menu, registry],
-  );
+  const listed = useListedMenu();
+  const children = useMemo(() => (findVisible(listed, node.identifier)?.children ?? []).filter((child) => child.route), [listed, node.identifier]);
   return (
     <Paper sx={{ p: 3 }}>
       <ScreenHeading node={node} />

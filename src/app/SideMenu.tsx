@@ -1,17 +1,15 @@
 // The left menu (docs/product-rules.md#menu-tree): dark, built from resources/menu.ts filtered by
-// docs/product-rules.md#permission-model.
+// docs/product-rules.md#permission-model (canAccess, ./useListedMenu.ts).
 // Expanded (240 px): icons and titles, parents expand/collapse their children in place.
 // Collapsed (40 px): icons only with tooltips; a parent opens its children in a pop-up menu.
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { usePermissions, useTranslate } from 'ra-core';
+import { useTranslate } from 'ra-core';
 import { Box, Collapse, List, ListItem, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { MenuNode } from '../../resources/menu';
-import { visibleMenu } from '../permissions/menuVisibility';
-import type { UserInfo } from '../providers/session';
-import { useRuntimeResources } from '../resourceTypes/ConfiguredTypesProvider';
+import { useListedMenu } from './useListedMenu';
 import { isActiveRoute } from '../layout/menuHighlight';
 import { MenuIcon } from '../layout/menuIcons';
 import type { SidebarState } from '../layout/sidebarState';
@@ -161,10 +159,8 @@ const MenuEntries = ({ nodes, ...rest }: Omit<EntryProps, 'node'> & { nodes: Men
 export const SideMenu = ({ sidebar }: { sidebar: SidebarState }) => {
   const translate = useTranslate();
   const { pathname } = useLocation();
-  const { permissions } = usePermissions<UserInfo | null>();
   // resources/menu.ts plus an entry per configured resource type (issue 9) under its menu parent
-  const { menu, registry } = useRuntimeResources();
-  const nodes = useMemo(() => visibleMenu(permissions, { registry }, menu), [permissions, registry, menu]);
+  const nodes = useListedMenu();
   return (
     <Box
       component="nav"

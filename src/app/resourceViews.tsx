@@ -1,15 +1,17 @@
 // The console's one entry point for resources: a react-admin <Resource> per declaration, with the
-// generic (or a declaration's customViews) list/show/create/edit, each behind its permission.
+// generic (or a declaration's customViews) list/show/create/edit, each behind its permission: react-admin's
+// <CanAccess> (authProvider.canAccess, src/permissions/canAccess.ts); refused, the user lands on the /401 page
+// (docs/product-rules.md#screens-and-routes) instead of a screen whose every call the server would refuse.
 // Routing: the resource name is the declaration's route without the leading slash (registry.ts), so
 // the URLs are the product's routes (docs/product-rules.md#menu-tree) such as /systemSettings/user, /systemSettings/user/5, .../create.
 import { lazy, type ComponentType, type ReactElement } from 'react';
-import { Resource } from 'react-admin';
+import { CanAccess, Loading, Resource } from 'react-admin';
+import { Navigate } from 'react-router-dom';
 import { RESOURCES } from '../../resources';
 import type { Action, ResourceDeclaration, View } from '../../resources/types';
 import { CUSTOM_VIEWS } from './customViews';
 import { DeclarationProvider } from '../generic/DeclarationContext';
 import { resourceLabel, resourceNameOf, type Registry } from '../providers/registry';
-import { RequirePermission } from '../generic/RequirePermission';
 
 /** The permission that opens each view; a view whose action the declaration lacks does not exist. */
 export const VIEW_ACTIONS: Readonly<Record<View, Action>> = { list: 'page', show: 'show', create: 'create', edit: 'edit' };
@@ -38,9 +40,9 @@ const viewElement = (declaration: ResourceDeclaration, registry: Registry, view:
   const Component = viewComponentFor(declaration, view);
   return (
     <DeclarationProvider declaration={declaration} registry={registry}>
-      <RequirePermission action={action}>
+      <CanAccess resource={resourceNameOf(declaration)} action={view} loading={<Loading />} accessDenied={<Navigate to="/401" replace />}>
         <Component />
-      </RequirePermission>
+      </CanAccess>
     </DeclarationProvider>
   );
 };

@@ -1,9 +1,8 @@
-// Routes of every menu screen (rendered inside the layout), guarded by the menu permissions.
-import { Loading } from 'react-admin';
-import { usePermissions } from 'ra-core';
+// Routes of every menu screen (rendered inside the layout), guarded by canAccess on the menu entry
+// (`menu.<key>`, src/permissions/canAccess.ts): refused, the user lands on the /401 page.
+import { CanAccess, Loading } from 'react-admin';
 import { Navigate, Route } from 'react-router-dom';
-import { canOpenMenuNode } from '../permissions/menuVisibility';
-import type { UserInfo } from '../providers/session';
+import { menuResource, MENU_ACTIONS } from '../permissions/canAccess';
 import { AreaIndexPage } from './AreaIndexPage';
 import { menuScreenEntries, type MenuScreenEntry } from './menuScreens';
 import { NotAvailablePage } from '../pages/NotAvailablePage';
@@ -11,14 +10,13 @@ import { SCREENS } from './screens';
 import { ChunkSuspense } from '../pages/ChunkBoundary';
 
 const MenuScreen = ({ entry }: { entry: MenuScreenEntry }) => {
-  const { permissions, isPending } = usePermissions<UserInfo | null>();
-  if (isPending) return <Loading />;
-  if (!canOpenMenuNode(permissions, entry.node)) return <Navigate to="/401" replace />;
   const Component = entry.kind === 'screen' ? SCREENS[entry.route] : entry.kind === 'area' ? AreaIndexPage : NotAvailablePage;
   return (
-    <ChunkSuspense fallback={<Loading />}>
-      <Component node={entry.node} />
-    </ChunkSuspense>
+    <CanAccess resource={menuResource(entry.node)} action={MENU_ACTIONS.open} loading={<Loading />} accessDenied={<Navigate to="/401" replace />}>
+      <ChunkSuspense fallback={<Loading />}>
+        <Component node={entry.node} />
+      </ChunkSuspense>
+    </CanAccess>
   );
 };
 

@@ -23,7 +23,7 @@ export const useSessionRefresh = (onProfileChanged: () => void) => {
         if (forced) forcePasswordChange(forced);
         if (JSON.stringify([session.getUserInfo(), session.getRealName(), session.getAccountName()]) !== before) {
           onProfileChanged();
-          refresh(); // re-reads permissions (menu, <Permission>) and data
+          refresh(); // re-reads permissions (every canAccess answer: menu, routes, buttons) and data
         }
       })
       .catch(() => undefined); // forced-logout codes are handled by the http client

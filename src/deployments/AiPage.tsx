@@ -3,7 +3,7 @@
 // run none yet; each count lists those machines (each linking to its machine page and to the deployment
 // that installed its package), and "Deploy" opens the new-deployment form with that package and model.
 import { useState } from 'react';
-import { useTranslate } from 'ra-core';
+import { useCanAccess, useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, IconButton, LinearProgress, Link, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
@@ -11,7 +11,7 @@ import { machineListUrl } from '../dashboard/machineList';
 import { TitledCard } from '../layout/TitledCard';
 import { visuallyHidden } from '../layout/visuallyHidden';
 import type { ScreenProps } from '../pages/screenProps';
-import { useHasPermission } from '../permissions/Permission';
+import { identifierRequest } from '../permissions/canAccess';
 import { ModelCardsPage } from './ModelCardsPage';
 import { newDeploymentPath } from './paths';
 import { DEPLOYMENT_PERMISSIONS } from './types';
@@ -25,7 +25,7 @@ type Listed = number | 'none' | null;
 
 const ModelCard = ({ model }: { model: ModelAi }) => {
   const translate = useTranslate();
-  const can = useHasPermission();
+  const mayAdd = useCanAccess(identifierRequest(DEPLOYMENT_PERMISSIONS.add)).canAccess === true;
   const [listed, setListed] = useState<Listed>(null);
   const running = model.packages.reduce((sum, pkg) => sum + pkg.machines, 0);
   const none = Math.max(0, model.machines - running);
@@ -85,7 +85,7 @@ const ModelCard = ({ model }: { model: ModelAi }) => {
                     </Box>
                   </TableCell>
                   <TableCell align="right">
-                    {can([DEPLOYMENT_PERMISSIONS.add]) ? (
+                    {mayAdd ? (
                       <Tooltip title={translate('deployments.ai.deploy', { name: pkg.name, model: model.model })}>
                         <IconButton
                           size="small"

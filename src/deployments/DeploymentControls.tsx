@@ -2,7 +2,7 @@
 // failed (`deployment:control`) and approve (`deployment:approve`, by someone other than its creator),
 // each shown only where the deployment's status allows it.
 import { useState } from 'react';
-import { useNotify, useTranslate } from 'ra-core';
+import { useCanAccess, useNotify, useTranslate } from 'ra-core';
 import { Confirm } from 'react-admin';
 import { Button, Stack } from '@mui/material';
 import PauseIcon from '@mui/icons-material/Pause';
@@ -12,7 +12,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import type { ReactElement } from 'react';
 import { useConsoleServices } from '../layout/ConsoleServices';
-import { useHasPermission } from '../permissions/Permission';
+import { identifierRequest } from '../permissions/canAccess';
 import { DEPLOYMENT_API, DEPLOYMENT_PERMISSIONS, type ControlAction, type DeploymentDetail } from './types';
 
 interface ControlButton {
@@ -51,12 +51,15 @@ export interface DeploymentControlsProps {
 export const DeploymentControls = ({ deployment, failed, onDone }: DeploymentControlsProps) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const can = useHasPermission();
+  const granted: Record<string, boolean> = {
+    [DEPLOYMENT_PERMISSIONS.approve]: useCanAccess(identifierRequest(DEPLOYMENT_PERMISSIONS.approve)).canAccess === true,
+    [DEPLOYMENT_PERMISSIONS.control]: useCanAccess(identifierRequest(DEPLOYMENT_PERMISSIONS.control)).canAccess === true,
+  };
   const { http, session } = useConsoleServices();
   const [running, setRunning] = useState<ControlAction | null>(null);
   const [confirming, setConfirming] = useState(false);
   const mine = deployment.createdBy !== null && String(deployment.createdBy) === session.getSysUserId();
-  const shown = BUTTONS.filter((button) => can([button.permission]) && button.shown(deployment, failed, mine));
+  const shown = BUTTONS.filter((button) => granted[button.permission] === true && button.shown(deployment, failed, mine));
 
   const run = async (action: ControlAction) => {
     setRunning(action);

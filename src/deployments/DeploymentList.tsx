@@ -2,7 +2,7 @@
 // paging as every list has them) with its own columns: coloured status, package, a progress bar of
 // applied and failed targets, the wave reached, who created it and when. Read again every few seconds
 // while a deployment on the page still moves (the declaration's refresh otherwise).
-import { useTranslate } from 'ra-core';
+import { useCanAccess, useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -16,7 +16,7 @@ import { buildFilterInputs } from '../generic/filterInputs';
 import { KeyboardRowsBody, ROW_FOCUS_SX } from '../generic/KeyboardRows';
 import { fieldLabel } from '../providers/registry';
 import { SavedFiltersButton } from '../generic/SavedFiltersButton';
-import { useHasPermission } from '../permissions/Permission';
+import { identifierRequest } from '../permissions/canAccess';
 import { pauseReasonText } from './pauseReason';
 import { deploymentPath, newDeploymentPath } from './paths';
 import { SetupTabs } from './SetupTabs';
@@ -45,8 +45,8 @@ const TABLE_SX = {
 } as const;
 
 const NewDeploymentButton = ({ variant = 'text' }: { variant?: 'text' | 'contained' }) => {
-  const can = useHasPermission();
-  if (!can([DEPLOYMENT_PERMISSIONS.add])) return null;
+  const mayAdd = useCanAccess(identifierRequest(DEPLOYMENT_PERMISSIONS.add)).canAccess === true;
+  if (!mayAdd) return null;
   return (
     <Button component={RouterLink} label="deployments.list.new" to={newDeploymentPath()} variant={variant} data-testid="new-deployment">
       <AddIcon />

@@ -3,10 +3,10 @@
 // the new-deployment form at .../create and a deployment's page at .../<id> (the declaration has no
 // generic create, edit or show views that would claim these addresses).
 import { lazy } from 'react';
-import { Loading } from 'react-admin';
+import { CanAccess, Loading } from 'react-admin';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { ChunkSuspense } from '../pages/ChunkBoundary';
-import { Permission } from '../permissions/Permission';
+import { identifierRequest } from '../permissions/canAccess';
 import { DeploymentList } from './DeploymentList';
 import { DEPLOYMENT_PERMISSIONS } from './types';
 
@@ -20,9 +20,9 @@ const DeploymentsScreen = () => (
       <Route
         path="create"
         element={
-          <Permission identifiers={[DEPLOYMENT_PERMISSIONS.add]} fallback={<Navigate to="/401" replace />}>
+          <CanAccess {...identifierRequest(DEPLOYMENT_PERMISSIONS.add)} accessDenied={<Navigate to="/401" replace />}>
             <NewDeploymentPage />
-          </Permission>
+          </CanAccess>
         }
       />
       <Route path=":deploymentId" element={<DeploymentPage />} />

@@ -4,14 +4,14 @@
 // whose last upgrade failed (listed on demand, each linking to its machine page and deployment), and
 // "Start upgrade": the new-deployment form with that package and model chosen.
 import { useState } from 'react';
-import { useTranslate } from 'ra-core';
+import { useCanAccess, useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Chip, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { machineListUrl } from '../dashboard/machineList';
 import { TitledCard } from '../layout/TitledCard';
 import type { ScreenProps } from '../pages/screenProps';
-import { useHasPermission } from '../permissions/Permission';
+import { identifierRequest } from '../permissions/canAccess';
 import { newDeploymentPath } from './paths';
 import { ModelCardsPage } from './ModelCardsPage';
 import { VersionMachines } from './VersionMachines';
@@ -95,7 +95,7 @@ const VersionsTable = ({ model }: { model: ModelVersions }) => {
 
 const ModelCard = ({ model }: { model: ModelVersions }) => {
   const translate = useTranslate();
-  const can = useHasPermission();
+  const mayAdd = useCanAccess(identifierRequest(DEPLOYMENT_PERMISSIONS.add)).canAccess === true;
   const [listed, setListed] = useState<'behind' | 'failed' | null>(null);
   const newest = model.newestPackage;
   return (
@@ -105,7 +105,7 @@ const ModelCard = ({ model }: { model: ModelVersions }) => {
           {newest ? translate('deployments.upgrade.newest', { name: newest.name, version: newest.version }) : translate('deployments.upgrade.noPackage')}
         </Typography>
         <Box sx={{ flex: 1 }} />
-        {newest && can([DEPLOYMENT_PERMISSIONS.add]) ? (
+        {newest && mayAdd ? (
           <Button
             size="small"
             variant="contained"

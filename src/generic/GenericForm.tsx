@@ -18,7 +18,6 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { fieldsFor } from '../../resources/types';
-import { useResourceAccess } from './access';
 import { useDeclaration } from './DeclarationContext';
 import { FieldInput } from './FieldInput';
 import { formValidator } from './formValidation';
@@ -26,13 +25,13 @@ import { resourceLabel } from '../providers/registry';
 
 const GenericFormBody = ({ mode }: { mode: 'create' | 'edit' }) => {
   const { declaration } = useDeclaration();
-  const access = useResourceAccess(declaration);
   const fieldNames = useMemo(() => fieldsFor(declaration, mode), [declaration, mode]);
   const validate = useMemo(() => formValidator(declaration, mode, fieldNames), [declaration, mode, fieldNames]);
   const toolbar = (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
-      {mode === 'edit' && access.can('delete') ? <DeleteButton mutationMode="pessimistic" /> : null}
+      {/* react-admin's buttons ask canAccess themselves (authProvider, src/permissions/canAccess.ts) */}
+      {mode === 'edit' ? <DeleteButton mutationMode="pessimistic" /> : null}
     </Toolbar>
   );
   return (
@@ -63,8 +62,6 @@ const useSavedToast = (kind: 'created' | 'updated') => {
 
 /** `actions`: a screen's own buttons in the toolbar, after the generic ones (e.g. send now). */
 export const GenericEdit = ({ actions }: { actions?: ReactNode }) => {
-  const { declaration } = useDeclaration();
-  const access = useResourceAccess(declaration);
   const onSuccess = useSavedToast('updated');
   return (
     // pessimistic: the server's validation issues must come back to the form as field errors
@@ -74,7 +71,7 @@ export const GenericEdit = ({ actions }: { actions?: ReactNode }) => {
       actions={
         <TopToolbar>
           <ListButton />
-          {access.can('show') ? <ShowButton /> : null}
+          <ShowButton />
           {actions}
         </TopToolbar>
       }

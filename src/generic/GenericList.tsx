@@ -1,8 +1,8 @@
 // The list view derived from a declaration: columns, server-side paging/sorting/filtering, column
-// chooser, saved filters, export, bulk delete, empty and loading states; every button by permission.
+// chooser, saved filters, export, bulk delete, empty and loading states; every button by permission
+// (react-admin's canAccess: its own buttons ask it themselves, the others through useCanAccess / <CanAccess>).
 import type { ReactNode } from 'react';
-import { BulkDeleteButton, ColumnsButton, CreateButton, DataTable, FilterButton, List, Pagination, TopToolbar } from 'react-admin';
-import { useResourceAccess } from './access';
+import { BulkDeleteButton, CanAccess, ColumnsButton, CreateButton, DataTable, FilterButton, List, Pagination, TopToolbar, useCanAccess } from 'react-admin';
 import { useDeclaration } from './DeclarationContext';
 import { ExportButton } from './ExportButton';
 import { FieldDisplay } from './FieldDisplay';
@@ -27,16 +27,16 @@ const TABLE_SX = {
 const LIST_SX = { '& .RaList-main, & .RaList-content': { minWidth: 0 } } as const;
 
 const ListActions = ({ hasFilters, columnSources }: { hasFilters: boolean; columnSources: (string | null)[] }) => {
-  const { declaration } = useDeclaration();
-  const access = useResourceAccess(declaration);
   return (
     <TopToolbar>
       {/* no react-admin "Save current query" (browser-local): saved filters are the server's, next button */}
       {hasFilters ? <FilterButton disableSaveQuery /> : null}
       {hasFilters ? <SavedFiltersButton /> : null}
       <ColumnsButton />
-      {access.can('create') ? <CreateButton /> : null}
-      {access.can('export') ? <ExportButton columnSources={columnSources} /> : null}
+      <CreateButton />
+      <CanAccess action="export">
+        <ExportButton columnSources={columnSources} />
+      </CanAccess>
     </TopToolbar>
   );
 };
@@ -52,11 +52,14 @@ export interface GenericListProps {
 
 export const GenericList = ({ rowActions, title, bulkActions }: GenericListProps) => {
   const { declaration, registry } = useDeclaration();
-  const access = useResourceAccess(declaration);
+  const { canAccess: mayEdit } = useCanAccess({ action: 'edit' });
+  const { canAccess: mayShow } = useCanAccess({ action: 'show' });
+  const { canAccess: mayDelete } = useCanAccess({ action: 'delete' });
   const filters = buildFilterInputs(declaration, registry);
   const treeParent = declaration.list.tree ? treeParentFieldOf(declaration) : undefined;
-  const rowClick = access.can('edit') ? 'edit' : access.can('show') ? 'show' : false;
-  const bulkDelete = access.can('delete') ? <BulkDeleteButton mutationMode="pessimistic" /> : null;
+  // a view this list's declaration leaves out is not opened (the fleet screen's machine list opens "show")
+  const rowClick = declaration.permissions.edit && mayEdit ? 'edit' : declaration.permissions.show && mayShow ? 'show' : false;
+  const bulkDelete = mayDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : null;
   const bulkActionButtons =
     bulkActions || bulkDelete ? (
       <>

@@ -2,7 +2,6 @@
 import type { ReactNode } from 'react';
 import { EditButton, ListButton, Show, SimpleShowLayout, TopToolbar } from 'react-admin';
 import { fieldsFor } from '../../resources/types';
-import { useResourceAccess } from './access';
 import { useDeclaration } from './DeclarationContext';
 import { FieldDisplay } from './FieldDisplay';
 import { fieldLabel } from '../providers/registry';
@@ -10,13 +9,13 @@ import { fieldLabel } from '../providers/registry';
 /** `actions`: a screen's own buttons in the toolbar, after the generic ones (e.g. send now). */
 export const GenericShow = ({ actions }: { actions?: ReactNode }) => {
   const { declaration } = useDeclaration();
-  const access = useResourceAccess(declaration);
   return (
     <Show
       actions={
         <TopToolbar>
           <ListButton />
-          {access.can('edit') ? <EditButton /> : null}
+          {/* react-admin's buttons ask canAccess themselves (authProvider, src/permissions/canAccess.ts) */}
+          <EditButton />
           {actions}
         </TopToolbar>
       }

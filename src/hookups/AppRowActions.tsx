@@ -3,23 +3,21 @@
 import { useState } from 'react';
 import KeyIcon from '@mui/icons-material/Key';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
-import { Confirm, IconButtonWithTooltip, useDataProvider, useRecordContext, useRefresh, useResourceContext, useTranslate } from 'react-admin';
+import { Confirm, IconButtonWithTooltip, useCanAccess, useDataProvider, useRecordContext, useRefresh, useResourceContext, useTranslate } from 'react-admin';
 import type { RvmDataProvider } from '../providers/dataProvider';
-import { useResourceAccess } from '../generic/access';
-import { useDeclaration } from '../generic/DeclarationContext';
 import { SecretDialog, type ShownSecret } from './SecretDialog';
 
 export const AppRowActions = () => {
   const record = useRecordContext();
   const resource = useResourceContext()!;
-  const { declaration } = useDeclaration();
-  const access = useResourceAccess(declaration);
+  // the declaration's `<screen>:secret` (extraPermissions), through canAccess
+  const { canAccess: maySeeSecret } = useCanAccess({ action: 'secret' });
   const dataProvider = useDataProvider<RvmDataProvider>();
   const refresh = useRefresh();
   const translate = useTranslate();
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const [confirming, setConfirming] = useState(false);
-  if (!record || !access.holds(`${declaration.name}:secret`)) return null;
+  if (!record || !maySeeSecret) return null;
   const pending = Boolean(record.secretPending);
   const fetchSecret = async (kind: 'reveal' | 'rotate') => {
     const answer = await dataProvider.call<{ secret: string; previousValidUntil: string | null }>(resource, { method: 'POST', path: `/secret/${kind}`, query: { id: record.id } });

@@ -4,10 +4,21 @@ import { useState } from 'react';
 import { Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SendIcon from '@mui/icons-material/Send';
-import { Button, Confirm, Form, SaveButton, useDataProvider, useListContext, useNotify, useRefresh, useResourceContext, useTranslate, type Identifier } from 'react-admin';
+import {
+  Button,
+  Confirm,
+  Form,
+  SaveButton,
+  useCanAccess,
+  useDataProvider,
+  useListContext,
+  useNotify,
+  useRefresh,
+  useResourceContext,
+  useTranslate,
+  type Identifier,
+} from 'react-admin';
 import type { RvmDataProvider } from '../providers/dataProvider';
-import { useResourceAccess } from '../generic/access';
-import { useDeclaration } from '../generic/DeclarationContext';
 import { DAY_MS, replayRange } from './replayRange';
 import { LocalDateTimeInput } from '../generic/pickers';
 
@@ -23,10 +34,8 @@ const useResend = () => {
   };
 };
 
-const useMayResend = () => {
-  const { declaration } = useDeclaration();
-  return useResourceAccess(declaration).holds(`${declaration.name}:resend`);
-};
+// the declaration's `<screen>:resend` (extraPermissions), through canAccess
+const useMayResend = () => useCanAccess({ action: 'resend' }).canAccess === true;
 
 /** Confirms, then resends `ids`. */
 const ResendConfirm = ({ ids, open, onClose }: { ids: Identifier[]; open: boolean; onClose: () => void }) => {

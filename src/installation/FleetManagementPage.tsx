@@ -1,7 +1,7 @@
 // /installation/fleetManagement (docs/product-rules.md#menu-tree): the fleet tree beside the machine list. The list is the
 // machine declaration's generic list (filters, saved filters, export, column chooser); selecting a
 // fleet sets its fleet filter (the server includes sub-fleets), kept in the URL like every list filter.
-import { ResourceContextProvider, useStore, useTranslate } from 'ra-core';
+import { CanAccess, ResourceContextProvider, useCanAccess, useCanAccessResources, useStore, useTranslate } from 'ra-core';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Alert, Box, IconButton, Paper, Tooltip } from '@mui/material';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
@@ -14,7 +14,7 @@ import { DeclarationProvider } from '../generic/DeclarationContext';
 import { GenericList } from '../generic/GenericList';
 import { resourceNameOf } from '../providers/registry';
 import type { ScreenProps } from '../pages/screenProps';
-import { Permission, useHasPermission } from '../permissions/Permission';
+import { identifierRequest } from '../permissions/canAccess';
 import { REMOTE_CONTROL_PERMISSION } from '../remote/commandTypes';
 import { RemoteCommandBulkButton } from '../remote/RemoteCommandBulkButton';
 import { ScreenHeading } from '../pages/ScreenHeading';
@@ -54,7 +54,10 @@ const FleetManagementPage = ({ node }: ScreenProps) => {
   const location = useLocation();
   const navigate = useNavigate();
   const selected = selectedFleetOf(location.search);
-  const canCommand = useHasPermission()([REMOTE_CONTROL_PERMISSION]);
+  const canCommand = useCanAccess(identifierRequest(REMOTE_CONTROL_PERMISSION)).canAccess === true;
+  // GET /fleet/tree answers to either list permission
+  const { canAccess: mayList } = useCanAccessResources({ action: 'list', resources: [resourceNameOf(fleet), resourceNameOf(machine)] });
+  const mayOpenTree = Object.values(mayList ?? {}).some(Boolean);
   const select = (fleetId: number | null) => navigate({ pathname: location.pathname, search: searchWithFleet(location.search, fleetId) });
   // Hiding the tree gives the list its width (the chosen fleet stays as the list's filter).
   const [treeOpen, setTreeOpen] = useStore(TREE_OPEN_KEY, true);
@@ -76,14 +79,9 @@ const FleetManagementPage = ({ node }: ScreenProps) => {
     <Box data-testid="fleet-management">
       <ScreenHeading node={node} />
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: treeOpen ? '300px minmax(0, 1fr)' : 'auto minmax(0, 1fr)' }, gap: 2, alignItems: 'start' }}>
-        <Paper sx={{ p: treeOpen ? 1.5 : 0.5 }}>
-          {/* GET /fleet/tree answers to either permission */}
-          <Permission identifiers={[fleet.permissions.page, machine.permissions.page]}>
-            {treeOpen ? <FleetTreePanel selected={selected} onSelect={select} titleAction={treeToggle} /> : treeToggle}
-          </Permission>
-        </Paper>
+        <Paper sx={{ p: treeOpen ? 1.5 : 0.5 }}>{mayOpenTree && (treeOpen ? <FleetTreePanel selected={selected} onSelect={select} titleAction={treeToggle} /> : treeToggle)}</Paper>
         <Box sx={{ minWidth: 0, ...LIST_LAYOUT_SX }} data-testid="machine-list">
-          <Permission identifiers={[machine.permissions.page]} fallback={<Alert severity="info">{translate('app.noPermission.message')}</Alert>}>
+          <CanAccess resource={resourceNameOf(machine)} action="list" accessDenied={<Alert severity="info">{translate('app.noPermission.message')}</Alert>}>
             {/* the applied filters as removable chips (what a dashboard card opened the list with) */}
             <MachineFilterChips declaration={MACHINE_LIST} registry={RESOURCES} />
             <ResourceContextProvider value={resourceNameOf(machine)}>
@@ -91,7 +89,7 @@ const FleetManagementPage = ({ node }: ScreenProps) => {
                 <GenericList title={false} bulkActions={canCommand ? <RemoteCommandBulkButton /> : undefined} />
               </DeclarationProvider>
             </ResourceContextProvider>
-          </Permission>
+          </CanAccess>
         </Box>
       </Box>
     </Box>

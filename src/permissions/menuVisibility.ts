@@ -1,5 +1,6 @@
-// Menu filtering (docs/product-rules.md#permission-model) as pure functions (no React), shared by the sidebar, the area
-// index pages and the route guard of menu screens.
+// Menu filtering (docs/product-rules.md#permission-model) as pure functions (no React): the rules by which canAccess
+// (./canAccess.ts) answers for menu entries, and so for the sidebar, the area index pages, the machine page's tabs and
+// the route guard of menu screens.
 //
 // Rules:
 // - superAdmin sees everything; Home and its `open` children are always visible, its other
@@ -99,10 +100,4 @@ export const visibleMenu = (holder: PermissionHolder | null | undefined, options
       return [];
     });
   return filter(menu, true, false);
-};
-
-/** Whether the holder may open `node` (route guard of menu screens); identifiers are unique per node. */
-export const canOpenMenuNode = (holder: PermissionHolder | null | undefined, node: MenuNode, menu: MenuNode[] = MENU): boolean => {
-  const contains = (nodes: MenuNode[]): boolean => nodes.some((candidate) => candidate.identifier === node.identifier || contains(candidate.children));
-  return contains(visibleMenu(holder, { includeHidden: true }, menu));
 };

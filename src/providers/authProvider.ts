@@ -1,6 +1,6 @@
 // react-admin AuthProvider over the http client and the session (docs/product-rules.md#sign-in-and-session,
-// docs/product-rules.md#permission-model). Resource access (canAccess) is deliberately absent: the generic
-// views guard themselves (src/generic/access.ts).
+// docs/product-rules.md#permission-model). canAccess is the console's one permission guard: it answers from the
+// signed-in user's permission identifiers by the rule it is given (src/permissions/canAccess.ts, wired in App.tsx).
 import type { AuthProvider } from 'ra-core';
 import { ApiError, type HttpClient } from './httpTypes';
 import { isForcedLogoutCode } from './http';
@@ -16,7 +16,20 @@ export interface LoginParams {
 /** The client's offset from UTC in minutes, east positive (UTC+8 gives 480). */
 export const utcOffsetMinutes = (date: Date = new Date()): number => -date.getTimezoneOffset();
 
-export const createAuthProvider = (http: HttpClient, session: Session, now: () => Date = () => new Date()): AuthProvider => ({
+/** A request of react-admin's canAccess, as the access rule reads it. */
+export interface AccessRequest {
+  action: string;
+  resource: string;
+  record?: unknown;
+}
+
+export interface AuthProviderOptions {
+  now?: () => Date;
+  /** Decides canAccess for the signed-in user (absent on the signed-out pages, which ask nothing). */
+  access?: (holder: UserInfo | null, request: AccessRequest) => boolean;
+}
+
+export const createAuthProvider = (http: HttpClient, session: Session, { now = () => new Date(), access }: AuthProviderOptions = {}): AuthProvider => ({
   async login({ username, password, rememberPassword = false }: LoginParams) {
     const answer = await http.post<LoginAnswer>('/login/login', {
       username,
@@ -52,7 +65,8 @@ export const createAuthProvider = (http: HttpClient, session: Session, now: () =
     return Promise.resolve();
   },
 
-  getPermissions: async (): Promise<UserInfo | null> => session.getUserInfo(),
+  // react-admin asks before it shows a resource's views and buttons; the console's own screens and menu too.
+  ...(access ? { canAccess: async ({ action, resource, record }: AccessRequest) => access(session.getUserInfo(), { action, resource, record }) } : {}),
 
   getIdentity: async () => ({
     id: session.getSysUserId() ?? '',

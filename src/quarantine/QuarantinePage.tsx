@@ -4,7 +4,7 @@
 // http client's toast). Home's screens are always in the menu, so the page checks its permission.
 import { useState, type FormEvent } from 'react';
 import { usePaging } from '../layout/usePaging';
-import { useNotify, useTranslate } from 'ra-core';
+import { CanAccess, useNotify, useTranslate } from 'ra-core';
 import { Alert, Box, Button, Chip, CircularProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { MESSAGE_TYPES, QUARANTINE_REASONS } from '../../resources/fleetCatalogue';
@@ -14,7 +14,7 @@ import { useApiQuery } from '../kit/useApiQuery';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
-import { Permission } from '../permissions/Permission';
+import { identifierRequest } from '../permissions/canAccess';
 
 /** The permission of the quarantine calls (resources/menu.ts Home > quarantineOverview). */
 export const QUARANTINE_PERMISSION = 'home:quarantineOverview';
@@ -211,9 +211,9 @@ const QuarantinePage = ({ node }: ScreenProps) => {
   return (
     <Paper sx={{ p: 2 }} data-testid="quarantine-page">
       <ScreenHeading node={node} />
-      <Permission identifiers={[QUARANTINE_PERMISSION]} fallback={<Alert severity="info">{translate('app.noPermission.message')}</Alert>}>
+      <CanAccess {...identifierRequest(QUARANTINE_PERMISSION)} accessDenied={<Alert severity="info">{translate('app.noPermission.message')}</Alert>}>
         <QuarantineList />
-      </Permission>
+      </CanAccess>
     </Paper>
   );
 };

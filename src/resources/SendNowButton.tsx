@@ -7,10 +7,8 @@
 import { useState } from 'react';
 import { CircularProgress } from '@mui/material';
 import SendIcon from '@mui/icons-material/Send';
-import { Button, Confirm, IconButtonWithTooltip, useDataProvider, useNotify, useRecordContext, useRefresh, useResourceContext, useTranslate } from 'react-admin';
+import { Button, Confirm, IconButtonWithTooltip, useCanAccess, useDataProvider, useNotify, useRecordContext, useRefresh, useResourceContext, useTranslate } from 'react-admin';
 import type { RvmDataProvider } from '../providers/dataProvider';
-import { useResourceAccess } from '../generic/access';
-import { useDeclaration } from '../generic/DeclarationContext';
 
 interface SendNowAnswer {
   recipients: number;
@@ -22,15 +20,14 @@ type ConfirmText = 'notifications.sendNow.confirmReport' | 'notifications.sendNo
 export const SendNowButton = ({ confirm, labelled = false }: { confirm: ConfirmText; labelled?: boolean }) => {
   const record = useRecordContext();
   const resource = useResourceContext()!;
-  const { declaration } = useDeclaration();
-  const access = useResourceAccess(declaration);
+  const { canAccess: mayEdit } = useCanAccess({ action: 'edit' });
   const dataProvider = useDataProvider<RvmDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
   const [confirming, setConfirming] = useState(false);
   const [sending, setSending] = useState(false);
-  if (!record || !access.can('edit')) return null;
+  if (!record || !mayEdit) return null;
 
   const send = async () => {
     setConfirming(false);

@@ -11,6 +11,7 @@ import {
   IconButtonWithTooltip,
   PasswordInput,
   SaveButton,
+  useCanAccess,
   useDataProvider,
   useGetIdentity,
   useNotify,
@@ -23,8 +24,6 @@ import {
 } from 'react-admin';
 import { checkPassword } from '../../resources/validation';
 import type { RvmDataProvider } from '../providers/dataProvider';
-import { useResourceAccess } from '../generic/access';
-import { useDeclaration } from '../generic/DeclarationContext';
 
 interface ResetValues {
   password?: string;
@@ -109,8 +108,9 @@ const ToggleEnabledButton = ({ record }: { record: RaRecord }) => {
 
 export const UserRowActions = () => {
   const record = useRecordContext();
-  const { declaration } = useDeclaration();
-  const access = useResourceAccess(declaration);
+  // the user declaration's extraPermissions, through canAccess (src/permissions/canAccess.ts)
+  const { canAccess: mayReset } = useCanAccess({ action: 'resetPassword' });
+  const { canAccess: mayDisable } = useCanAccess({ action: 'disable' });
   const { identity } = useGetIdentity();
   if (!record) return null;
   // The server refuses disabling yourself (5001): the button is not offered on your own row.
@@ -118,8 +118,8 @@ export const UserRowActions = () => {
   return (
     // stopPropagation: a button click must not also count as a row click (open the record)
     <Stack direction="row" spacing={0.5} justifyContent="flex-end" onClick={(event) => event.stopPropagation()}>
-      {access.holds('user:resetPassword') ? <ResetPasswordButton record={record} /> : null}
-      {access.holds('user:disable') && !isSelf ? <ToggleEnabledButton record={record} /> : null}
+      {mayReset ? <ResetPasswordButton record={record} /> : null}
+      {mayDisable && !isSelf ? <ToggleEnabledButton record={record} /> : null}
     </Stack>
   );
 };

@@ -8,6 +8,7 @@ import type { PermissionHolder } from '../../resources/permissions';
 import { permittedTabs } from '../../src/installation/machine/tabs';
 import { machinePagePath } from '../../src/pages/machinePaths';
 import { visibleMenu } from '../../src/permissions/menuVisibility';
+import { canAccessAs } from '../../src/permissions/canAccess';
 import { api, eventually, readStored, type RunningServer } from './harness';
 
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] as const;
@@ -90,7 +91,7 @@ export const summarize = (places: readonly string[], violations: readonly Violat
 export const menuRoutes = (holder: PermissionHolder | null): string[] => [...new Set(walkMenu(visibleMenu(holder)).flatMap((node: MenuNode) => (node.route ? [node.route] : [])))];
 
 /** The machine page of one machine, once per tab the holder may open (the tabs are menu nodes too). */
-export const machineTabRoutes = (holder: PermissionHolder | null, machineId: number): string[] => permittedTabs(holder).map((tab) => machinePagePath(machineId, tab));
+export const machineTabRoutes = (holder: PermissionHolder | null, machineId: number): string[] => permittedTabs(canAccessAs(holder)).map((tab) => machinePagePath(machineId, tab));
 
 /** The signed-in user's permissions as the console stored them at sign-in (what its sidebar is built from). */
 export const storedUserInfo = async (page: Page): Promise<PermissionHolder> => {

@@ -6,6 +6,7 @@ export const TIME_ZONE_TESTS: readonly string[] = [
   'auth.pages.test.tsx',
   'authProvider.test.ts',
   'authProviderEdges.test.ts',
+  'canAccessHooks.test.tsx',
   'dataProvider.test.ts',
   'dataProviderEdges.test.ts',
   'declarationInputs.test.ts',

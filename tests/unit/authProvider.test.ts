@@ -1,6 +1,7 @@
 // Session and authProvider state rules (docs/product-rules.md#sign-in-and-session) with a fake storage and cookie jar.
 import { describe, expect, it, vi } from 'vitest';
 import { createAuthProvider, utcOffsetMinutes } from '../../src/providers/authProvider';
+import { createAccessRule } from '../../src/permissions/canAccess';
 import { decryptPassword, encryptPassword, hashPassword, samePasswordHash } from '../../src/providers/crypto';
 import { ApiError, type HttpClient } from '../../src/providers/httpTypes';
 import { createSession, type CookieJar, type LoginAnswer } from '../../src/providers/session';
@@ -56,7 +57,7 @@ const setup = (initial: Record<string, string> = {}, answer: Partial<LoginAnswer
       return null;
     }),
   } as unknown as HttpClient;
-  const auth = createAuthProvider(http, session, () => NOW);
+  const auth = createAuthProvider(http, session, { now: () => NOW, access: createAccessRule() });
   return { storage, jar, session, auth, calls, http };
 };
 
@@ -173,12 +174,38 @@ describe('logout and checks', () => {
     await expect(auth.checkError(new ApiError('1004', 'x', undefined, 400))).resolves.toBeUndefined();
   });
 
-  it('getPermissions answers the stored userInfo and getIdentity the real name', async () => {
-    const { auth } = setup();
-    expect(await auth.getPermissions?.({})).toBeNull();
+  it("canAccess answers from the signed-in user's stored permissions, getIdentity the real name", async () => {
+    const { auth } = setup(
+      {},
+      {
+        userInfo: {
+          superAdmin: false,
+          permissions: [
+            { id: 1, identifier: 'search' },
+            { id: 2, identifier: 'user:*' },
+          ],
+          roleId: 3,
+          roleIds: [3],
+        },
+      },
+    );
+    // signed out: nothing but Home's open entry
+    expect(await auth.canAccess?.({ resource: 'systemSettings/user', action: 'list' })).toBe(false);
+    expect(await auth.canAccess?.({ resource: 'menu.index', action: 'list' })).toBe(true);
     await auth.login({ username: 'admin', password: 'p' });
-    expect(await auth.getPermissions?.({})).toEqual(ANSWER.userInfo);
+    expect(await auth.canAccess?.({ resource: 'systemSettings/user', action: 'list' })).toBe(true);
+    expect(await auth.canAccess?.({ resource: 'systemSettings/user', action: 'resetPassword' })).toBe(true);
+    expect(await auth.canAccess?.({ resource: 'systemSettings/role', action: 'list' })).toBe(false);
+    expect(await auth.canAccess?.({ resource: 'menu.search', action: 'menu' })).toBe(true);
+    expect(await auth.canAccess?.({ resource: 'menu.service', action: 'menu' })).toBe(false);
     expect(await auth.getIdentity?.()).toEqual({ id: '7', fullName: 'Ada Admin' });
+    await auth.logout({});
+    expect(await auth.canAccess?.({ resource: 'systemSettings/user', action: 'list' })).toBe(false);
+  });
+
+  it('has no canAccess without an access rule (the signed-out pages ask nothing)', () => {
+    const { session, http } = setup();
+    expect(createAuthProvider(http, session).canAccess).toBeUndefined();
   });
 });
 

@@ -26,7 +26,7 @@ const fakeSession = (signedIn: boolean) =>
 describe('the authProvider at its edges', () => {
   it('sends rememberPassword false unless asked', async () => {
     const { http, post } = fakeHttp();
-    await createAuthProvider(http, fakeSession(false), () => new Date()).login({ username: 'ada', password: 'p' });
+    await createAuthProvider(http, fakeSession(false), { now: () => new Date() }).login({ username: 'ada', password: 'p' });
     expect(post).toHaveBeenCalledWith('/login/login', expect.objectContaining({ username: 'ada', password: 'p', rememberPassword: false }));
   });
 

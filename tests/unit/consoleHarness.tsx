@@ -26,6 +26,7 @@ import { consoleTheme } from '../../src/layout/theme';
 import { NoPermissionPage, NotFoundPage } from '../../src/pages/StatusPage';
 import { screenRoutes } from '../../src/app/screenRoutes';
 import { createAuthProvider } from '../../src/providers/authProvider';
+import { createAccessRule } from '../../src/permissions/canAccess';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { createHttpClient } from '../../src/providers/http';
 import { ApiError } from '../../src/providers/httpTypes';
@@ -192,7 +193,8 @@ export const consoleHarness = (options: ConsoleOptions = {}) => {
     };
     void session.storeLogin(answer, { username, password, rememberPassword: options.rememberPassword ?? false }); // synchronous: the cipher is loaded
   }
-  const authProvider = createAuthProvider(http, session);
+  // canAccess as App.tsx wires it (code-declared resources and menu: the harness has no configured types)
+  const authProvider = createAuthProvider(http, session, { access: createAccessRule() });
   const dataProvider = createDataProvider(http, download);
 
   /** Providers as a page load builds them: the language is read from the session now. */

@@ -6,12 +6,14 @@ import { isValidElement, type ReactElement, type ReactNode } from 'react';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import { AdminContext, AdminUI, memoryStore, type AuthProvider, type TranslationMessages } from 'react-admin';
+import { AdminContext, AdminUI, CanAccess, memoryStore, type AuthProvider, type TranslationMessages } from 'react-admin';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleServicesProvider } from '../../src/layout/ConsoleServices';
 import { messagesFor } from '../../src/providers/i18nProvider';
 import { RESOURCES } from '../../resources';
+import { MENU } from '../../resources/menu';
+import { canAccessAs } from '../../src/permissions/canAccess';
 import { buildResources, GENERIC_VIEWS, viewComponentFor } from '../../src/app/resourceViews';
 import { createDataProvider } from '../../src/providers/dataProvider';
 import { GenericList } from '../../src/generic/GenericList';
@@ -23,11 +25,12 @@ import { en } from '../../i18n/en';
 type Props = Record<string, unknown>;
 const propsOf = (element: unknown) => (element as ReactElement<Props>).props;
 
-/** The view component inside DeclarationProvider > RequirePermission > view. */
+/** The view component inside DeclarationProvider > CanAccess (react-admin's, asking authProvider.canAccess) > view. */
 const viewOf = (element: unknown) => {
   const provider = propsOf(element);
-  const guard = propsOf(provider.children);
-  return { declaration: provider.declaration, action: guard.action, component: (guard.children as ReactElement).type };
+  const guard = provider.children as ReactElement<Props>;
+  expect(guard.type).toBe(CanAccess);
+  return { declaration: provider.declaration, resource: guard.props.resource, action: guard.props.action, component: (guard.props.children as ReactElement).type };
 };
 
 describe('buildResources with a fixture registry', () => {
@@ -45,10 +48,11 @@ describe('buildResources with a fixture registry', () => {
   it('derives the views from the declared actions, each behind its permission', () => {
     const props = propsOf(gadgetResource);
     // the generic views are lazy (their own chunk, issue 8)
-    expect(viewOf(props.list)).toEqual({ declaration: gadget, action: 'page', component: GENERIC_VIEWS.list });
-    expect(viewOf(props.show)).toEqual({ declaration: gadget, action: 'show', component: GENERIC_VIEWS.show });
-    expect(viewOf(props.create)).toEqual({ declaration: gadget, action: 'create', component: GENERIC_VIEWS.create });
-    expect(viewOf(props.edit)).toEqual({ declaration: gadget, action: 'edit', component: GENERIC_VIEWS.edit });
+    const resource = 'service/gadget';
+    expect(viewOf(props.list)).toEqual({ declaration: gadget, resource, action: 'list', component: GENERIC_VIEWS.list });
+    expect(viewOf(props.show)).toEqual({ declaration: gadget, resource, action: 'show', component: GENERIC_VIEWS.show });
+    expect(viewOf(props.create)).toEqual({ declaration: gadget, resource, action: 'create', component: GENERIC_VIEWS.create });
+    expect(viewOf(props.edit)).toEqual({ declaration: gadget, resource, action: 'edit', component: GENERIC_VIEWS.edit });
     // gizmo declares only 'page': no show/create/edit routes
     expect(propsOf(gizmoResource).show).toBeUndefined();
     expect(propsOf(gizmoResource).create).toBeUndefined();
@@ -85,6 +89,17 @@ describe('buildResources with a fixture registry', () => {
       'systemSettings/mailOutbox',
       'service/setup',
       'service/setup/deployments',
+      'service/assortment',
+      'service/mainConfig',
+      'service/refund',
+      'service/sorting',
+      'service/personnalSetting',
+      'service/personnalSetting/levels',
+      'service/banManagement',
+      'promotion/promotionResource',
+      'promotion/createPromotionOption',
+      'promotion/createPromotionOption/items',
+      'promotion/defaultPromotion',
       'apis/csApi',
       'apis/csApiTransaction',
       'apis/csThridApp',
@@ -149,13 +164,14 @@ describe('the fixture rendered: what a user sees', { timeout: 60_000 }, () => {
     [{ locale: 'en', name: 'English' }],
     { allowMissing: true },
   );
-  /** A signed-in superAdmin (the views check permissions through usePermissions). */
+  /** A signed-in superAdmin (the views and buttons ask canAccess, here the console's own rule). */
+  const superAdminMay = canAccessAs({ superAdmin: true, permissions: [] }, { registry: [gadget, gizmo], menu: MENU });
   const authProvider: AuthProvider = {
     login: async () => undefined,
     logout: async () => undefined,
     checkAuth: async () => undefined,
     checkError: async () => undefined,
-    getPermissions: async () => ({ superAdmin: true, permissions: [] }),
+    canAccess: async ({ action, resource }) => superAdminMay({ action, resource }),
   };
   const Layout = ({ children }: { children: ReactNode }) => <main>{children}</main>;
 

@@ -4,7 +4,6 @@ import { role } from '../../resources/role';
 import { user } from '../../resources/user';
 import { eventNotification } from '../../resources/eventNotification';
 import { RESOURCES } from '../../resources';
-import { canDo } from '../../src/generic/access';
 import { displayKindFor, filterKindFor, inputKindFor } from '../../src/generic/fieldKinds';
 import { formatBytes, formatDateTime, percentOf } from '../../src/generic/format';
 import { formValidator } from '../../src/generic/formValidation';
@@ -160,6 +159,17 @@ describe('registry, labels, permissions, formats', () => {
       'systemSettings/mailOutbox',
       'service/setup',
       'service/setup/deployments',
+      'service/assortment',
+      'service/mainConfig',
+      'service/refund',
+      'service/sorting',
+      'service/personnalSetting',
+      'service/personnalSetting/levels',
+      'service/banManagement',
+      'promotion/promotionResource',
+      'promotion/createPromotionOption',
+      'promotion/createPromotionOption/items',
+      'promotion/defaultPromotion',
       'apis/csApi',
       'apis/csApiTransaction',
       'apis/csThridApp',
@@ -177,14 +187,6 @@ describe('registry, labels, permissions, formats', () => {
     expect(findDeclaration(RESOURCES, 'role')).toBe(role);
     expect(fieldLabel(user, 'email')).toBe('resources.user.fields.email');
     expect(enumChoices(permission, 'type')[0]).toEqual({ id: 'directory', name: 'resources.permission.enums.type.directory' });
-  });
-
-  it('checks action permissions with wildcards and superAdmin', () => {
-    expect(canDo({ superAdmin: true }, permission, 'export')).toBe(false); // the action does not exist
-    expect(canDo({ superAdmin: true }, user, 'export')).toBe(true);
-    expect(canDo({ permissions: [{ identifier: 'user:*' }] }, user, 'delete')).toBe(true);
-    expect(canDo({ permissions: [{ identifier: 'user:page' }] }, user, 'delete')).toBe(false);
-    expect(canDo(undefined, user, 'page')).toBe(false);
   });
 
   it('formats date-times, sizes and percentages', () => {

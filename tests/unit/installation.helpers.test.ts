@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ancestorIds, moveTargets, searchWithFleet, selectedFleetOf, visibleFleetRows, type FleetNode } from '../../src/installation/fleet/fleetTree';
 import { profileBody, validateProfile } from '../../src/installation/machine/profileValidation';
 import { MACHINE_TABS, parseMachineId, permittedTabs, resolveTab } from '../../src/installation/machine/tabs';
+import { canAccessAs } from '../../src/permissions/canAccess';
 import { consumerSessionPath, machinePagePath } from '../../src/pages/machinePaths';
 import { fromLocalInput, lastDays, toLocalInput } from '../../src/kit/timeRange';
 import { directVoucherHit, groupHits, hitPath, type SearchHit } from '../../src/search/searchHits';
@@ -17,15 +18,17 @@ describe('machine page tabs', () => {
   });
 
   it('shows every tab to a superAdmin and to a holder of the page or an ancestor', () => {
-    expect(permittedTabs({ superAdmin: true })).toEqual(MACHINE_TABS);
-    expect(permittedTabs(grant('installation:rvmpage'))).toEqual(MACHINE_TABS);
-    expect(permittedTabs(grant('installation:*'))).toEqual(MACHINE_TABS);
+    expect(permittedTabs(canAccessAs({ superAdmin: true }))).toEqual(MACHINE_TABS);
+    expect(permittedTabs(canAccessAs(grant('installation:rvmpage')))).toEqual(MACHINE_TABS);
+    expect(permittedTabs(canAccessAs(grant('installation:*')))).toEqual(MACHINE_TABS);
   });
 
   it('shows only the tabs whose identifiers the user holds, in menu order', () => {
-    expect(permittedTabs(grant('installation:rvmpage:ConsumerSessions', 'installation:rvmpage:StatusHistory'))).toEqual(['StatusHistory', 'ConsumerSessions']);
-    expect(permittedTabs(grant('user:page'))).toEqual([]);
-    expect(permittedTabs(null)).toEqual([]);
+    expect(permittedTabs(canAccessAs(grant('installation:rvmpage:ConsumerSessions', 'installation:rvmpage:StatusHistory')))).toEqual(['StatusHistory', 'ConsumerSessions']);
+    expect(permittedTabs(canAccessAs(grant('user:page')))).toEqual([]);
+    expect(permittedTabs(canAccessAs(null))).toEqual([]);
+    // the machine declaration lives under ProfileSetting: machine:edit opens that tab
+    expect(permittedTabs(canAccessAs(grant('machine:edit')))).toEqual(['ProfileSetting']);
   });
 
   it('resolves a requested tab to itself when permitted, else to the first permitted one', () => {

@@ -8,6 +8,7 @@ import { createTheme, ThemeProvider } from '@mui/material';
 import { vi } from 'vitest';
 import type { Locale } from '../../i18n';
 import { MachineProvider } from '../../src/installation/machine/MachineContext';
+import { canAccessAs } from '../../src/permissions/canAccess';
 import { ConsoleServicesProvider, type ConsoleServices } from '../../src/layout/ConsoleServices';
 import { consoleTheme } from '../../src/layout/theme';
 import { createI18nProvider } from '../../src/providers/i18nProvider';
@@ -68,7 +69,8 @@ export const harness = ({ locale = 'en', handlers = {}, userInfo = ADMIN, machin
     logout: async () => undefined,
     checkAuth: async () => undefined,
     checkError: async () => undefined,
-    getPermissions: async () => userInfo,
+    // the console's own rule over this user's permissions
+    canAccess: async ({ action, resource }) => canAccessAs(userInfo)({ action, resource }),
   };
   const wrap = (children: ReactNode) => (
     <MemoryRouter>

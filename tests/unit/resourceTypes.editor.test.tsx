@@ -10,7 +10,8 @@ import type { ConfiguredType } from '../../resources/configuredTypes';
 import { ApiError } from '../../src/providers/httpTypes';
 import type { UserInfo } from '../../src/providers/session';
 import ResourceTypesPage from '../../src/resourceTypes/ResourceTypesPage';
-import { callsTo, consoleHarness, currentLocation, holding, setupUser, t } from './consoleHarness';
+import { ADMIN, callsTo, consoleHarness, currentLocation, holding, setupUser, t } from './consoleHarness';
+import { screenRoutes } from '../../src/app/screenRoutes';
 
 vi.setConfig({ testTimeout: 60_000 });
 const WAIT = { timeout: 20_000 };
@@ -186,8 +187,21 @@ describe('resource type editor', () => {
     expect(callsTo(h.calls, 'POST', '/resource-types/import')).toHaveLength(1);
   });
 
-  it('is for superAdmins only', async () => {
-    renderPage('/systemSettings/resourceTypes', {}, holding('systemSettings'));
-    expect(await screen.findByText('no permission', {}, WAIT)).toBeTruthy();
+  it('is for superAdmins only: its route guard (canAccess on the menu entry) sends anyone else to /401', async () => {
+    for (const [user, shown] of [
+      [holding('systemSettings', 'systemSettings:*'), 'no permission'],
+      [ADMIN, t('resourceTypes.intro')],
+    ] as const) {
+      const h = consoleHarness({ handlers: { 'GET /resource-types': [BARCODE], 'GET /resource-types/active': [BARCODE] }, user });
+      h.renderIn(
+        <Routes>
+          {screenRoutes()}
+          <Route path="/401" element={<p>no permission</p>} />
+        </Routes>,
+        '/systemSettings/resourceTypes',
+      );
+      expect(await screen.findByText(shown, {}, WAIT)).toBeTruthy();
+      cleanup();
+    }
   });
 });

@@ -1,12 +1,12 @@
 // The fleet management screen's left side: the fleet tree (GET /fleet/tree) with machine counts,
 // selecting a fleet (or all), and the fleet actions the user holds (fleet:add, fleet:edit, fleet:delete).
 import { useEffect, useState, type ReactNode } from 'react';
-import { useRefresh, useTranslate } from 'ra-core';
+import { useCanAccess, useRefresh, useTranslate } from 'ra-core';
 import { Box, Button, IconButton, Menu, MenuItem, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { fleet as fleetDeclaration } from '../../../resources/fleet';
-import { useHasPermission } from '../../permissions/Permission';
+import { resourceNameOf } from '../../providers/registry';
 import { LoadState } from '../../kit/LoadState';
 import { useApiQuery } from '../../kit/useApiQuery';
 import { FleetDialog, type FleetAction } from './FleetDialog';
@@ -21,16 +21,21 @@ export interface FleetTreePanelProps {
   titleAction?: ReactNode;
 }
 
+/** canAccess on the fleet declaration (false while the answer loads). */
+const useFleetAccess = (action: 'create' | 'edit' | 'delete') => useCanAccess({ resource: resourceNameOf(fleetDeclaration), action }).canAccess === true;
+
 /** A fleet's action menu; `tabbable` while its row is the tree's focusable one (roving tab index). */
 const NodeMenu = ({ node, tabbable, onAction }: { node: FleetNode; tabbable: boolean; onAction: (action: FleetAction) => void }) => {
   const translate = useTranslate();
-  const can = useHasPermission();
+  const mayCreate = useFleetAccess('create');
+  const mayEdit = useFleetAccess('edit');
+  const mayDelete = useFleetAccess('delete');
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const items = [
-    can([fleetDeclaration.permissions.create]) && { key: 'addChild', action: { kind: 'create', parent: node } as FleetAction },
-    can([fleetDeclaration.permissions.edit]) && { key: 'rename', action: { kind: 'rename', fleet: node } as FleetAction },
-    can([fleetDeclaration.permissions.edit]) && { key: 'move', action: { kind: 'move', fleet: node } as FleetAction },
-    can([fleetDeclaration.permissions.delete]) && { key: 'delete', action: { kind: 'delete', fleet: node } as FleetAction },
+    mayCreate && { key: 'addChild', action: { kind: 'create', parent: node } as FleetAction },
+    mayEdit && { key: 'rename', action: { kind: 'rename', fleet: node } as FleetAction },
+    mayEdit && { key: 'move', action: { kind: 'move', fleet: node } as FleetAction },
+    mayDelete && { key: 'delete', action: { kind: 'delete', fleet: node } as FleetAction },
   ].filter((item): item is { key: string; action: FleetAction } => Boolean(item));
   if (items.length === 0) return null;
   return (
@@ -70,7 +75,7 @@ const NodeMenu = ({ node, tabbable, onAction }: { node: FleetNode; tabbable: boo
 export const FleetTreePanel = ({ selected, onSelect, titleAction }: FleetTreePanelProps) => {
   const translate = useTranslate();
   const refreshList = useRefresh();
-  const can = useHasPermission();
+  const mayCreate = useFleetAccess('create');
   const {
     data: tree,
     error,
@@ -122,7 +127,7 @@ export const FleetTreePanel = ({ selected, onSelect, titleAction }: FleetTreePan
             {translate('installation.fleet.title')}
           </Typography>
         </Box>
-        {can([fleetDeclaration.permissions.create]) ? (
+        {mayCreate ? (
           <Button size="small" startIcon={<AddIcon />} onClick={() => setAction({ kind: 'create', parent: null })} data-testid="fleet-create">
             {translate('installation.fleet.create')}
           </Button>

@@ -2,13 +2,13 @@
 // has a secret, when it was last seen, and "rotate secret", whose answer is the only time the
 // secret is ever shown (the server keeps a digest). Rotating needs machine:edit.
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useCanAccess, useTranslate } from 'react-admin';
 import { Alert, Box, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import { machine } from '../../../resources/machine';
 import { formatDateTime } from '../../generic/format';
 import { useConsoleServices } from '../../layout/ConsoleServices';
-import { useHasPermission } from '../../permissions/Permission';
+import { resourceNameOf } from '../../providers/registry';
 import { useMachine, useMachineData } from './MachineContext';
 
 interface Credential {
@@ -35,7 +35,7 @@ export const GatewayCard = () => {
   const translate = useTranslate();
   const { http } = useConsoleServices();
   const { machineId } = useMachine();
-  const canRotate = useHasPermission()([machine.permissions.edit]);
+  const canRotate = useCanAccess({ resource: resourceNameOf(machine), action: 'edit' }).canAccess === true;
   const { data, reload } = useMachineData((client, id, signal) => client.get<Credential>(`/rvm/${id}/credential`, undefined, { signal }), ['credential']);
   const [confirming, setConfirming] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);

@@ -2,16 +2,14 @@
 // the user may open (in menu order, each `installation:rvmpage:<Tab>`), and the open tab; consumer
 // session details at .../ConsumerSessions/<sessionId>. An unknown id (6001) shows a not-found state.
 import { useCallback, useEffect, useState, type ComponentType } from 'react';
-import { usePermissions, useTranslate } from 'ra-core';
+import { useCanAccess, useCanAccessResources, useTranslate } from 'ra-core';
 import { Link as RouterLink, Navigate, Route, Routes, useParams } from 'react-router-dom';
 import { Alert, AlertTitle, Box, Button, Paper, Tab, Tabs, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/Edit';
 import { machine } from '../../../resources/machine';
 import { resourceNameOf } from '../../providers/registry';
-import { useHasPermission } from '../../permissions/Permission';
 import type { ScreenProps } from '../../pages/screenProps';
-import type { UserInfo } from '../../providers/session';
 import { Loading } from '../../kit/LoadState';
 import { StatusChip } from '../../kit/StatusChip';
 import { useApiQuery } from '../../kit/useApiQuery';
@@ -26,7 +24,8 @@ import { ProfileSettingTab } from './ProfileSettingTab';
 import { RemoteControlTab } from './RemoteControlTab';
 import { ServiceSessionsTab } from './ServiceSessionsTab';
 import { CONSUMER_SESSIONS_TAB, FLEET_MANAGEMENT_ROUTE, machinePagePath } from '../../pages/machinePaths';
-import { parseMachineId, permittedTabs, resolveTab } from './tabs';
+import { parseMachineId, permittedTabs, resolveTab, TAB_RESOURCES } from './tabs';
+import { MENU_ACTIONS } from '../../permissions/canAccess';
 
 const TAB_VIEWS: Readonly<Record<string, ComponentType>> = {
   Overview: OverviewTab,
@@ -72,8 +71,8 @@ const MachineNotFound = () => {
 
 const MachineHeader = ({ machineId, onMissing }: { machineId: number; onMissing: () => void }) => {
   const translate = useTranslate();
-  const can = useHasPermission();
-  const canRead = can([machine.permissions.show]);
+  const { canAccess: canRead } = useCanAccess({ resource: resourceNameOf(machine), action: 'show' });
+  const { canAccess: canEdit } = useCanAccess({ resource: resourceNameOf(machine), action: 'edit' });
   // The record names the machine; without machine:page the tabs still work and the id is shown.
   const { data, error } = useApiQuery(
     ['machinePage', machineId],
@@ -101,7 +100,7 @@ const MachineHeader = ({ machineId, onMissing }: { machineId: number; onMissing:
         </Typography>
       ) : null}
       <Box sx={{ flex: 1 }} />
-      {can([machine.permissions.edit]) ? (
+      {canEdit ? (
         <Button component={RouterLink} to={`/${resourceNameOf(machine)}/${machineId}`} startIcon={<EditIcon />} size="small">
           {translate('installation.machinePage.editRecord')}
         </Button>
@@ -114,7 +113,7 @@ const MachineHeader = ({ machineId, onMissing }: { machineId: number; onMissing:
 const MachinePage = () => {
   const translate = useTranslate();
   const params = useParams();
-  const { permissions, isPending } = usePermissions<UserInfo | null>();
+  const { canAccess: tabAnswers, isPending } = useCanAccessResources({ action: MENU_ACTIONS.open, resources: [...TAB_RESOURCES] });
   const [notFound, setNotFound] = useState(false);
   const markNotFound = useCallback(() => setNotFound(true), []);
   const machineId = parseMachineId(params.machineId);
@@ -122,7 +121,7 @@ const MachinePage = () => {
 
   if (isPending) return <Loading />;
   if (machineId === null || notFound) return <MachineNotFound />;
-  const tabs = permittedTabs(permissions);
+  const tabs = permittedTabs((request) => tabAnswers?.[request.resource] === true);
   const tab = resolveTab(tabSegment, tabs);
   if (tab === null) return <Navigate to="/401" replace />;
   if (tab !== tabSegment) return <Navigate to={machinePagePath(machineId, tab)} replace />;

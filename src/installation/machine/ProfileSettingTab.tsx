@@ -2,7 +2,7 @@
 // form built from the declaration's own inputs, validated by the declaration's rules plus the bin
 // wording of docs/product-rules.md#validation-rules (./profileValidation.ts) before saving through PUT /rvmpage/profile. Saving needs machine:edit.
 // Below it, the machine's gateway connection (./GatewayCard.tsx).
-import { Form, SaveButton, useNotify, useTranslate } from 'react-admin';
+import { Form, SaveButton, useCanAccess, useNotify, useTranslate } from 'react-admin';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import { RESOURCES } from '../../../resources';
 import { machine, PROFILE_FIELDS } from '../../../resources/machine';
@@ -10,7 +10,7 @@ import { DeclarationProvider } from '../../generic/DeclarationContext';
 import { FieldInput } from '../../generic/FieldInput';
 import { issuesOf, issuesToFormErrors } from '../../providers/wire';
 import { useConsoleServices } from '../../layout/ConsoleServices';
-import { useHasPermission } from '../../permissions/Permission';
+import { resourceNameOf } from '../../providers/registry';
 import { ApiError } from '../../providers/httpTypes';
 import { LoadState } from '../../kit/LoadState';
 import { GatewayCard } from './GatewayCard';
@@ -31,7 +31,7 @@ export const ProfileSettingTab = () => {
   const notify = useNotify();
   const { http } = useConsoleServices();
   const { machineId } = useMachine();
-  const canEdit = useHasPermission()([machine.permissions.edit]);
+  const canEdit = useCanAccess({ resource: resourceNameOf(machine), action: 'edit' }).canAccess === true;
   const {
     data: record,
     error,

@@ -1,10 +1,10 @@
 // The machine page's tabs (docs/product-rules.md#menu-tree: rvmpage and its children, in menu order) and its paths. Which
-// tabs a user sees follows the same menu rules as the sidebar (src/permissions/menuVisibility.ts):
-// `installation:rvmpage:<Tab>`, a grant of an ancestor, or a resource permission living under a tab
-// (the machine declaration's `machine:*` under ProfileSetting).
+// tabs a user sees is canAccess's answer on each tab's menu entry (src/permissions/canAccess.ts), by the same menu
+// rules as the sidebar: `installation:rvmpage:<Tab>`, a grant of an ancestor, or a resource permission living
+// under a tab (the machine declaration's `machine:*` under ProfileSetting).
 import { findMenuByKey, type MenuNode } from '../../../resources/menu';
-import type { PermissionHolder } from '../../../resources/permissions';
-import { visibleMenu } from '../../permissions/menuVisibility';
+import { menuResource, MENU_ACTIONS } from '../../permissions/canAccess';
+import type { AccessRequest } from '../../providers/authProvider';
 
 const rvmPageNode = (): MenuNode => {
   const node = findMenuByKey('rvmpage');
@@ -15,21 +15,12 @@ const rvmPageNode = (): MenuNode => {
 /** Every tab key, in the menu's order (docs/product-rules.md#menu-tree). */
 export const MACHINE_TABS: readonly string[] = rvmPageNode().children.map((child) => child.key);
 
-const findByIdentifier = (nodes: MenuNode[], identifier: string): MenuNode | undefined => {
-  for (const node of nodes) {
-    if (node.identifier === identifier) return node;
-    const found = findByIdentifier(node.children, identifier);
-    if (found) return found;
-  }
-  return undefined;
-};
+/** The canAccess resources of the tabs' menu entries, in menu order (asked with MENU_ACTIONS.open). */
+export const TAB_RESOURCES: readonly string[] = MACHINE_TABS.map((key) => menuResource({ key }));
 
-/** The tabs the holder may open, in menu order (empty for a signed-out or unauthorised user). */
-export const permittedTabs = (holder: PermissionHolder | null | undefined): string[] => {
-  const visible = findByIdentifier(visibleMenu(holder, { includeHidden: true }), rvmPageNode().identifier);
-  const keys = new Set((visible?.children ?? []).map((child) => child.key));
-  return MACHINE_TABS.filter((key) => keys.has(key));
-};
+/** The tabs the user may open, in menu order (empty for a signed-out or unauthorised user). */
+export const permittedTabs = (canAccess: (request: AccessRequest) => boolean): string[] =>
+  MACHINE_TABS.filter((key) => canAccess({ resource: menuResource({ key }), action: MENU_ACTIONS.open }));
 
 /** The tab to show for a requested one: itself when permitted, else the first permitted tab (null: none). */
 export const resolveTab = (requested: string | undefined, permitted: readonly string[]): string | null => {

@@ -5,9 +5,9 @@
 import { machine } from '../../../resources/machine';
 import { useMachineData } from './MachineContext';
 import type { MachineOverview } from './machineTypes';
-import { usePermissions } from 'ra-core';
-import { hasPermission } from '../../../resources/permissions';
-import type { UserInfo } from '../../providers/session';
+import { useCanAccess } from 'ra-core';
+import { identifierRequest } from '../../permissions/canAccess';
+import { resourceNameOf } from '../../providers/registry';
 import type { HttpClient } from '../../providers/httpTypes';
 
 export interface CommandMachine {
@@ -17,7 +17,7 @@ export interface CommandMachine {
   record: Record<string, unknown>;
 }
 
-const PROFILE_PERMISSIONS = ['installation:rvmpage:ProfileSetting', machine.permissions.edit];
+const PROFILE_PERMISSION = 'installation:rvmpage:ProfileSetting';
 const OVERVIEW_PERMISSION = 'installation:rvmpage:Overview';
 
 type Loader = (http: HttpClient, id: number, signal: AbortSignal) => Promise<CommandMachine>;
@@ -30,21 +30,28 @@ const fromRecord = (record: Record<string, unknown>): CommandMachine => ({
 
 /** The machine's details; `isPending` also while the user's permissions (which pick the source) load. */
 export const useCommandMachine = () => {
-  const { permissions, isPending: permissionsPending } = usePermissions<UserInfo | null>();
-  const can = (identifiers: readonly string[]) => hasPermission(permissions, identifiers);
+  const machineResource = resourceNameOf(machine);
+  const answers = [
+    useCanAccess({ resource: machineResource, action: 'show' }),
+    useCanAccess(identifierRequest(PROFILE_PERMISSION)),
+    useCanAccess({ resource: machineResource, action: 'edit' }),
+    useCanAccess(identifierRequest(OVERVIEW_PERMISSION)),
+  ];
+  const permissionsPending = answers.some((answer) => answer.isPending);
+  const [mayRead, mayReadProfile, mayEdit, mayReadOverview] = answers.map((answer) => answer.canAccess === true);
   let source: string;
   let load: Loader;
   if (permissionsPending) {
     source = 'pending';
     // never settles: replaced by the real source as soon as the permissions are known
     load = () => new Promise<CommandMachine>(() => undefined);
-  } else if (can([machine.permissions.show])) {
+  } else if (mayRead) {
     source = 'record';
     load = async (http, id, signal) => fromRecord(await http.get<Record<string, unknown>>(`${machine.apiPath}/${id}`, undefined, { signal, silent: true }));
-  } else if (can(PROFILE_PERMISSIONS)) {
+  } else if (mayReadProfile || mayEdit) {
     source = 'profile';
     load = async (http, id, signal) => fromRecord(await http.get<Record<string, unknown>>('/rvmpage/profile', { id }, { signal, silent: true }));
-  } else if (can([OVERVIEW_PERMISSION])) {
+  } else if (mayReadOverview) {
     source = 'overview';
     load = async (http, id, signal) => fromRecord((await http.get<MachineOverview>('/rvmpage/overview', { id }, { signal, silent: true })).machine);
   } else {
