@@ -18,6 +18,9 @@ export const RESOURCE_TYPES = [
   'lang',
   'payout',
   'h30config',
+  // service personnel and consumer bans (docs/service-personnel.md)
+  'personnel',
+  'banList',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

@@ -26,13 +26,21 @@ export const UNKNOWN_MIME = 'application/octet-stream';
 export interface FileLimits {
   maxBytes: number;
   accept?: readonly string[];
+  /** A media field's exact size in pixels (docs/files.md "Media sizes"). */
+  dimensions?: { width: number; height: number };
 }
 
 /** The field's own limits, else its kind's. */
-export const fileLimitsOf = (field: Pick<FieldDeclaration, 'type' | 'maxBytes' | 'accept'>): FileLimits => {
+export const fileLimitsOf = (field: Pick<FieldDeclaration, 'type' | 'maxBytes' | 'accept' | 'dimensions'>): FileLimits => {
   const defaults = FILE_KIND_DEFAULTS[field.type as FileKind] ?? FILE_KIND_DEFAULTS.file;
-  return { maxBytes: field.maxBytes ?? defaults.maxBytes, accept: field.accept ?? defaults.accept };
+  return { maxBytes: field.maxBytes ?? defaults.maxBytes, accept: field.accept ?? defaults.accept, ...(field.dimensions ? { dimensions: field.dimensions } : {}) };
 };
+
+/** How a media field's errors name a format: JPG, PNG, MP4 … (the MIME type itself when it has no short name). */
+const FORMAT_NAMES: Readonly<Record<string, string>> = { 'image/jpeg': 'JPG', 'image/png': 'PNG', 'image/webp': 'WEBP', 'image/gif': 'GIF', 'video/mp4': 'MP4' };
+export const formatName = (mime: string): string => FORMAT_NAMES[mime] ?? mime;
+export const formatList = (accept: readonly string[] | undefined): string => (accept ?? []).map(formatName).join('/');
+export const sizeText = (size: { width: number; height: number }): string => `${size.width}×${size.height}`;
 
 /** `mime` is one of `accept` (`image/*` covers every image type); no list accepts everything. */
 export const mimeAccepted = (mime: string, accept: readonly string[] | undefined): boolean =>

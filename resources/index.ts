@@ -15,6 +15,10 @@ import { mailOutbox } from './mailOutbox';
 import { deploymentPackage } from './deploymentPackage';
 import { deployment } from './deployment';
 import { HOOKUP_RESOURCES } from './hookups';
+import { CONFIGURATION_DECLARATIONS } from './configurationKinds';
+import { PROMOTION_RESOURCES } from './promotions';
+import { personnelAccessLevel, servicePersonnel } from './servicePersonnel';
+import { consumerBan } from './consumerBan';
 
 export const RESOURCES: readonly ResourceDeclaration[] = [
   account,
@@ -30,6 +34,11 @@ export const RESOURCES: readonly ResourceDeclaration[] = [
   mailOutbox,
   deploymentPackage,
   deployment,
+  ...CONFIGURATION_DECLARATIONS,
+  servicePersonnel,
+  personnelAccessLevel,
+  consumerBan,
+  ...PROMOTION_RESOURCES,
   ...HOOKUP_RESOURCES,
 ];
 

@@ -87,6 +87,11 @@ export interface FieldDeclaration {
    * default per kind: resources/files.ts). The value stored is the uploaded file's id.
    */
   accept?: readonly string[];
+  /**
+   * image / file: the exact size in pixels a picture or video must have, read from its bytes on upload
+   * (9603 naming both sizes; a type outside `accept` 9604 naming the formats; docs/files.md "Media sizes").
+   */
+  dimensions?: { width: number; height: number };
 }
 
 export type FilterOperator = 'eq' | 'like' | 'in' | 'gte' | 'lte' | 'range';

@@ -45,9 +45,13 @@ import { NO_GATEWAY } from './gateway/types';
 import { startGateway, type GatewayOptions } from './gateway';
 import { registerGatewayRoutes } from './gateway/routes';
 import { registerDeploymentRoutes } from './deployments/routes';
+import { registerConfigurationRoutes } from './configurations/routes';
 import { registerPackageDownload } from './deployments/download';
 import { registerVersionRoutes } from './deployments/versions';
 import { registerAiRoutes } from './deployments/aiModels';
+import { registerAiTrainingRoutes } from './ai/routes';
+import { registerPromotionRoutes } from './promotions/routes';
+import { registerPersonnelRoutes } from './personnel/packages';
 import { createJobRunner } from './jobs/periodic';
 import { registerAuditRetentionJob } from './audit/retention';
 import { registerRequestContext } from './lib/requestContext';
@@ -189,9 +193,13 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerResumableUploads(api, services);
         registerHookups(api, services, authenticateMachine);
         registerDeploymentRoutes(api, services);
+        registerConfigurationRoutes(api, services);
         registerPackageDownload(api, services, authenticateMachine);
         registerVersionRoutes(api, services);
         registerAiRoutes(api, services);
+        registerAiTrainingRoutes(api, services);
+        registerPromotionRoutes(api, services);
+        registerPersonnelRoutes(api, services);
       },
       { prefix: API_PREFIX },
     );

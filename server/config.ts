@@ -161,7 +161,7 @@ export interface StartupSettings {
   /** The machine gateway (README "Machine gateway"). */
   gateway: GatewayOptions;
   /** Virtual machines to run inside the server (`--simulate` or SIMULATE=N); 0 for none. */
-  simulate: { machines: number; speed: number; reopenAfterSeconds: number } & DeploySimulation;
+  simulate: { machines: number; speed: number; reopenAfterSeconds: number; pictureRate: number } & DeploySimulation;
 }
 
 /**
@@ -194,6 +194,8 @@ export const settingsFromEnv = (env: Env = process.env, argv: readonly string[] 
       machines: value(env, 'SIMULATE') ? positive(env, 'SIMULATE', DEFAULT_SIMULATED_MACHINES) : argv.includes('--simulate') ? DEFAULT_SIMULATED_MACHINES : 0,
       speed: positive(env, 'SIMULATE_SPEED', 1),
       reopenAfterSeconds: positive(env, 'SIMULATE_REOPEN_SECONDS', 120),
+      // share of items whose picture a virtual machine uploads (docs/ai-training.md "Samples")
+      pictureRate: Math.min(1, Math.max(0, Number(value(env, 'SIMULATE_PICTURE_RATE') ?? 0.05) || 0)),
       ...deploySimulationFromEnv(env),
     },
     config: {

@@ -6,6 +6,7 @@ import { prepareDataFolder } from './dataFolder';
 import { DataFolderInUse, lockDataFolder } from './dataFolderLock';
 import { compactAfterBulkLoad } from './seed/storage';
 import { startInProcessSimulation } from './simulator/inProcess';
+import { startTrainer } from './ai/trainer';
 
 // Where start-up time goes (logged with the "RVM Console on" line; bench/startup.ts reads it).
 const modulesLoadedAt = performance.now();
@@ -38,6 +39,10 @@ await compactAfterBulkLoad(app.services.database);
 const appReadyAt = performance.now();
 
 let simulation: { stop(): Promise<void> } | undefined;
+// A training worker in this process (docs/ai-training.md "Trainer"): it trains on a thread of its own, so
+// requests keep their pace; TRAINER=0 leaves training to `npm run trainer` processes.
+const storage = app.services.fileStorage;
+const trainer = process.env.TRAINER === '0' || !storage ? undefined : startTrainer({ db: app.services.db, storage, log: (line) => app.log.info({ trainer: true }, line) });
 let closing = false;
 const shutdown = async (signal: string) => {
   if (closing) return;
@@ -45,6 +50,7 @@ const shutdown = async (signal: string) => {
   app.log.info({ signal }, 'shutting down');
   try {
     await simulation?.stop(); // the virtual machines say goodbye while the gateway still listens
+    await trainer?.stop(); // ends its training thread and puts its task back in the queue
     await app.close(); // closes the HTTP server, then the database (onClose hook)
     process.exit(0);
   } catch (error) {

@@ -44,6 +44,7 @@ export const errors = {
   '9302': 'Too many rows for one file (at most 100,000): choose a shorter range or fewer machines',
   '9450': 'This fleet name is already used under the same parent fleet',
   '9500': 'Quarantined messages are being retried',
+  '9700': 'There is no enabled service personnel to put in a package',
   B0001: 'System execution error',
   // Added by this product (README, "Error codes"):
   '4003': 'You do not have permission for this operation',
@@ -85,6 +86,12 @@ export const errors = {
   '9600': 'The file is too large',
   '9601': 'This type of file is not accepted here',
   '9602': 'The file could not be stored, please try again later',
+  '9603': 'Wrong size: this picture or video must be %{expected} pixels, this file is %{actual}',
+  '9604': 'Wrong format: this field takes %{expected}, this file is %{actual}',
+  '9605': 'The size of this file could not be read: it must be a readable %{expected} of %{size} pixels',
+  '9800': 'This license account already has a default promotion: edit it instead',
+  '9801': 'This promotion option has no items: add at least one before deploying it',
+  '9802': 'There is no default promotion to deploy: set one first, or choose an option',
   // Forced logout (docs/product-rules.md#forced-logout): the console clears the session without a message.
   '11011': 'Please sign in',
   '11012': 'Invalid token',

@@ -77,6 +77,7 @@ export const generic = {
     limits: '%{types}, at most %{max}',
     anyType: 'Any type of file',
     typeSeparator: ', ',
+    exactSize: '%{size} pixels exactly',
     tooLarge: '%{name} is too large: at most %{max}',
     wrongType: '%{name} is not accepted here: choose %{types}',
     wrongTypeFound: 'This file is %{found}, which is not accepted here: choose %{types}',

@@ -17,6 +17,10 @@ import { resourceTypes } from './resourceTypes';
 import { auditResources } from './audit';
 import { deployments } from './deployments';
 import { hookups, hookupResources } from './hookups';
+import { personnel, personnelResources } from './personnel';
+import { aiTraining } from './aiTraining';
+import { promotions, promotionResources } from './promotions';
+import { machineConfiguration, configurationResources } from './machineConfiguration';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
 export const en = {
@@ -25,7 +29,17 @@ export const en = {
   generic,
   validation,
   errors,
-  resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources },
+  resources: {
+    ...resources,
+    ...fleetResources,
+    ...eventResources,
+    ...notificationResources,
+    ...auditResources,
+    ...hookupResources,
+    ...personnelResources,
+    ...promotionResources,
+    ...configurationResources,
+  },
   fleet,
   installation,
   events,
@@ -37,5 +51,9 @@ export const en = {
   resourceTypes,
   hookups,
   deployments,
+  personnel,
+  aiTraining,
+  promotions,
+  machineConfiguration,
 } as const;
 export type AppMessages = typeof en;

@@ -110,6 +110,8 @@ export const resources = {
         lang: 'Lang',
         payout: 'Payout',
         h30config: 'H30 config',
+        personnel: 'Service personnel',
+        banList: 'Ban list',
       },
       uploadStatus: { notUploaded: 'Not uploaded', uploaded: 'Uploaded' },
     },

@@ -77,6 +77,7 @@ export const generic: Catalogue<typeof en> = {
     limits: '%{types}，不超过 %{max}',
     anyType: '任意类型的文件',
     typeSeparator: '、',
+    exactSize: '必须为 %{size} 像素',
     tooLarge: '%{name} 太大：不能超过 %{max}',
     wrongType: '此处不接受 %{name}：请选择 %{types} 文件',
     wrongTypeFound: '该文件的类型是 %{found}，此处不接受：请选择 %{types} 文件',

@@ -18,6 +18,10 @@ import { resourceTypes } from './resourceTypes';
 import { auditResources } from './audit';
 import { deployments } from './deployments';
 import { hookups, hookupResources } from './hookups';
+import { personnel, personnelResources } from './personnel';
+import { aiTraining } from './aiTraining';
+import { promotions, promotionResources } from './promotions';
+import { machineConfiguration, configurationResources } from './machineConfiguration';
 
 export const zh: Catalogue<AppMessages> = {
   app,
@@ -25,7 +29,17 @@ export const zh: Catalogue<AppMessages> = {
   generic,
   validation,
   errors,
-  resources: { ...resources, ...fleetResources, ...eventResources, ...notificationResources, ...auditResources, ...hookupResources },
+  resources: {
+    ...resources,
+    ...fleetResources,
+    ...eventResources,
+    ...notificationResources,
+    ...auditResources,
+    ...hookupResources,
+    ...personnelResources,
+    ...promotionResources,
+    ...configurationResources,
+  },
   fleet,
   installation,
   events,
@@ -37,4 +51,8 @@ export const zh: Catalogue<AppMessages> = {
   resourceTypes,
   hookups,
   deployments,
+  personnel,
+  aiTraining,
+  promotions,
+  machineConfiguration,
 };

@@ -112,6 +112,8 @@ export const resources: Catalogue<typeof en> = {
         lang: '语言',
         payout: '支付',
         h30config: 'H30 配置',
+        personnel: '服务人员',
+        banList: '禁用名单',
       },
       uploadStatus: { notUploaded: '未上传', uploaded: '已上传' },
     },

@@ -88,7 +88,9 @@ export const uniqueViolation = (model: ResourceModel, error: unknown, input: Val
   const fields = fromIndex ?? (declared.length === 1 ? declared : []);
   const field = fields.find((name) => name in input) ?? fields[0];
   if (!field) return null;
-  const value = input[field] === undefined || input[field] === null ? '' : String(input[field]);
+  const raw = input[field] === undefined || input[field] === null ? '' : String(input[field]);
+  // an enum's value by its label ("Item type "Can" already exists"), as the form showed it
+  const value = model.declaration.fields[field]?.type === 'enum' && raw ? label(model, locale, `resources.${model.declaration.name}.enums.${field}.${raw}`, raw) : raw;
   return new AppError('2002', { issues: [{ field, message: 'validation.unique', values: { label: fieldLabel(model, field, locale), value } }] });
 };
 

@@ -4,7 +4,7 @@
 // Nothing passes on before the type is accepted, and a refusal ends the stream with its catalogue code.
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { mimeAccepted, TEXT_MIME, UNKNOWN_MIME, type FileLimits } from '../../resources/files';
+import { formatList, formatName, mimeAccepted, TEXT_MIME, UNKNOWN_MIME, type FileLimits } from '../../resources/files';
 import { AppError, invalidField } from '../lib/errors';
 
 /** Bytes held back to judge the type: file-type needs ~4 KB for most formats, zip-based ones (docx, xlsx) more. */
@@ -30,6 +30,18 @@ export const detectMime = async (head: Buffer): Promise<string> => {
 
 export const tooLarge = (maxBytes: number) => new AppError('9600', { resData: { maxBytes } });
 export const refusedType = (mimeType: string, accept: readonly string[] | undefined) => new AppError('9601', { resData: { mimeType, accept: accept ?? [] } });
+
+/**
+ * A type the field does not take: a media field (one with `dimensions`) names the formats it takes and the
+ * one found (9604, docs/files.md "Media sizes"); any other field answers 9601.
+ */
+export const refusedFormat = (mimeType: string, limits: FileLimits) =>
+  limits.dimensions
+    ? new AppError('9604', {
+        resData: { mimeType, accept: limits.accept ?? [], expected: formatList(limits.accept), actual: formatName(mimeType) },
+        values: { expected: formatList(limits.accept), actual: formatName(mimeType) },
+      })
+    : refusedType(mimeType, limits.accept);
 
 /** A pass-through that refuses the upload by its type or size and hashes what it lets through. */
 export class UploadInspector extends Transform {
@@ -69,7 +81,7 @@ export class UploadInspector extends Transform {
     const head = Buffer.concat(this.head);
     this.head = [];
     const mimeType = await detectMime(head);
-    if (!mimeAccepted(mimeType, this.limits.accept)) throw refusedType(mimeType, this.limits.accept);
+    if (!mimeAccepted(mimeType, this.limits.accept)) throw refusedFormat(mimeType, this.limits);
     this.mimeType = mimeType;
     this.push(head);
   }

@@ -23,7 +23,7 @@ import { failureEnvelope } from '../lib/errorHandler';
 import { AppError, httpStatusOf, invalidField } from '../lib/errors';
 import { typedApp, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
-import { detectMime, HEAD_BYTES, refusedType, tooLarge } from './content';
+import { detectMime, HEAD_BYTES, refusedFormat, tooLarge } from './content';
 import { FILE_INFO, fileField, uploadTarget } from './routes';
 import { cleanFileName, storeUpload, toFileInfo } from './upload';
 
@@ -161,7 +161,7 @@ export const registerResumableUploads = (api: TypedApp, services: Services) => {
     /** The caller's right to upload into `resource`'s `field`: the limits that apply (4003 / 1004 otherwise). */
     const checkTarget = async (caller: Caller, resource: unknown, field: unknown) => {
       const declared = fileField(await uploadTarget(services, caller, resource), typeof field === 'string' ? field : '');
-      return { limits: fileLimitsOf(declared), thumbnail: declared.type === 'image' };
+      return { limits: fileLimitsOf(declared), thumbnail: declared.type === 'image' || declared.dimensions !== undefined };
     };
 
     /** The staged upload `id` of the caller's account, else 2003 (404: a tus client starts over). */
@@ -183,7 +183,7 @@ export const registerResumableUploads = (api: TypedApp, services: Services) => {
       const mimeType = await detectMime(Buffer.concat(chunks).subarray(0, HEAD_BYTES));
       if (!mimeAccepted(mimeType, limits.accept)) {
         await datastore.remove(upload.id).catch(() => undefined);
-        throw refusedType(mimeType, limits.accept);
+        throw refusedFormat(mimeType, limits);
       }
     };
 

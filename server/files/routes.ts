@@ -169,7 +169,7 @@ export const registerFileRoutes = (api: TypedApp, services: Services) => {
             name: cleanFileName(name),
             licenseAccountId: account,
             uploadedBy: caller.userId,
-            thumbnail: declared.type === 'image',
+            thumbnail: declared.type === 'image' || declared.dimensions !== undefined,
           });
         } catch (error) {
           if (error instanceof AppError) throw error;

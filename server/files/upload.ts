@@ -4,10 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { Readable, finished, pipeline } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { FILE_NAME_MAX, THUMBNAIL_PIXELS, type FileInfo, type FileLimits } from '../../resources/files';
+import { FILE_NAME_MAX, formatName, sizeText, THUMBNAIL_PIXELS, type FileInfo, type FileLimits } from '../../resources/files';
 import type { Db } from '../db/client';
 import { uploadedFile } from '../db/schema';
+import { AppError } from '../lib/errors';
 import { tooLarge, UploadInspector } from './content';
+import { mediaSize, type PixelSize } from './mediaSize';
 import type { FileStorage } from './storage';
 
 export type UploadedFileRow = typeof uploadedFile.$inferSelect;
@@ -72,6 +74,16 @@ const feed = (source: Readable, inspector: UploadInspector) => {
   });
 };
 
+/** A media field's exact size (docs/files.md "Media sizes"): 9603 naming both sizes, 9605 when none can be read. */
+const checkDimensions = async (storage: FileStorage, key: string, inspector: UploadInspector, expected: PixelSize) => {
+  const mimeType = inspector.mimeType!;
+  const found = await mediaSize(storage, key, mimeType, inspector.size);
+  if (!found) throw new AppError('9605', { resData: { expected }, values: { expected: formatName(mimeType), size: sizeText(expected) } });
+  if (found.width !== expected.width || found.height !== expected.height) {
+    throw new AppError('9603', { resData: { expected, actual: found }, values: { expected: sizeText(expected), actual: sizeText(found) } });
+  }
+};
+
 export interface UploadRequest {
   source: Readable;
   /** The request's Content-Length, when it sent one: refused at once when over the limit. */
@@ -92,7 +104,9 @@ export const storeUpload = async (db: Db, storage: FileStorage, log: FastifyBase
   let storedThumbnail = false;
   try {
     await storage.put(storageKey, inspector);
-    const thumbnail = upload.thumbnail ? await makeThumbnail(storage, storageKey, log) : null;
+    if (upload.limits.dimensions) await checkDimensions(storage, storageKey, inspector, upload.limits.dimensions);
+    // a media field may hold videos too: only its pictures get a thumbnail
+    const thumbnail = upload.thumbnail && inspector.mimeType!.startsWith('image/') ? await makeThumbnail(storage, storageKey, log) : null;
     if (thumbnail) {
       await storage.put(thumbnailKey, Readable.from([thumbnail]), 'image/webp');
       storedThumbnail = true;

@@ -33,6 +33,9 @@ export const sessionToWire = (row: typeof consumerSession.$inferSelect) => ({
   rejectedCount: row.rejectedCount,
   userId: row.userId,
   voucherCode: row.voucherCode,
+  cardNo: row.cardNo,
+  // `banned`: the machine refused the consumer (docs/service-personnel.md#bans)
+  refusal: row.refusal,
   donationInstituteId: row.donationInstituteId,
 });
 

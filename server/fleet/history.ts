@@ -7,6 +7,7 @@ import { ALARM_CATEGORIES, ALARM_SEVERITIES, CLEANING_OUTCOMES, RVM_STATUSES } f
 import { callerOf } from '../auth/guard';
 import type { Db } from '../db/client';
 import { rvmEvent, rvmOnlineHistory, rvmStatusHistory, serviceSession } from '../db/schema/fleetActivity';
+import { servicePersonnel } from '../db/schema/personnel';
 import { ok } from '../lib/envelope';
 import { Nullable, NullableStringEnum, StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
@@ -113,9 +114,12 @@ export const registerHistoryRoutes = (app: TypedApp, { db }: Services) => {
       const inRange = and(eq(serviceSession.rvmId, body.id), gte(serviceSession.startTime, from), lt(serviceSession.startTime, to));
       const where = and(inRange, body.cleaningOutcome ? eq(serviceSession.cleaningOutcome, body.cleaningOutcome) : undefined);
       const [rows, [{ total }], outcomes] = await Promise.all([
+        // the technician is the login name a person of the machine's personnel package signed in with
+        // (docs/service-personnel.md#service-sessions): shown with that person's names while the person exists
         db
-          .select()
+          .select({ row: serviceSession, realName: servicePersonnel.realName, company: servicePersonnel.company, accessLevel: servicePersonnel.accessLevel })
           .from(serviceSession)
+          .leftJoin(servicePersonnel, and(eq(servicePersonnel.licenseAccountId, serviceSession.licenseAccountId), eq(servicePersonnel.loginName, serviceSession.technician)))
           .where(where)
           .orderBy(desc(serviceSession.startTime))
           .limit(body.pageSize)
@@ -123,9 +127,10 @@ export const registerHistoryRoutes = (app: TypedApp, { db }: Services) => {
         db.select({ total: count() }).from(serviceSession).where(where),
         db.select({ outcome: serviceSession.cleaningOutcome, sessions: count() }).from(serviceSession).where(inRange).groupBy(serviceSession.cleaningOutcome),
       ]);
-      const list = rows.map((row) => ({
+      const list = rows.map(({ row, realName, company, accessLevel }) => ({
         id: row.id,
         technician: row.technician,
+        personnel: realName === null ? null : { realName, company, accessLevel },
         startTime: iso(row.startTime),
         endTime: iso(row.endTime),
         durationSeconds: Math.round((row.endTime.getTime() - row.startTime.getTime()) / 1000),

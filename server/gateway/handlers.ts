@@ -6,6 +6,7 @@ import { findAlarm, type QuarantineReason } from '../../resources/fleetCatalogue
 import { rowsOf, type Db } from '../db/client';
 import { rvmBin } from '../db/schema/fleet';
 import { rvmEvent, serviceSession } from '../db/schema/fleetActivity';
+import { refusedSession } from './refusals';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
 import { applyAck, applyResult } from '../commands/store';
 import { applyDeployStatus, requeueUnanswered } from '../deployments/delivery';
@@ -158,6 +159,7 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
   session: async ({ tx, machine, receivedAt, usage, reportItems, hookups }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');
     if (Date.parse(message.endTime) > receivedAt.getTime() + 10 * 60_000) throw new Refusal('invalidTimestamp', message.endTime);
+    if (message.refusal) return refusedSession(tx, machine, message);
     const accepted = message.items.filter((item) => item.rejectReason === undefined).length;
     const rejected = message.items.length - accepted;
     const items = message.items.map((item) => ({
@@ -175,10 +177,10 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     const written = await tx.execute(sql`
       with s as (
         insert into consumer_session (license_account_id, rvm_id, external_id, start_time, end_time, payout_method, total_refund,
-          item_count, accepted_count, rejected_count, user_id, voucher_code, donation_institute_id)
+          item_count, accepted_count, rejected_count, user_id, voucher_code, donation_institute_id, card_no)
         values (${machine.licenseAccountId}, ${machine.id}, ${message.sessionId}, ${message.startTime}::timestamptz, ${message.endTime}::timestamptz,
           ${message.payoutMethod}, ${message.totalRefund}, ${message.items.length}, ${accepted}, ${rejected}, ${message.userId ?? null},
-          ${message.voucherCode ?? null}, ${message.donationInstituteId ?? null})
+          ${message.voucherCode ?? null}, ${message.donationInstituteId ?? null}, ${message.cardNo ?? null})
         on conflict do nothing
         returning id
       ), i as (

@@ -4,6 +4,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { CLEANING_OUTCOMES, ITEM_TYPES, PAYOUT_METHODS, REJECT_REASON_CODES, RVM_STATUSES, type MessageType } from '../../resources/fleetCatalogue';
 import { DEPLOY_STATES, type DeployState } from '../../resources/deploymentPackage';
+import { SESSION_REFUSALS } from '../../resources/consumerBan';
 
 export const PROTOCOL_VERSION = 1;
 /** A file upload's content, decoded. */
@@ -73,38 +74,48 @@ export const SCHEMAS = {
     ['bins'],
   ),
   alarm: strict({ code: { type: 'string', pattern: '^am_code_PK_[0-9]{1,4}$' }, state: { enum: ['raised', 'cleared'] }, detail: text(200) }, ['code', 'state']),
-  session: strict(
-    {
-      sessionId: text(64, 1),
-      startTime: dateTime,
-      endTime: dateTime,
-      payoutMethod: { enum: PAYOUT_METHODS },
-      totalRefund: money,
-      userId: text(32),
-      voucherCode: text(32),
-      donationInstituteId: { type: 'integer', minimum: 1 },
-      items: {
-        type: 'array',
-        minItems: 1,
-        maxItems: 500,
+  session: {
+    ...strict(
+      {
+        sessionId: text(64, 1),
+        startTime: dateTime,
+        endTime: dateTime,
+        payoutMethod: { enum: PAYOUT_METHODS },
+        totalRefund: money,
+        userId: text(32),
+        voucherCode: text(32),
+        cardNo: text(32),
+        // a consumer the machine refused (a ban): no items, nothing paid (docs/service-personnel.md#bans)
+        refusal: { enum: SESSION_REFUSALS },
+        donationInstituteId: { type: 'integer', minimum: 1 },
         items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['seq', 'itemType', 'refund'],
-          properties: {
-            seq: { type: 'integer', minimum: 1, maximum: 32_000 },
-            itemType: { enum: ITEM_TYPES },
-            barcode: { type: 'string', pattern: '^[0-9]{3,20}$' },
-            category: text(48),
-            refund: money,
-            rejectReason: { enum: REJECT_REASON_CODES },
-            picture: text(32),
+          type: 'array',
+          minItems: 0,
+          maxItems: 500,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['seq', 'itemType', 'refund'],
+            properties: {
+              seq: { type: 'integer', minimum: 1, maximum: 32_000 },
+              itemType: { enum: ITEM_TYPES },
+              barcode: { type: 'string', pattern: '^[0-9]{3,20}$' },
+              category: text(48),
+              refund: money,
+              rejectReason: { enum: REJECT_REASON_CODES },
+              picture: text(32),
+            },
           },
         },
       },
-    },
-    ['sessionId', 'startTime', 'endTime', 'payoutMethod', 'totalRefund', 'items'],
-  ),
+      ['sessionId', 'startTime', 'endTime', 'payoutMethod', 'totalRefund', 'items'],
+    ),
+    // served: at least one item; refused: none and nothing paid
+    if: { required: ['refusal'] },
+    // oxlint-disable-next-line unicorn/no-thenable -- JSON Schema's if/then/else keywords: a schema, never awaited
+    then: { properties: { items: { maxItems: 0 }, totalRefund: { const: 0 } } },
+    else: { properties: { items: { minItems: 1 } } },
+  },
   service: strict(
     {
       serviceId: text(64, 1),
@@ -164,6 +175,8 @@ export interface MessageBodies {
     totalRefund: number;
     userId?: string;
     voucherCode?: string;
+    cardNo?: string;
+    refusal?: (typeof SESSION_REFUSALS)[number];
     donationInstituteId?: number;
     items: Array<{ seq: number; itemType: string; barcode?: string; category?: string; refund: number; rejectReason?: number; picture?: string }>;
   };

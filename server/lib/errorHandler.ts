@@ -57,7 +57,7 @@ const fromDatabaseError = (error: unknown): AppError | null => {
 export const failureEnvelope = (request: FastifyRequest, failure: AppError): Envelope => {
   const locale = localeOf(request);
   const issues = failure.issues?.map((issue) => ({ field: issue.field, message: translate(locale, issue.message, issue.values) }));
-  const catalogue = translate(locale, `errors.${failure.code}`);
+  const catalogue = translate(locale, `errors.${failure.code}`, failure.values);
   const resMsg = failure.resMsg ?? (issues?.length ? `${catalogue}: ${issues.map((issue) => issue.message).join('; ')}` : catalogue);
   return { resCode: failure.code, resMsg, resData: issues ? { issues } : (failure.resData ?? null) };
 };

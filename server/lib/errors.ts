@@ -15,13 +15,16 @@ export class AppError extends Error {
   /** Replaces the catalogue message (already translated), e.g. code 6 with the attempts left. */
   readonly resMsg?: string;
   readonly resData?: unknown;
+  /** Values of the catalogue message's `%{name}` placeholders (e.g. 9603's expected and actual sizes). */
+  readonly values?: Record<string, string | number>;
 
-  constructor(code: ErrorCode, options: { issues?: Issue[]; resMsg?: string; resData?: unknown } = {}) {
+  constructor(code: ErrorCode, options: { issues?: Issue[]; resMsg?: string; resData?: unknown; values?: Record<string, string | number> } = {}) {
     super(`failure ${code}`);
     this.code = code;
     this.issues = options.issues;
     this.resMsg = options.resMsg;
     this.resData = options.resData;
+    this.values = options.values;
   }
 }
 

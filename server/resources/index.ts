@@ -1,6 +1,7 @@
 // Per-resource hooks by resource name. A resource without special rules needs no entry here.
 import type { PasswordHasher } from '../auth/passwords';
 import type { ResourceHooks } from '../crud/hooks';
+import { CONFIGURATION_HOOKS } from '../configurations/hooks';
 import { accountHooks } from './account';
 import { permissionHooks } from './permission';
 import { roleHooks } from './role';
@@ -14,6 +15,9 @@ import { auditLogHooks } from './auditLog';
 import { mailOutboxHooks } from './mailOutbox';
 import { deploymentPackageHooks } from './deploymentPackage';
 import { deploymentHooks } from './deployment';
+import { defaultPromotionHooks } from './promotions';
+import { personnelAccessLevelHooks, servicePersonnelHooks } from './servicePersonnel';
+import { consumerBanHooks } from './consumerBan';
 
 export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHooks> => ({
   account: accountHooks,
@@ -29,4 +33,9 @@ export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHo
   mailOutbox: mailOutboxHooks,
   deploymentPackage: deploymentPackageHooks,
   deployment: deploymentHooks,
+  ...CONFIGURATION_HOOKS,
+  defaultPromotion: defaultPromotionHooks,
+  servicePersonnel: servicePersonnelHooks(hasher),
+  personnelAccessLevel: personnelAccessLevelHooks,
+  consumerBan: consumerBanHooks,
 });

@@ -7,6 +7,7 @@ import { DEPLOY_FAULT_SETTINGS, deploySimulationFromEnv, parseRate } from './dep
 import { startFleet, type FleetStats } from './fleet';
 import { httpSource } from './httpSource';
 import { httpVendorTransport, VendorConnectClient } from './vendorConnect';
+import { DEFAULT_PICTURE_RATE, httpPictureTransport, PictureUploader } from './pictureUpload';
 
 const USAGE = `npm run simulate -- --machines N --password <pw> [options]
   --machines N         how many of the console's active machines to simulate (default 10)
@@ -17,6 +18,7 @@ const USAGE = `npm run simulate -- --machines N --password <pw> [options]
   --seed S             same seed, same machines and consumers (default: random)
   --failure-rate F     share of commands that fail (default 0.05)
   --reopen-after SEC   simulated seconds a closed machine stays away (default 120)
+  --picture-rate F     share of items whose picture is uploaded (default 0.05; 0: none)
   --rate N             messages per second for the whole fleet (default 500)
   --deploy-broken R    share of package downloads cut mid-way and resumed (default 0.05, or SIMULATE_DEPLOY_BROKEN)
   --deploy-checksum R  share of downloads arriving corrupted: checksumFailed (default 0.01, SIMULATE_DEPLOY_CHECKSUM)
@@ -51,6 +53,7 @@ const { values } = parseArgs({
     'deploy-silent': { type: 'string' },
     'bad-package': { type: 'string', multiple: true, default: [] },
     broker: { type: 'string' },
+    'picture-rate': { type: 'string', default: String(DEFAULT_PICTURE_RATE) },
     verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -107,6 +110,12 @@ const fleet = startFleet({
   badPackages,
   // machines with a vendorConnect app ask it during sessions (the server says which: 9000 without an app)
   vendorConnect: new VendorConnectClient({ transport: httpVendorTransport(values.url), log: (line) => values.verbose && console.log(line) }),
+  // a sampled share of the items' pictures, uploaded over HTTP (docs/machine-protocol.md "Item pictures")
+  pictures: new PictureUploader({
+    transport: httpPictureTransport(values.url),
+    rate: Math.min(1, Math.max(0, Number(values['picture-rate']) || 0)),
+    log: (line) => values.verbose && console.log(line),
+  }),
   log: (line) => {
     if (values.verbose || line.includes('provisioning failed')) console.log(line);
   },

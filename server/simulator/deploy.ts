@@ -127,7 +127,14 @@ export interface DeployTarget {
   simulatedNow(): number;
   log(line: string): void;
   readonly installed: InstalledPackages;
+  /** Resource types whose bytes the machine reads when applying (the others are only counted and hashed). */
+  keepsContent?(resourceType: string): boolean;
+  /** Applies content it reads (personnel, ban list: server/simulator/roster.ts); a text is why it cannot. */
+  applyContent?(resourceType: string, content: Buffer): string | null;
 }
+
+/** The largest content a machine keeps to read (a personnel or ban list package is a few KB). */
+const KEEP_BYTES = 4 * 1024 * 1024;
 
 type Report = { deployId: number; state: DeployState; version?: string; reason?: string };
 
@@ -174,6 +181,7 @@ export class DeployRunner {
       size: deploy.size,
       cutAfter,
       corrupt,
+      keepBytes: machine.keepsContent?.(deploy.resourceType) ? KEEP_BYTES : undefined,
       signal: this.stopped.signal,
       // a stopped machine's clock runs no more timers: the stop ends the wait too
       pause: (attempt) =>
@@ -193,10 +201,11 @@ export class DeployRunner {
     }
     const wait = deploy.activateAt ? Date.parse(deploy.activateAt) - machine.simulatedNow() : 0;
     if (wait > 0) machine.log(`deploy ${deploy.deployId}: downloaded, applying at ${deploy.activateAt}`);
-    machine.after(Math.max(0, wait), () => void this.apply(deploy, applyFails));
+    const content = 'content' in outcome ? outcome.content : undefined;
+    machine.after(Math.max(0, wait), () => void this.apply(deploy, applyFails, content));
   }
 
-  private async apply(deploy: DeployMessage, fails: boolean) {
+  private async apply(deploy: DeployMessage, fails: boolean, content?: Buffer) {
     const { machine, random } = this;
     await this.report({ deployId: deploy.deployId, state: 'applying' });
     // Simulated seconds: a software install takes longer than a configuration file.
@@ -204,6 +213,11 @@ export class DeployRunner {
     machine.after(duration, () => {
       if (fails) {
         void this.report({ deployId: deploy.deployId, state: 'failed', reason: random.pick(APPLY_FAILURE_REASONS) });
+        return;
+      }
+      const unreadable = content && machine.applyContent ? machine.applyContent(deploy.resourceType, content) : null;
+      if (unreadable) {
+        void this.report({ deployId: deploy.deployId, state: 'failed', reason: unreadable });
         return;
       }
       const bad = isBadPackage(deploy, this.badNames);

@@ -20,9 +20,11 @@ export interface DownloadRequest {
   pause(attempt: number): Promise<void>;
   /** Aborts everything (the machine stops). */
   signal?: AbortSignal;
+  /** Keep the bytes (content the machine reads, e.g. a personnel list), up to this many; default: keep none. */
+  keepBytes?: number;
 }
 
-export type DownloadOutcome = { bytes: number; resumes: number } & ({ ok: true; sha256: string } | { ok: false; reason: string });
+export type DownloadOutcome = { bytes: number; resumes: number } & ({ ok: true; sha256: string; content?: Buffer } | { ok: false; reason: string });
 
 const REASON_CHARS = 200;
 
@@ -61,6 +63,8 @@ export const downloadPackage = async (request: DownloadRequest): Promise<Downloa
   let lastProblem = 'no attempt';
   /** The first answer's ETag: a resume asks for the rest only if the bytes are still those (If-Range). */
   let etag: string | null = null;
+  let kept: Buffer[] = [];
+  const content = () => (request.keepBytes !== undefined && received <= request.keepBytes ? { content: Buffer.concat(kept) } : {});
   const failed = (reason: string): DownloadOutcome => ({ ok: false, reason, bytes: received, resumes });
 
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -88,6 +92,7 @@ export const downloadPackage = async (request: DownloadRequest): Promise<Downloa
       // A server that ignores the range sends everything again: start over.
       hash = createHash('sha256');
       received = 0;
+      kept = [];
     } else {
       const reason = await refusal(response);
       // The server's trouble may pass; a refusal (credentials, signature, expiry, unknown delivery) will not.
@@ -98,7 +103,7 @@ export const downloadPackage = async (request: DownloadRequest): Promise<Downloa
       return failed(reason);
     }
     if (response.status === 200) etag = response.headers.get('etag');
-    if (!response.body) return { ok: true, sha256: hash.digest('hex'), bytes: received, resumes };
+    if (!response.body) return { ok: true, sha256: hash.digest('hex'), bytes: received, resumes, ...content() };
     try {
       for await (const chunk of response.body) {
         let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -109,13 +114,14 @@ export const downloadPackage = async (request: DownloadRequest): Promise<Downloa
         }
         hash.update(bytes);
         received += bytes.length;
+        if (request.keepBytes !== undefined && received <= request.keepBytes) kept.push(Buffer.from(bytes));
         if (received > request.size) break; // longer than announced: the size check speaks
         if (cutAfter !== undefined && received >= cutAfter) {
           cutAfter = undefined;
           throw new Error(`connection cut after ${received} bytes`);
         }
       }
-      return { ok: true, sha256: hash.digest('hex'), bytes: received, resumes };
+      return { ok: true, sha256: hash.digest('hex'), bytes: received, resumes, ...content() };
     } catch (error) {
       connection.abort();
       lastProblem = describe(error);

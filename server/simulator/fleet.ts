@@ -6,6 +6,7 @@ import type { MachineCredentials } from './link';
 import { VirtualMachine, type VirtualMachineOptions } from './machine';
 import { PublishGate } from './rate';
 import type { VendorConnectClient } from './vendorConnect';
+import type { PictureUploader } from './pictureUpload';
 import type { MachineProfile } from './world';
 
 /** A machine to simulate: its console record (id and account when known). */
@@ -33,6 +34,8 @@ export interface FleetOptions {
   autopilot?: boolean;
   /** Vendor connect during sessions, shared by the fleet's machines (default: none). */
   vendorConnect?: VendorConnectClient;
+  /** Item picture uploads after sessions, shared by the fleet's machines (default: none). */
+  pictures?: PictureUploader;
   log?: (line: string) => void;
 }
 
@@ -104,7 +107,7 @@ export class Fleet {
   }
 
   private machineOptions(profile: SimulatedMachine, credentials: MachineCredentials): VirtualMachineOptions {
-    const { seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, vendorConnect } = this.options;
+    const { seed, speed, failureRate, reopenAfterSeconds, autopilot, log, deployFaults, badPackages, vendorConnect, pictures } = this.options;
     return {
       profile,
       credentials,
@@ -117,6 +120,7 @@ export class Fleet {
       deployFaults,
       badPackages,
       vendorConnect,
+      pictures,
       runTag: this.runTag,
       epoch: this.epoch,
       gate: this.gate.take,

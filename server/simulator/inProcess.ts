@@ -11,6 +11,7 @@ import { rvmDailyUsage } from '../db/schema/fleetActivity';
 import { issueCredential } from '../gateway/credentials';
 import type { DeployFaults } from './deploy';
 import { Fleet, startFleet, type SimulatedMachine } from './fleet';
+import { DEFAULT_PICTURE_RATE, PICTURE_PATH, PictureUploader } from './pictureUpload';
 import type { VendorConnectClient } from './vendorConnect';
 import { inProcessVendorConnect } from './vendorConnectInProcess';
 import { DAY, sessionsPerDayForAverage } from './world';
@@ -27,6 +28,8 @@ export interface InProcessOptions {
   /** Deployment failure modes (default none) and bad package names. */
   deployFaults?: Partial<DeployFaults>;
   badPackages?: readonly string[];
+  /** Share of items whose picture a machine uploads (default DEFAULT_PICTURE_RATE; 0: none). */
+  pictureRate?: number;
 }
 
 export interface InProcessSimulation {
@@ -72,8 +75,18 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
   }));
 
   const vendorConnect = inProcessVendorConnect(app, new Map(rows.map((row) => [row.serialNumber, row.id])), (line) => app.log.debug({ simulator: true }, line));
+  // pictures go through this server's own upload route (app.inject: the same authentication and storage as HTTP)
+  const pictures = new PictureUploader({
+    rate: options.pictureRate ?? DEFAULT_PICTURE_RATE,
+    transport: async (authorization, query, body) => {
+      const answer = await app.inject({ method: 'PUT', url: `${PICTURE_PATH}?${query}`, headers: { authorization, 'content-type': 'image/png' }, payload: body });
+      return { status: answer.statusCode, resCode: String(answer.json<{ resCode?: string }>().resCode ?? '') };
+    },
+    log: (line) => app.log.debug({ simulator: true }, line),
+  });
   const fleet = startFleet({
     vendorConnect,
+    pictures,
     machines,
     seed: options.seed ?? 'demo',
     speed: options.speed,

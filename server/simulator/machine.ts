@@ -12,7 +12,11 @@ import { SimClock } from './clock';
 import { CommandRunner, type CommandTarget } from './commands';
 import { BAD_PACKAGE_EFFECT, DeployRunner, InstalledPackages, NO_DEPLOY_FAULTS, type DeployFaults, type DeployTarget } from './deploy';
 import { MachineLink, type MachineCredentials, type Message } from './link';
+import { consumerOfBan, MachineRoster } from './roster';
+import { MachineSettings } from './machineSettings';
+import { PromotionScreen } from './promotionScreen';
 import type { VendorConnectClient } from './vendorConnect';
+import type { PictureUploader } from './pictureUpload';
 import {
   DAY,
   HOUR,
@@ -62,6 +66,8 @@ export interface VirtualMachineOptions {
   gate?: (kind: string) => Promise<boolean>;
   /** Vendor connect during sessions (vendorConnect.ts; default: none). */
   vendorConnect?: VendorConnectClient;
+  /** Item pictures uploaded after sessions (pictureUpload.ts; default: none). */
+  pictures?: PictureUploader;
   log?: (line: string) => void;
 }
 
@@ -104,13 +110,19 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
   private readonly speed: number;
   private readonly clock: SimClock;
   private readonly runTag: string;
-  private readonly random: Record<'profile' | 'sessions' | 'schedule' | 'faults' | 'service' | 'commands' | 'deploy', Random>;
+  private readonly random: Record<'profile' | 'sessions' | 'schedule' | 'faults' | 'service' | 'commands' | 'deploy' | 'pictures', Random>;
   /** The scale of its usage curve: sessions on an average weekday (its history's, or drawn). */
   readonly sessionsPerDay: number;
   private readonly alarms = new Map<string, AlarmDefinition>();
   private readonly commands: CommandRunner;
   private readonly deploys: DeployRunner;
   readonly installed: InstalledPackages;
+  /** Its personnel and ban list (roster.ts). */
+  readonly roster: MachineRoster;
+  /** Its refund table, assortment, sorting and main config (machineSettings.ts). */
+  readonly settings: MachineSettings;
+  /** The promotion package it shows (docs/promotions.md#what-machines-show). */
+  readonly promotion: PromotionScreen;
   private readonly recent: string[] = [];
   private limits: Thresholds;
   private onTime: string | null;
@@ -139,6 +151,7 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
       service: stream('service'),
       commands: stream('commands'),
       deploy: stream('deploy'),
+      pictures: stream('pictures'),
     };
     this.model = modelFor(profile.termType);
     this.limits = thresholdsOf(profile);
@@ -166,6 +179,26 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
     this.commands = new CommandRunner(this, this.random.commands, options.failureRate ?? 0.05);
     this.deploys = new DeployRunner(this, this.random.deploy, { ...NO_DEPLOY_FAULTS, ...options.deployFaults }, new Set(options.badPackages));
     this.installed = new InstalledPackages(profile.softwareVersion ?? this.model.softwareVersions.at(-1)!);
+    this.roster = new MachineRoster(stream('roster'));
+    this.settings = new MachineSettings(profile.termType);
+    this.promotion = new PromotionScreen();
+  }
+
+  keepsContent(resourceType: string) {
+    return this.roster.keeps(resourceType) || this.settings.keeps(resourceType) || resourceType === 'promotion';
+  }
+
+  applyContent(resourceType: string, content: Buffer) {
+    if (resourceType === 'promotion') return this.promotion.apply(content);
+    if (!this.settings.keeps(resourceType)) return this.roster.apply(resourceType, content);
+    const unreadable = this.settings.apply(resourceType, content);
+    // a main config changes the opening hours and bin limits at once (its language and volume are only kept)
+    const main = this.settings.main;
+    if (!unreadable && main && resourceType === 'main') {
+      void this.setBinHeights({ binEmptyHeight: main.binEmptyHeight, binFullHeight: main.binFullHeight, binAlmostFull: main.binAlmostFull, binAlreadyFull: main.binAlreadyFull });
+      void this.setOpeningHours(main.onTime, main.offTime);
+    }
+    return unreadable;
   }
 
   get termType() {
@@ -351,9 +384,11 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
 
   /** A consumer feeds containers and takes a payout. */
   async runSession(): Promise<Message | null> {
+    const banned = this.roster.returningBanned(Date.now());
+    if (banned) return this.refuse(consumerOfBan(banned));
     const number = ++this.sessionNo;
     const lowConfidence = this.installed.degraded ? BAD_PACKAGE_EFFECT.lowConfidenceShare : 0;
-    const draft = drawSession(this.random.sessions, this.model, this.bins, this.limits, this.options.profile, number, lowConfidence);
+    const draft = drawSession(this.random.sessions, this.model, this.bins, this.limits, this.options.profile, number, lowConfidence, this.settings);
     await this.options.vendorConnect?.duringSession(this.options.credentials, `${this.runTag}-s${number}`, draft);
     const end = Date.now();
     const start = Math.min(end, Math.max(end - (draft.seconds * 1000) / this.speed, this.lastSessionEnd + 1));
@@ -371,11 +406,36 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
       items,
     });
     if (message) this.stats.sessions++;
+    if (message && this.options.pictures) await this.options.pictures.afterSession(this.options.credentials, `${this.runTag}-s${number}`, items, this.random.pictures);
     const changed = this.bins.filter((_bin, index) => accepted[index] > 0);
     this.bins.forEach((bin, index) => (bin.count += accepted[index]));
     if (changed.length) await this.send('bins', { bins: changed.map((bin) => this.binWire(bin)) });
     await this.syncBinAlarms();
     return message;
+  }
+
+  /**
+   * A consumer identified at the start (user ID, card or voucher): refused when a ban is in force, with a
+   * session that says so (no items, nothing paid: docs/service-personnel.md#bans); else served as usual.
+   */
+  async arrive(consumer: { userId?: string; cardNo?: string; voucherCode?: string }): Promise<Message | null> {
+    return this.roster.banFor(consumer, Date.now()) ? this.refuse(consumer) : this.runSession();
+  }
+
+  private async refuse(consumer: { userId?: string; cardNo?: string; voucherCode?: string }) {
+    const number = ++this.sessionNo;
+    const end = Date.now();
+    this.log(`refused banned consumer ${consumer.userId ?? consumer.cardNo ?? consumer.voucherCode}`);
+    return this.send('session', {
+      sessionId: `${this.runTag}-s${number}`,
+      startTime: new Date(Math.max(end - 15_000 / this.speed, this.lastSessionEnd + 1)).toISOString(),
+      endTime: new Date(end).toISOString(),
+      payoutMethod: 'userCancelledPayment',
+      totalRefund: 0,
+      ...consumer,
+      refusal: 'banned',
+      items: [],
+    });
   }
 
   /** A blocking fault: Down until a technician repairs it (or an operator clears it). */
@@ -417,9 +477,11 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
     const outcome = kind === 'repair' || roll < 0.88 ? 'completed' : roll < 0.95 ? 'aborted' : 'failed';
     const emptied = outcome === 'completed' ? this.bins.filter((bin) => fillOf(bin) >= (kind === 'bins' ? 10 : 30)) : [];
     const end = Date.now();
+    // with a personnel package, a person whose level allows the visit signs in (their login name is reported)
+    const person = this.roster.technicianFor(kind === 'repair' ? 'repair' : kind === 'bins' ? 'emptyBins' : 'clean');
     await this.send('service', {
       serviceId: `${this.runTag}-v${++this.serviceNo}`,
-      technician: random.pick(TECHNICIANS),
+      technician: person?.loginName ?? random.pick(TECHNICIANS),
       startTime: new Date(end - (minutes * MINUTE) / this.speed).toISOString(),
       endTime: new Date(end).toISOString(),
       cleaningOutcome: outcome,

@@ -123,6 +123,13 @@ export interface SessionItem {
   picture: string;
 }
 
+/** What the machine's applied configuration packages say about a session (machineSettings.ts); absent: factory behaviour. */
+export interface SessionSettings {
+  accepts(barcode: string | undefined): boolean;
+  refundOf(itemType: ItemType, barcode: string | undefined): number | undefined;
+  binOf(itemType: ItemType): number | undefined;
+}
+
 export interface SessionDraft {
   items: SessionItem[];
   payoutMethod: PayoutMethod;
@@ -149,33 +156,39 @@ export const drawSession = (
   profile: MachineProfile,
   number: number,
   lowConfidence = 0,
+  settings?: SessionSettings,
 ): SessionDraft => {
   const rejectReasons = new WeightedTable(model.rejectProfile);
   const itemCount = Math.min(40, 1 + Math.floor(random.exponential(5)));
   const accepted = bins.map(() => 0);
   const items: SessionItem[] = [];
-  let cents = 0;
+  let thousandths = 0;
   for (let seq = 1; seq <= itemCount; seq++) {
     const type = ITEMS.pick(random);
     const product = random.pick(PRODUCTS[type]);
-    const binIndex = bins.findIndex((bin) => bin.itemType === (type === 'flat' ? 'plasticBottle' : type));
+    const sortedTo = settings?.binOf(type);
+    const binIndex =
+      sortedTo === undefined ? bins.findIndex((bin) => bin.itemType === (type === 'flat' ? 'plasticBottle' : type)) : bins.findIndex((bin) => bin.binNo === sortedTo);
     const bin = bins[binIndex];
     let reason: number | null = null;
     if (!model.accepts.includes(type) || !bin) reason = type === 'others' ? random.pick([13, 3, 2]) : random.chance(0.7) ? 6 : 13;
+    // a barcode its applied assortment does not list: not in the database (reason 2)
+    else if (settings && !settings.accepts(product.barcode)) reason = 2;
     else if (fillOf({ ...bin, count: bin.count + accepted[binIndex] }) >= limits.binAlreadyFull) reason = 18;
     else if (lowConfidence > 0 && random.chance(lowConfidence)) reason = 4;
     else if (random.chance(type === 'flat' ? 0.6 : model.rejectRate)) reason = type === 'flat' ? random.pick([15, 1, 4]) : rejectReasons.pick(random);
-    const refund = reason === null ? Math.round(ITEM_REFUND[type] * 100) : 0;
+    // in thousandths: a configured refund may have 3 decimals
+    const refund = reason === null ? Math.round((settings?.refundOf(type, product.barcode) ?? ITEM_REFUND[type]) * 1000) : 0;
     if (reason === null) {
       accepted[binIndex]++;
-      cents += refund;
+      thousandths += refund;
     }
     items.push({
       seq,
       itemType: type,
       ...(reason === 1 ? {} : { barcode: product.barcode }),
       category: product.category,
-      refund: refund / 100,
+      refund: refund / 1000,
       ...(reason === null ? {} : { rejectReason: reason }),
       picture: `${type}/${product.variant}`,
     });
@@ -202,7 +215,7 @@ export const drawSession = (
     items,
     payoutMethod,
     // a cancelled payment pays nothing, whatever the accepted containers were worth
-    totalRefund: payoutMethod === 'userCancelledPayment' ? 0 : cents / 100,
+    totalRefund: payoutMethod === 'userCancelledPayment' ? 0 : thousandths / 1000,
     ...(userId ? { userId } : {}),
     ...(prefix ? { voucherCode: `${prefix}${profile.serialNumber.slice(-6)}${number.toString(36).toUpperCase().padStart(5, '0')}` } : {}),
     ...(payoutMethod === 'donation' ? { donationInstituteId: random.pick(donations) } : {}),

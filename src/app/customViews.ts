@@ -20,4 +20,14 @@ export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   // Service › Setup's two tabs (docs/deployments.md): packages, and deployments with their pages below
   setupPackages: lazy(() => import('../deployments/SetupPackagesList')),
   deployments: lazy(() => import('../deployments/DeploymentsScreen')),
+  // a machine configuration kind's items with its versions (docs/machine-configuration.md)
+  configurationList: lazy(() => import('../configurations/ConfigurationList')),
+  // Service personnel with its settings tab, and Ban management with its package button (docs/service-personnel.md)
+  servicePersonnelList: lazy(() => import('../personnel/PersonnelLists').then((module) => ({ default: module.ServicePersonnelList }))),
+  personnelAccessLevelList: lazy(() => import('../personnel/PersonnelLists').then((module) => ({ default: module.PersonnelAccessLevelList }))),
+  consumerBanList: lazy(() => import('../personnel/PersonnelLists').then((module) => ({ default: module.ConsumerBanList }))),
+  // the Promotion area (docs/promotions.md): the machine-screen preview, the option tabs
+  promotionResourceShow: lazy(() => import('../promotions/PromotionResourceShow')),
+  promotionOptionList: lazy(() => import('../promotions/OptionTabs').then((module) => ({ default: module.PromotionOptionList }))),
+  promotionItemList: lazy(() => import('../promotions/OptionTabs').then((module) => ({ default: module.PromotionItemList }))),
 };

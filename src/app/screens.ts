@@ -25,6 +25,12 @@ export const SCREENS: Readonly<Record<string, Screen>> = {
   '/service/performance': lazy(() => import('../performance/PerformancePage')),
   '/service/softwareUpgrade': lazy(() => import('../deployments/SoftwareUpgradePage')),
   '/service/ai': lazy(() => import('../deployments/AiPage')),
+  '/service/getSamples': lazy(() => import('../aiTraining/GetSamplesPage')),
+  '/service/imageLabeling': lazy(() => import('../aiTraining/LabelingPage')),
+  '/service/trainingTask': lazy(() => import('../aiTraining/TrainingTasksPage')),
+  '/service/createServicePersonnelPackage': lazy(() => import('../personnel/PersonnelPackagePage')),
+  '/service/personnalDeploy': lazy(() => import('../personnel/PersonnelDeployPage')),
+  '/promotion/promotionDeployment': lazy(() => import('../promotions/PromotionDeploymentPage')),
   '/reports/report': lazy(() => import('../reports/ReportPage')),
   '/systemSettings/resourceTypes': lazy(() => import('../resourceTypes/ResourceTypesPage')),
 };

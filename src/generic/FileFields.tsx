@@ -79,5 +79,15 @@ const StoredFileField = ({ source, shown: Shown }: { source: string; shown: Comp
 /** An image field of the record in context. */
 export const ImageValueField = ({ source }: { source: string }) => <StoredFileField source={source} shown={FileThumbnail} />;
 
+/** A file's name and size, after its thumbnail when it is a picture (a media field's file, docs/files.md "Media sizes"). */
+const FileWithThumbnail = ({ info }: { info: FileInfo }) =>
+  info.hasThumbnail ? (
+    <>
+      <FileThumbnail info={info} /> <FileNameAndSize info={info} />
+    </>
+  ) : (
+    <FileNameAndSize info={info} />
+  );
+
 /** A file field of the record in context. */
-export const FileValueField = ({ source }: { source: string }) => <StoredFileField source={source} shown={FileNameAndSize} />;
+export const FileValueField = ({ source }: { source: string }) => <StoredFileField source={source} shown={FileWithThumbnail} />;

@@ -102,7 +102,7 @@ export const FileUploadInput = ({ source, label, field, resource, validate, requ
       </FormLabel>
       {hasValue && !sending && info ? (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
-          {field.type === 'image' ? <FileThumbnail info={info} /> : null}
+          {field.type === 'image' || info.hasThumbnail ? <FileThumbnail info={info} /> : null}
           <Typography variant="body2">
             <FileNameAndSize info={info} />
           </Typography>

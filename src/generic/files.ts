@@ -3,7 +3,7 @@
 // under its id) and thumbnails (fetched with the token, shown through object URLs).
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import type { FileInfo, FileLimits } from '../../resources/files';
+import { sizeText, type FileInfo, type FileLimits } from '../../resources/files';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { bridgedNotify } from '../layout/notifySink';
 import type { DownloadClient, HttpClient, UploadClient } from '../providers/httpTypes';
@@ -33,8 +33,11 @@ export const acceptedTypes = (translate: Translate, limits: FileLimits) =>
     ? limits.accept.map((mime) => (mime.endsWith('/*') ? mime : (mime.split('/')[1] ?? mime).toUpperCase())).join(translate('generic.file.typeSeparator'))
     : translate('generic.file.anyType');
 
-export const limitsText = (translate: Translate, limits: FileLimits) =>
-  translate('generic.file.limits', { types: acceptedTypes(translate, limits), max: formatBytes(limits.maxBytes) });
+export const limitsText = (translate: Translate, limits: FileLimits) => {
+  const text = translate('generic.file.limits', { types: acceptedTypes(translate, limits), max: formatBytes(limits.maxBytes) });
+  // a media field's exact size (docs/files.md "Media sizes"), e.g. "1080×1110 pixels exactly"
+  return limits.dimensions ? `${text} · ${translate('generic.file.exactSize', { size: sizeText(limits.dimensions) })}` : text;
+};
 
 type InfoAnswer = FileInfo | null;
 

@@ -168,6 +168,8 @@ export const failureMessage = (envelope: Envelope, translate: Translate): string
   const catalogueText = translate(key);
   const serverText = envelope.message.trim();
   if (catalogueText === key) return serverText || translate('errors.1000');
+  // a catalogue text with placeholders is whole only as the server filled it in (9603: the sizes expected and found)
+  if (serverText && /%\{\w+\}/.test(catalogueText)) return serverText;
 
   let message = catalogueText;
   const issues = issueMessages(envelope.data);

@@ -130,6 +130,14 @@ describe('failureMessage', () => {
     expect(failureMessage(envelope('99999', '   '), en)).toBe('Background service exception');
   });
 
+  it('takes the server\'s text whole for a catalogue text with placeholders (docs/files.md "Media sizes")', () => {
+    const text = 'Wrong size: this picture or video must be 1080×1110 pixels, this file is 1080×610';
+    expect(failureMessage(envelope('9603', text), en)).toBe(text);
+    expect(failureMessage(envelope('9603', '尺寸不符：此图片或视频必须为 1080×1110 像素，此文件为 1080×610'), zh)).toBe(
+      '尺寸不符：此图片或视频必须为 1080×1110 像素，此文件为 1080×610',
+    );
+  });
+
   it('appends a more specific server message, or the validation issues, after the catalogue text', () => {
     expect(failureMessage(envelope('1004', 'name is too long'), en)).toBe('Parameter error: name is too long');
     expect(failureMessage(envelope('1004', 'Parameter error: name is too long'), en)).toBe('Parameter error: name is too long');

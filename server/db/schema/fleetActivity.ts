@@ -86,6 +86,10 @@ export const consumerSession = pgTable(
     userId: varchar('user_id', { length: 32 }),
     voucherCode: varchar('voucher_code', { length: 32 }),
     donationInstituteId: integer('donation_institute_id'),
+    /** The consumer's card, when the machine read one (docs/service-personnel.md#bans). */
+    cardNo: varchar('card_no', { length: 32 }),
+    /** Why the machine refused the consumer (`banned`); null: served (docs/service-personnel.md#bans). */
+    refusal: varchar('refusal', { length: 16 }),
     /** The machine's own id of the session (gateway): a re-sent session is stored once. */
     externalId: varchar('external_id', { length: 64 }),
   },

@@ -15,3 +15,7 @@ export * from './files';
 export * from './deployments';
 export * from './rollouts';
 export * from './hookups';
+export * from './personnel';
+export * from './machineConfiguration';
+export * from './promotions';
+export * from './aiTraining';

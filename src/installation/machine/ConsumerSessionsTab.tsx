@@ -7,6 +7,7 @@ import { Box, Button, TextField } from '@mui/material';
 import { PAYOUT_METHODS } from '../../../resources/fleetCatalogue';
 import { useConsoleServices } from '../../layout/ConsoleServices';
 import { EnumSelect } from '../../kit/EnumSelect';
+import { StatusChip } from '../../kit/StatusChip';
 import { formatMoney, formatPeriod } from '../../kit/format';
 import { pagedTableState, PagedTable, type Column } from '../../kit/PagedTable';
 import { DEFAULT_RANGE_DAYS } from '../../kit/timeRange';
@@ -45,12 +46,23 @@ export const ConsumerSessionsTab = () => {
 
   const columns: Column<ConsumerSessionRow>[] = [
     { key: 'period', label: 'installation.sessions.period', render: (row) => formatPeriod(row.startTime, row.endTime), nowrap: true },
-    { key: 'payoutMethod', label: 'fleet.consumerSession.payoutMethod', render: (row) => translate(`fleet.payoutMethods.${row.payoutMethod}`, { _: row.payoutMethod }) },
+    {
+      key: 'payoutMethod',
+      label: 'fleet.consumerSession.payoutMethod',
+      // a refused consumer (a ban, docs/service-personnel.md#bans) paid nothing: the refusal is what happened
+      render: (row) =>
+        row.refusal ? <StatusChip value={row.refusal} labels="personnel.refusals" tone="error" /> : translate(`fleet.payoutMethods.${row.payoutMethod}`, { _: row.payoutMethod }),
+    },
     { key: 'totalRefund', label: 'fleet.consumerSession.totalRefund', render: (row) => formatMoney(row.totalRefund, locale, session.getCurrency()), align: 'right' },
     { key: 'itemCount', label: 'fleet.consumerSession.itemCount', render: (row) => row.itemCount, align: 'right' },
     { key: 'acceptedCount', label: 'fleet.consumerSession.acceptedCount', render: (row) => row.acceptedCount, align: 'right' },
     { key: 'rejectedCount', label: 'fleet.consumerSession.rejectedCount', render: (row) => row.rejectedCount, align: 'right' },
-    { key: 'userId', label: 'fleet.consumerSession.userId', render: (row) => row.userId, nowrap: true },
+    {
+      key: 'userId',
+      label: 'fleet.consumerSession.userId',
+      render: (row) => row.userId ?? (row.cardNo ? `${translate('personnel.sessions.cardNo')} ${row.cardNo}` : null),
+      nowrap: true,
+    },
     { key: 'voucherCode', label: 'fleet.consumerSession.voucherCode', render: (row) => row.voucherCode, nowrap: true },
   ];
 

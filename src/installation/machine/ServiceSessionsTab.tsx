@@ -2,7 +2,7 @@
 // count per cleaning outcome (docs/product-rules.md#statuses: completed, aborted, failed) and an outcome filter.
 import { useState } from 'react';
 import { useTranslate } from 'ra-core';
-import { Box, Chip } from '@mui/material';
+import { Box, Chip, Typography } from '@mui/material';
 import { CLEANING_OUTCOMES } from '../../../resources/fleetCatalogue';
 import { EnumSelect } from '../../kit/EnumSelect';
 import { pagedTableState, PagedTable, type Column } from '../../kit/PagedTable';
@@ -29,7 +29,25 @@ export const ServiceSessionsTab = () => {
   const { data } = loaded;
 
   const columns: Column<ServiceSessionRow>[] = [
-    { key: 'technician', label: 'fleet.serviceSession.technician', render: (row) => row.technician },
+    {
+      key: 'technician',
+      label: 'fleet.serviceSession.technician',
+      // a person of the personnel package: login name, then who it is (docs/service-personnel.md#service-sessions)
+      render: (row) =>
+        row.personnel ? (
+          <Box>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+              {row.technician}
+              <StatusChip value={row.personnel.accessLevel} labels="personnel.levels" tone={row.personnel.accessLevel === 'advanced' ? 'info' : 'offline'} />
+            </Box>
+            <Typography variant="caption" color="text.secondary">
+              {[row.personnel.realName, row.personnel.company].filter(Boolean).join(' · ')}
+            </Typography>
+          </Box>
+        ) : (
+          row.technician
+        ),
+    },
     { key: 'startTime', label: 'fleet.serviceSession.startTime', render: (row) => row.startTime, nowrap: true },
     { key: 'endTime', label: 'fleet.serviceSession.endTime', render: (row) => row.endTime, nowrap: true },
     { key: 'duration', label: 'fleet.history.duration', render: (row) => durationText(row.durationSeconds), nowrap: true, align: 'right' },

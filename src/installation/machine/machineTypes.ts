@@ -82,6 +82,8 @@ export interface ServiceSessionRow {
   cleaningOutcome: string;
   binsEmptied: number;
   note: string | null;
+  /** The person of the machine's personnel package who signed in (docs/service-personnel.md#service-sessions). */
+  personnel: { realName: string; company: string | null; accessLevel: string } | null;
 }
 
 export interface ConsumerSessionRow {
@@ -96,6 +98,9 @@ export interface ConsumerSessionRow {
   rejectedCount: number;
   userId: string | null;
   voucherCode: string | null;
+  cardNo: string | null;
+  /** `banned`: refused by the machine (docs/service-personnel.md#bans). */
+  refusal: string | null;
   donationInstituteId: number | null;
 }
 

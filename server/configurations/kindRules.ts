@@ -1,0 +1,31 @@
+// Rules of single configuration kinds that their declarations cannot say (docs/machine-configuration.md):
+// hooks run before the shared versioning ones (./versions.ts). Keyed by declaration name like every
+// resource's hooks (server/resources/index.ts); the shared mechanism never looks at these names.
+import { hasAtMostDecimals } from '../../resources/validation';
+import type { ResourceHooks, Values } from '../crud/hooks';
+import type { Caller } from '../auth/principal';
+import { invalidField } from '../lib/errors';
+
+/** A refund value has no more decimals than its `decimals` say (0.125 with 2 decimals is refused, never rounded). */
+const checkDecimals = (record: Values) => {
+  const { value, decimals } = record;
+  if (typeof value === 'number' && typeof decimals === 'number' && !hasAtMostDecimals(value, decimals)) {
+    throw invalidField('value', 'validation.scale', '1004', { scale: decimals });
+  }
+};
+
+/** No currency given: the license account's (the currency its refund values are shown in). */
+const currencyOf = (caller: Caller) => caller.principal.licenseAccountCurrency ?? 'HKD';
+
+export const KIND_RULES: Readonly<Record<string, ResourceHooks>> = {
+  refund: {
+    beforeCreate: async ({ caller }, input, values) => {
+      checkDecimals(input);
+      if (!input.currency) input.currency = values.currency = currencyOf(caller);
+    },
+    beforeUpdate: async ({ caller }, _id, input, values, existing) => {
+      checkDecimals({ ...existing, ...input });
+      if ('currency' in input && !input.currency) input.currency = values.currency = currencyOf(caller);
+    },
+  },
+};
