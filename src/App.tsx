@@ -14,7 +14,7 @@ import { ConsoleServicesProvider, type ConsoleServices } from './layout/ConsoleS
 import { BridgedNotification } from './layout/notifyBridge';
 import { ConsoleLayout } from './app/ConsoleLayout';
 import { ScreenTextsProvider } from './layout/ScreenTexts';
-import { consoleTheme } from './layout/theme';
+import { consoleThemeFor } from './layout/theme';
 import { RouteGuard } from './auth/RouteGuard';
 import { LoginPage } from './auth/LoginPage';
 import { NoPermissionPage, NotFoundPage } from './pages/StatusPage';
@@ -49,6 +49,8 @@ const createConsoleRouter = (services: ConsoleServices, messages: ConsoleMessage
   const i18nProvider = createConsoleI18nProvider(locale, () => configuredTypes.messagesWith(screenTexts.current()));
   configuredTypes.beforeChange(() => i18nProvider.changeLocale(locale));
   const dataProvider = createDataProvider(http, download, configuredTypes.registry);
+  // the page's language is fixed for its life (switching reloads it): every nameless spinner says it in that language
+  const theme = consoleThemeFor(i18nProvider.translate('app.busy'));
   // react-admin's <Admin> is <AdminContext> + <AdminUI>; AdminUI's defaults (its layout, login page,
   // app bar, menu…) would ship in this chunk although every one is replaced, so the parts are wired here
   // with ra-core's <CoreAdminUI>, as AdminUI does it (issue 8: the home screen's download).
@@ -56,7 +58,7 @@ const createConsoleRouter = (services: ConsoleServices, messages: ConsoleMessage
   const ConsoleAdmin = () => {
     const { registry } = useRuntimeResources();
     return (
-      <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} store={store} theme={consoleTheme}>
+      <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} store={store} theme={theme}>
         <CssBaseline enableColorScheme>
           <CoreAdminUI
             layout={ConsoleLayout}

@@ -2,6 +2,8 @@
 // Texts the product fixes are word for word (e.g. 'Change Password successfully!', 'Success!', 'Failed').
 export const app = {
   title: 'RVM Console',
+  /** The accessible name of every spinner and progress bar that names nothing itself (src/layout/theme.ts). */
+  busy: 'Loading…',
   language: {
     label: 'Language',
     en: 'English',

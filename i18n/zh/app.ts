@@ -3,6 +3,7 @@ import type { app as en } from '../en/app';
 
 export const app: Catalogue<typeof en> = {
   title: 'RVM 管理控制台',
+  busy: '加载中…',
   language: {
     label: '语言',
     en: 'English',

@@ -37,6 +37,20 @@ const selectionControlDefaults = {
   },
 } as const;
 
+/**
+ * The console's theme in the page's language: a spinner or progress bar that names nothing itself (react-admin's
+ * loading page, a list refetching, a button busy) is announced by `busyLabel`, so no progress indicator is
+ * nameless to a screen reader (axe's aria-progressbar-name). Components that set their own name keep it.
+ */
+export const consoleThemeFor = (busyLabel: string): RaThemeOptions => ({
+  ...consoleTheme,
+  components: {
+    ...consoleTheme.components,
+    MuiCircularProgress: { defaultProps: { 'aria-label': busyLabel } },
+    MuiLinearProgress: { defaultProps: { 'aria-label': busyLabel } },
+  },
+});
+
 export const consoleTheme: RaThemeOptions = {
   ...defaultTheme,
   palette: {
