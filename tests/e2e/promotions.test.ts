@@ -50,8 +50,9 @@ describe.skipIf(!browserAvailable())('promotions end to end', () => {
 
   /** The page fits 1280 px, passes the audit, and is kept as a screenshot. */
   const look = async (page: Page, name: string) => {
-    // every loading indicator gone (lists, reference labels) before the audit and the picture
-    await eventually(() => page.locator('.MuiCircularProgress-root, .MuiLinearProgress-root').count()).toBe(0);
+    // every loading indicator gone (lists, reference labels) before the audit and the picture; a determinate bar
+    // (a deployment's progress) is content, not loading
+    await eventually(() => page.locator('[role="progressbar"]:not([aria-valuenow])').count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     const violations = blocking(await audit(page, name));
     expect(violations, describeViolations(violations)).toEqual([]);
