@@ -15,7 +15,6 @@ import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Labels#2026';
 const SHOTS_DIR = process.env.AI_SHOTS_DIR ?? '/tmp/shots/ai';
-const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 180_000, interval: 500 });
 
 type Lang = 'en' | 'zh';
 interface LabelAnswer {
@@ -59,11 +58,16 @@ describe.runIf(browserAvailable())('AI training: samples from simulated machines
     server = await startServer({ MQTT_PORT: String(await freePort()), MQTT_HOST: '127.0.0.1', SIMULATE: '2', SIMULATE_SPEED: '1500', SIMULATE_PICTURE_RATE: '1', TRAINER: '0' });
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);
-    // the machines' pictures arrive over HTTP as their consumers come
-    await slowly(async () => {
+    // the machines' pictures arrive over HTTP as their consumers come (a loop: expect.poll belongs to tests, not hooks)
+    const deadline = Date.now() + 180_000;
+    for (;;) {
       const preview = await api<Array<{ pictures: number }>>(server, 'POST', '/ai/sample/preview', { token, body: {} });
-      return preview.reduce((sum, row) => sum + row.pictures, 0);
-    }).toBeGreaterThanOrEqual(12);
+      const pictures = preview.reduce((sum, row) => sum + row.pictures, 0);
+      if (pictures >= 12) break;
+      if (Date.now() > deadline) throw new Error(`only ${pictures} pictures arrived in 3 minutes:\n${server.output().slice(-3000)}`);
+      // the polling interval of a condition (have enough pictures arrived?)
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }, E2E_HOOK_TIMEOUT);
 
   afterEach(async ({ task }) => {

@@ -16,7 +16,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { adminPastForcedChange, audit, blocking, describeViolations, settle, watchRequests } from './a11ySteps';
-import { api, browserAvailable, eventually, freePort, keepEvidence, launchBrowser, markDocument, newContext, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, markDocument, newContext, type RunningServer } from './harness';
+import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Deploy#2026';
@@ -126,32 +127,12 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
   beforeAll(async () => {
     mkdirSync(SHOTS_DIR, { recursive: true });
     mkdirSync(scratch, { recursive: true });
-    const mqttPort = await freePort();
-    server = await startServer({
-      MQTT_PORT: String(mqttPort),
-      MQTT_HOST: '127.0.0.1',
-      SIMULATE: String(SIMULATED),
-      // Machines' clocks 20 times real time: a software install (20-90 simulated seconds) takes 1-4.5 s, so the three
-      // waves wait mostly on the rollout job's 10 s ticks (at 2 they waited up to 45 s per wave: 122 s of the file's 476 s on a busy machine)
-      SIMULATE_SPEED: '20',
-      SIMULATE_DEPLOY_BROKEN: '0',
-      SIMULATE_DEPLOY_CHECKSUM: '0',
-      SIMULATE_DEPLOY_APPLY_FAILURE: '0',
-      SIMULATE_DEPLOY_SILENT: '0',
-    });
+    // Machines' clocks 20 times real time: a software install (20-90 simulated seconds) takes 1-4.5 s, so the three
+    // waves wait mostly on the rollout job's 10 s ticks (at 2 they waited up to 45 s per wave: 122 s of the file's 476 s on a busy machine)
+    server = await startWithSimulatedFleet(SIMULATED, 20);
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);
-    const page = await api<{ list: MachineRow[] }>(server, 'POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 100 } });
-    const deadline = Date.now() + 120_000;
-    while (simulated.length < SIMULATED) {
-      if (Date.now() > deadline) throw new Error(`only ${simulated.length} of ${SIMULATED} simulated machines connected:\n${server.output().slice(-3000)}`);
-      const states = await Promise.all(
-        page.list.map(async (row) => ({ row, credential: await api<{ hasSecret: boolean; lastSeenTime: string | null }>(server, 'GET', `/rvm/${row.id}/credential`, { token }) })),
-      );
-      simulated = states.filter((state) => state.credential.hasSecret && state.credential.lastSeenTime).map((state) => state.row);
-      // the polling interval of a condition (have the machines said hello yet?)
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    simulated = await connectedMachines<MachineRow>(server, token, SIMULATED);
   }, E2E_HOOK_TIMEOUT);
 
   afterEach(async ({ task }) => {

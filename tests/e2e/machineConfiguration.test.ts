@@ -12,7 +12,8 @@ import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { adminPastForcedChange, audit, blocking, describeViolations, settle } from './a11ySteps';
 import { RA } from './consoleSteps';
-import { api, browserAvailable, eventually, freePort, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, type RunningServer } from './harness';
+import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Config#2026';
@@ -80,31 +81,11 @@ describe.skipIf(!browserAvailable())('machine configuration end to end', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS_DIR, { recursive: true });
-    const mqttPort = await freePort();
-    server = await startServer({
-      MQTT_PORT: String(mqttPort),
-      MQTT_HOST: '127.0.0.1',
-      SIMULATE: String(SIMULATED),
-      // a simulated day in about a minute: the machines' next consumers come within seconds of the new refund
-      SIMULATE_SPEED: '1500',
-      SIMULATE_DEPLOY_BROKEN: '0',
-      SIMULATE_DEPLOY_CHECKSUM: '0',
-      SIMULATE_DEPLOY_APPLY_FAILURE: '0',
-      SIMULATE_DEPLOY_SILENT: '0',
-    });
+    // a simulated day in about a minute: the machines' next consumers come within seconds of the new refund
+    server = await startWithSimulatedFleet(SIMULATED, 1500);
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);
-    const page = await api<{ list: MachineRow[] }>(server, 'POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 100 } });
-    const deadline = Date.now() + 120_000;
-    while (simulated.length < SIMULATED) {
-      if (Date.now() > deadline) throw new Error(`only ${simulated.length} of ${SIMULATED} simulated machines connected:\n${server.output().slice(-3000)}`);
-      const states = await Promise.all(
-        page.list.map(async (row) => ({ row, credential: await api<{ hasSecret: boolean; lastSeenTime: string | null }>(server, 'GET', `/rvm/${row.id}/credential`, { token }) })),
-      );
-      simulated = states.filter((state) => state.credential.hasSecret && state.credential.lastSeenTime).map((state) => state.row);
-      // the polling interval of a condition (have the machines said hello yet?)
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    simulated = await connectedMachines<MachineRow>(server, token, SIMULATED);
   }, E2E_HOOK_TIMEOUT);
 
   afterEach(async ({ task }) => {

@@ -10,7 +10,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { adminPastForcedChange, audit, blocking, describeViolations, settle, watchRequests } from './a11ySteps';
-import { api, browserAvailable, eventually, freePort, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, type RunningServer } from './harness';
+import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Personnel#2026';
@@ -84,30 +85,11 @@ describe.skipIf(!browserAvailable())('service personnel and bans end to end', ()
 
   beforeAll(async () => {
     mkdirSync(SHOTS_DIR, { recursive: true });
-    server = await startServer({
-      MQTT_PORT: String(await freePort()),
-      MQTT_HOST: '127.0.0.1',
-      SIMULATE: String(SIMULATED),
-      // consumers arrive often enough that a banned one comes back within a minute or two
-      SIMULATE_SPEED: '2400',
-      SIMULATE_DEPLOY_BROKEN: '0',
-      SIMULATE_DEPLOY_CHECKSUM: '0',
-      SIMULATE_DEPLOY_APPLY_FAILURE: '0',
-      SIMULATE_DEPLOY_SILENT: '0',
-    });
+    // consumers arrive often enough that a banned one comes back within a minute or two
+    server = await startWithSimulatedFleet(SIMULATED, 2400);
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);
-    const page = await api<{ list: MachineRow[] }>(server, 'POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 100 } });
-    const deadline = Date.now() + 120_000;
-    while (simulated.length < SIMULATED) {
-      if (Date.now() > deadline) throw new Error(`only ${simulated.length} of ${SIMULATED} simulated machines connected:\n${server.output().slice(-3000)}`);
-      const states = await Promise.all(
-        page.list.map(async (row) => ({ row, credential: await api<{ hasSecret: boolean; lastSeenTime: string | null }>(server, 'GET', `/rvm/${row.id}/credential`, { token }) })),
-      );
-      simulated = states.filter((state) => state.credential.hasSecret && state.credential.lastSeenTime).map((state) => state.row);
-      // the polling interval of a condition (have the machines said hello yet?)
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    simulated = await connectedMachines<MachineRow>(server, token, SIMULATED);
   }, E2E_HOOK_TIMEOUT);
 
   afterEach(async ({ task }) => {

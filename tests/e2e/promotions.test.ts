@@ -13,7 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminPastForcedChange, audit, blocking, describeViolations } from './a11ySteps';
 // not a React hook: it stores the language and opens a page (aliased so the hooks rule does not mistake it)
 import { CATALOGUES, RA, signIn, useLanguage as openInLanguage } from './consoleSteps';
-import { api, browserAvailable, eventually, freePort, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, type RunningServer } from './harness';
+import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Promo#2026';
@@ -71,32 +72,10 @@ describe.skipIf(!browserAvailable())('promotions end to end', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS_DIR, { recursive: true });
     mkdirSync(scratch, { recursive: true });
-    server = await startServer({
-      MQTT_PORT: String(await freePort()),
-      MQTT_HOST: '127.0.0.1',
-      SIMULATE: String(SIMULATED),
-      SIMULATE_SPEED: '20',
-      SIMULATE_DEPLOY_BROKEN: '0',
-      SIMULATE_DEPLOY_CHECKSUM: '0',
-      SIMULATE_DEPLOY_APPLY_FAILURE: '0',
-      SIMULATE_DEPLOY_SILENT: '0',
-    });
+    server = await startWithSimulatedFleet(SIMULATED, 20);
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);
-    const machines = await api<{ list: MachineRow[] }>(server, 'POST', '/rvm/page', { token, body: { pageNum: 1, pageSize: 100 } });
-    const deadline = Date.now() + 120_000;
-    while (simulated.length < SIMULATED) {
-      if (Date.now() > deadline) throw new Error(`only ${simulated.length} of ${SIMULATED} simulated machines connected:\n${server.output().slice(-3000)}`);
-      const states = await Promise.all(
-        machines.list.map(async (row) => ({
-          row,
-          credential: await api<{ hasSecret: boolean; lastSeenTime: string | null }>(server, 'GET', `/rvm/${row.id}/credential`, { token }),
-        })),
-      );
-      simulated = states.filter((state) => state.credential.hasSecret && state.credential.lastSeenTime).map((state) => state.row);
-      // the polling interval of a condition (have the machines said hello yet?)
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    simulated = await connectedMachines<MachineRow>(server, token, SIMULATED);
   }, E2E_HOOK_TIMEOUT);
 
   afterEach(async ({ task }) => {
