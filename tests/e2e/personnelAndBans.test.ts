@@ -174,11 +174,11 @@ describe.skipIf(!browserAvailable())('service personnel and bans end to end', ()
   it('every screen in Chinese', { timeout: E2E_TEST_TIMEOUT }, async () => {
     const page = await freshPage('zh');
     await page.goto(`${server.url}/service/personnalSetting`);
-    await page.getByRole('tab', { name: zh.personnel.tabs.personnel }).waitFor();
+    await page.getByRole('tab', { name: zh.personnel.tabs.personnel, exact: true }).waitFor();
     await page.getByRole('cell', { name: 'tech.chan' }).waitFor();
     await checkScreen(page, 'personnel-zh');
     await page.goto(`${server.url}/service/personnalSetting/levels`);
-    await page.getByRole('tab', { name: zh.personnel.tabs.levels }).waitFor();
+    await page.getByRole('tab', { name: zh.personnel.tabs.levels, exact: true }).waitFor();
     await checkScreen(page, 'levels-zh');
     await page.goto(`${server.url}/service/createServicePersonnelPackage`);
     await page.getByText(zh.personnel.package.intro).waitFor();
