@@ -11,6 +11,9 @@ import { ChunkSuspense } from '../pages/ChunkBoundary';
 
 const MenuScreen = ({ entry }: { entry: MenuScreenEntry }) => {
   const Component = entry.kind === 'screen' ? SCREENS[entry.route] : entry.kind === 'area' ? AreaIndexPage : NotAvailablePage;
+  // The screen's chunk is asked for now, beside the screens' texts: <CanAccess> answers only once committed, and
+  // the texts' wait keeps it from committing, so the chunk would otherwise follow the texts (tests/e2e/lazyLoading).
+  if (entry.kind === 'screen') void SCREENS[entry.route].preload?.();
   return (
     <CanAccess resource={menuResource(entry.node)} action={MENU_ACTIONS.open} loading={<Loading />} accessDenied={<Navigate to="/401" replace />}>
       <ChunkSuspense fallback={<Loading />}>
