@@ -49,6 +49,18 @@ const SAVED_FILTER_FIELDS = {
           'mailOutbox',
           'deploymentPackage',
           'deployment',
+          // machine configuration, personnel and bans, promotions (docs/machine-configuration.md, docs/service-personnel.md, docs/promotions.md)
+          'assortment',
+          'mainConfig',
+          'refund',
+          'sorting',
+          'servicePersonnel',
+          'personnelAccessLevel',
+          'consumerBan',
+          'promotionResource',
+          'promotionOption',
+          'promotionItem',
+          'defaultPromotion',
           // the APIs area (docs/api-hookups.md)
           'csApi',
           'csApiTransaction',
