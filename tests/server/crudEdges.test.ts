@@ -82,14 +82,14 @@ const role = (behaviour: Record<string, FieldDeclaration['onDelete']> = {}) =>
     name: 'role',
     apiPath: '/role-fixture',
     route: '/role-fixture',
-    menuId: 612,
+    menuId: 609,
     table: 'role_fixture',
     nameField: 'name',
     scope: 'licenseAccount',
     fields: roleFields(behaviour),
     list: { columns: ['name'], defaultSort: { field: 'name', order: 'ASC' }, filters: [] },
     permissions: { page: 'roleFixture:page' },
-    permissionIds: { 'roleFixture:page': 61201 },
+    permissionIds: { 'roleFixture:page': 60901 },
   });
 const TABLES_HERE = { place: placeTable, role_fixture: roleTable, role_place: rolePlaceTable };
 const registry = (behaviour: Record<string, FieldDeclaration['onDelete']> = {}) => buildModels([place, role(behaviour)], TABLES_HERE, {});

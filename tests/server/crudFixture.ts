@@ -36,21 +36,21 @@ export const label = defineResource({
   name: 'label',
   apiPath: '/label',
   route: '/service/label',
-  menuId: 610, // group: a Service screen not built yet (607 is assortment now)
+  menuId: 615, // generateConfigFile: a Service screen not built yet (607 is assortment now)
   table: 'label',
   nameField: 'title',
   scope: 'licenseAccount',
   fields: { id: { type: 'number', readOnly: true }, title: { type: 'text', required: true, maxLength: 32 } },
   list: { columns: ['title'], defaultSort: { field: 'title', order: 'ASC' }, filters: [] },
   permissions: { page: 'label:page', show: 'label:page', create: 'label:add', delete: 'label:delete' },
-  permissionIds: { 'label:page': 61001, 'label:add': 61002, 'label:delete': 61003 },
+  permissionIds: { 'label:page': 61501, 'label:add': 61502, 'label:delete': 61503 },
 });
 
 export const crate = defineResource({
   name: 'crate',
   apiPath: '/crate',
   route: '/service/crate',
-  menuId: 611, // payout: a Service screen not built yet (608 is main config now)
+  menuId: 622, // imageClassify: a Service screen not built yet (608 is main config now)
   table: 'crate',
   nameField: 'code',
   scope: 'licenseAccount',
@@ -89,7 +89,7 @@ export const crate = defineResource({
   },
   rules: [{ kind: 'notGreaterThan', field: 'size', other: 'capacity', message: 'fleet.validation.almostFullNotAboveFull' }],
   permissions: { page: 'crate:page', show: 'crate:page', create: 'crate:add', edit: 'crate:edit', delete: 'crate:delete', export: 'crate:export' },
-  permissionIds: { 'crate:page': 61101, 'crate:add': 61102, 'crate:edit': 61103, 'crate:delete': 61104, 'crate:export': 61105 },
+  permissionIds: { 'crate:page': 62201, 'crate:add': 62202, 'crate:edit': 62203, 'crate:delete': 62204, 'crate:export': 62205 },
 });
 
 export const depotTable = pgTable('depot', {

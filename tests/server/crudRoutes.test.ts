@@ -33,11 +33,11 @@ const bare = defineResource({
   name: 'bare',
   apiPath: '/bare',
   route: '/service/bare',
-  menuId: 613,
+  menuId: 614,
   fields: { id: crate.fields.id, code: crate.fields.code, depotId: crate.fields.depotId },
   list: { ...crate.list, columns: ['code'], filters: [] },
   permissions: { delete: 'bare:delete', export: undefined },
-  permissionIds: { 'bare:delete': 61301 },
+  permissionIds: { 'bare:delete': 61401 },
 });
 const fixtureHooks = { ...hooks, shelf: { scope: () => sql`depot.name not like 'hidden%'` } };
 const OPTIONS = { resources: [...RESOURCES, depot, label, crate, shelf], tables: TABLES, hooks: fixtureHooks };
