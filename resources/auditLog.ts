@@ -34,6 +34,19 @@ export const AUDITED_RESOURCES = [
   'reportNotification',
   'deploymentPackage',
   'deployment',
+  // machine configuration (docs/machine-configuration.md), personnel and bans (docs/service-personnel.md)
+  'refund',
+  'assortment',
+  'sorting',
+  'mainConfig',
+  'servicePersonnel',
+  'personnelAccessLevel',
+  'consumerBan',
+  // promotions (docs/promotions.md)
+  'promotionResource',
+  'promotionOption',
+  'promotionItem',
+  'defaultPromotion',
   // APIs area (docs/api-hookups.md): apps and subscriptions by family, secrets and resends of the transactions screens
   'csThridApp',
   'ciThridApp',

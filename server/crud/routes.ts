@@ -2,7 +2,7 @@
 // `apiPath`, schemas from the fields, permissions from `permissions`; an absent action has no route.
 // Route generics (not casts) type the bodies: the schemas are derived at start, so no static type provider
 // can read them; Fastify has validated each body against its schema before the handler runs.
-import { and, asc, inArray } from 'drizzle-orm';
+import { and, asc, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
 import type { ServerConfig } from '../config';
 import { callerOf } from '../auth/guard';
@@ -84,17 +84,22 @@ export const readPage = async (db: Db, model: ResourceModel, caller: Caller, bod
   return { list, total, pageNum: body.pageNum, pageSize: body.pageSize };
 };
 
+const TEXT_NAMES = new Set(['text', 'textarea', 'email', 'phone', 'enum']);
+
 /** Picker options and reference labels: `{ id, name }` by name part or ids, in the caller's scope (`<apiPath>/list`). */
 export const readOptions = (db: Db, model: ResourceModel, caller: Caller, query: { nameLike?: string; ids?: string }) => {
   const name = expressionOf(model, model.declaration.nameField);
+  // a number or reference as the name (a promotion item's position) is a label: answered and searched as text, sorted as itself
+  const nameType = model.declaration.fields[model.declaration.nameField]?.type ?? 'text';
+  const label = TEXT_NAMES.has(nameType) ? name : sql<string>`${name}::text`;
   const ids = query.ids ? query.ids.split(',').map((id) => Number(id.trim())) : [];
   return db
-    .select({ id: model.id, name })
+    .select({ id: model.id, name: label })
     .from(model.table)
     .where(
       and(
         scopeCondition(model, caller),
-        query.nameLike ? containsCondition(name, query.nameLike, model.shortContains[model.declaration.nameField]) : undefined,
+        query.nameLike ? containsCondition(label, query.nameLike, model.shortContains[model.declaration.nameField]) : undefined,
         ids.length ? inArray(model.id, ids) : undefined,
       ),
     )

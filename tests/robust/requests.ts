@@ -104,6 +104,8 @@ export const sampleValue = (schema: JsonSchema, name: string, resolve: (name: st
       if (PASSWORD_FIELDS.has(name)) return VALID_PASSWORD;
       if (schema.pattern === '^\\s*\\d+(\\s*,\\s*\\d+)*\\s*$') return String(reference ?? 1);
       if (schema.format === 'date-time' || name === 'from' || name === 'to' || name === 'dayStart') return new Date().toISOString();
+      // a declared `date` field's request schema is plain text (its own check answers in the caller's language)
+      if (name.endsWith('Date')) return new Date().toISOString().slice(0, 10);
       const text = `Matrix ${name}`.slice(0, schema.maxLength ?? 64);
       return text.padEnd(schema.minLength ?? 0, 'x');
     }
@@ -225,7 +227,8 @@ export const CATALOGUE_CODES = new Set(Object.keys(errors).filter((key) => /^[0-
 const INTERNALS = [
   /\n\s+at .+:\d+:\d+/,
   /node_modules/,
-  /\/work\/|\/home\/|\/usr\/|[A-Z]:\\/,
+  // a Windows path as JSON writes it (C:\\dir\\), not an echoed key such as A:\" (a quote escaped after a colon)
+  /\/work\/|\/home\/|\/usr\/|\b[A-Z]:\\\\[\w.-]+\\\\/,
   /\b(TypeError|ReferenceError|RangeError|SyntaxError)\b/,
   /Maximum call stack/i,
   /Failed query|syntax error at|violates|duplicate key|relation "|column "|invalid input syntax|drizzle|pglite|PostgresError/i,

@@ -132,6 +132,9 @@ describeOneBackend('promotions', (server) => {
       body: { optionId: option.body.resData.id, position: 1, resourceId: resource.body.resData.id, durationSeconds: 30 },
     });
     expect(item.body.resCode).toBe('00000');
+    // an item is named by its position (a number): the picker's name search reads it as text
+    const named = await server.call('GET', '/promotion/item/list?nameLike=1', { token: admin });
+    expect(named.body).toMatchObject({ resCode: '00000', resData: [{ id: item.body.resData.id, name: '1' }] });
 
     const deployed = await server.call('POST', '/promotion/deploy', { token: admin, body: { optionId: option.body.resData.id } });
     expect(deployed.body.resCode).toBe('00000');

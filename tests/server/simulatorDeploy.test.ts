@@ -137,9 +137,10 @@ describe('a simulated machine takes a deployment', () => {
   it('keeps the version of another resource type apart from its software version', async () => {
     const target = await machine('SIMDEP02');
     const deployId = ++deployIds;
-    await deploy(target, { deployId, pkg: testPackage(20_000), resourceType: 'promotion', name: 'summer', version: 'promo-7' });
-    expect((await finalState('SIMDEP02', deployId, 'applied')).version).toBe('promo-7');
-    expect(target.installed.versions.get('promotion')).toBe('promo-7');
+    // a type the simulator only stores (promotion, configuration and roster packages it reads, and a random package fails there)
+    await deploy(target, { deployId, pkg: testPackage(20_000), resourceType: 'voice', name: 'greetings', version: 'voice-7' });
+    expect((await finalState('SIMDEP02', deployId, 'applied')).version).toBe('voice-7');
+    expect(target.installed.versions.get('voice')).toBe('voice-7');
     expect(target.installed.software).toBe('5.1.0');
     expect(packages.requests.filter((request) => request.deployId === deployId).map((request) => request.range)).toEqual([null]);
   });
