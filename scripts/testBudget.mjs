@@ -1,22 +1,31 @@
 #!/usr/bin/env node
-// The test suite's time budget (docs/test-quality.md "Time budget"): reads what the last run's
-// reporter wrote (.test-times.json, tests/timing/budgetReporter.ts) and the budget in
+// The test suite's time budget (docs/test-quality.md "Time budget"): reads what the last runs'
+// reporter wrote (.test-times.*.json, one per vitest run, tests/timing/budgetReporter.ts) and the budget in
 // tests/budget.json, prints each project's time and the ten slowest files, and fails when the whole
 // run (`--total <seconds>`, measured by .ci/run) or a project is over its budget, listing what grew
 // against the baseline recorded with the budget.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const totalIndex = args.indexOf('--total');
 const totalSeconds = totalIndex >= 0 ? Number(args[totalIndex + 1]) : null;
 
-let times;
-try {
-  times = JSON.parse(readFileSync('.test-times.json', 'utf8'));
-} catch {
-  console.error('test budget: no .test-times.json (the test run did not finish): nothing to compare');
+// npm test runs unit, e2e and server as separate vitest runs side by side: one file each
+const runs = readdirSync('.')
+  .filter((name) => /^\.test-times\..+\.json$/.test(name))
+  .map((name) => ({ name, ...JSON.parse(readFileSync(name, 'utf8')) }));
+if (!runs.length) {
+  console.error('test budget: no .test-times.*.json (the test run did not finish): nothing to compare');
   process.exit(1);
 }
+const times = {
+  files: runs.flatMap((run) => run.files),
+  tests: runs.reduce((sum, run) => ({ passed: sum.passed + run.tests.passed, failed: sum.failed + run.tests.failed, skipped: sum.skipped + run.tests.skipped }), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  }),
+};
 const budget = JSON.parse(readFileSync('tests/budget.json', 'utf8'));
 
 const byProject = new Map();
@@ -32,7 +41,7 @@ for (const [project, seconds] of [...byProject].sort((a, b) => b[1] - a[1])) {
   if (flag) over.push(`${project}: ${Math.round(seconds)} s, budget ${limit} s`);
   console.log(`${project.padEnd(10)} ${String(Math.round(seconds)).padStart(9)} ${String(limit ?? '-').padStart(12)}${flag}`);
 }
-console.log(`vitest wall time: ${minutes(times.wallSeconds)}`);
+for (const run of runs) console.log(`vitest wall time of ${run.name.slice('.test-times.'.length, -'.json'.length)}: ${minutes(run.wallSeconds)}`);
 if (totalSeconds !== null) {
   console.log(`whole run (.ci/run): ${minutes(totalSeconds)} of ${budget.totalMinutes}:00 allowed (goal ${budget.goalMinutes}:00)`);
   if (totalSeconds > budget.totalMinutes * 60) over.push(`the whole run: ${minutes(totalSeconds)}, budget ${budget.totalMinutes}:00`);

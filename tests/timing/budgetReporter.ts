@@ -1,10 +1,12 @@
-// Writes where the suite's time went (per project, per file) to .test-times.json, for the budget check
-// that CI runs after the tests (scripts/testBudget.mjs, docs/test-quality.md "Time budget").
+// Writes where the suite's time went (per project, per file) to .test-times.<projects>.json, one file per
+// vitest run (npm test runs three side by side), for the budget check that CI runs after the tests
+// (scripts/testBudget.mjs, docs/test-quality.md "Time budget").
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
-export const TIMES_FILE = '.test-times.json';
+/** `.test-times.<project>+<project>.json`: the runs of one `npm test` write beside each other. */
+export const timesFileOf = (projects: readonly string[]) => `.test-times.${projects.join('+') || 'all'}.json`;
 
 export interface FileTime {
   project: string;
@@ -15,9 +17,11 @@ export interface FileTime {
 
 export default class BudgetReporter implements Reporter {
   private started = Date.now();
+  private file = timesFileOf([]);
 
-  onInit() {
+  onInit(vitest: Vitest) {
     this.started = Date.now();
+    this.file = timesFileOf(vitest.projects.map((project) => project.name));
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
@@ -34,6 +38,6 @@ export default class BudgetReporter implements Reporter {
         else tests.skipped++;
       }
     }
-    writeFileSync(TIMES_FILE, JSON.stringify({ wallSeconds: Math.round((Date.now() - this.started) / 100) / 10, tests, files }, null, 1));
+    writeFileSync(this.file, JSON.stringify({ wallSeconds: Math.round((Date.now() - this.started) / 100) / 10, tests, files }, null, 1));
   }
 }
