@@ -62,7 +62,7 @@ const place = defineResource({
   },
   list: { columns: ['name'], defaultSort: { field: 'name', order: 'ASC' }, filters: [] },
   permissions: { page: 'place:page' },
-  permissionIds: { 'place:page': 61101 },
+  permissionIds: { 'place:page': 6119901 },
 });
 const roleFields = (behaviour: Record<string, FieldDeclaration['onDelete']>): Record<string, FieldDeclaration> => ({
   id: { type: 'number', readOnly: true },
@@ -89,7 +89,7 @@ const role = (behaviour: Record<string, FieldDeclaration['onDelete']> = {}) =>
     fields: roleFields(behaviour),
     list: { columns: ['name'], defaultSort: { field: 'name', order: 'ASC' }, filters: [] },
     permissions: { page: 'roleFixture:page' },
-    permissionIds: { 'roleFixture:page': 60901 },
+    permissionIds: { 'roleFixture:page': 6099911 },
   });
 const TABLES_HERE = { place: placeTable, role_fixture: roleTable, role_place: rolePlaceTable };
 const registry = (behaviour: Record<string, FieldDeclaration['onDelete']> = {}) => buildModels([place, role(behaviour)], TABLES_HERE, {});

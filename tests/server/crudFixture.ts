@@ -29,28 +29,28 @@ export const depot = defineResource({
   },
   list: { columns: ['name'], defaultSort: { field: 'name', order: 'ASC' }, filters: [] },
   permissions: { page: 'depot:page', show: 'depot:page', create: 'depot:add', edit: 'depot:edit', delete: 'depot:delete' },
-  permissionIds: { 'depot:page': 60601, 'depot:add': 60602, 'depot:edit': 60603, 'depot:delete': 60604 },
+  permissionIds: { 'depot:page': 6069901, 'depot:add': 6069902, 'depot:edit': 6069903, 'depot:delete': 6069904 },
 });
 
 export const label = defineResource({
   name: 'label',
   apiPath: '/label',
   route: '/service/label',
-  menuId: 615, // generateConfigFile: a Service screen not built yet (607 is assortment now)
+  menuId: 615, // under generateConfigFile; its buttons' ids <menu>99nn never meet a product button's <menu>nn
   table: 'label',
   nameField: 'title',
   scope: 'licenseAccount',
   fields: { id: { type: 'number', readOnly: true }, title: { type: 'text', required: true, maxLength: 32 } },
   list: { columns: ['title'], defaultSort: { field: 'title', order: 'ASC' }, filters: [] },
   permissions: { page: 'label:page', show: 'label:page', create: 'label:add', delete: 'label:delete' },
-  permissionIds: { 'label:page': 61501, 'label:add': 61502, 'label:delete': 61503 },
+  permissionIds: { 'label:page': 6159901, 'label:add': 6159902, 'label:delete': 6159903 },
 });
 
 export const crate = defineResource({
   name: 'crate',
   apiPath: '/crate',
   route: '/service/crate',
-  menuId: 622, // imageClassify: a Service screen not built yet (608 is main config now)
+  menuId: 622, // under imageClassify, buttons <menu>99nn
   table: 'crate',
   nameField: 'code',
   scope: 'licenseAccount',
@@ -89,7 +89,7 @@ export const crate = defineResource({
   },
   rules: [{ kind: 'notGreaterThan', field: 'size', other: 'capacity', message: 'fleet.validation.almostFullNotAboveFull' }],
   permissions: { page: 'crate:page', show: 'crate:page', create: 'crate:add', edit: 'crate:edit', delete: 'crate:delete', export: 'crate:export' },
-  permissionIds: { 'crate:page': 62201, 'crate:add': 62202, 'crate:edit': 62203, 'crate:delete': 62204, 'crate:export': 62205 },
+  permissionIds: { 'crate:page': 6229901, 'crate:add': 6229902, 'crate:edit': 6229903, 'crate:delete': 6229904, 'crate:export': 6229905 },
 });
 
 export const depotTable = pgTable('depot', {

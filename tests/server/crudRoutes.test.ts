@@ -25,7 +25,7 @@ const shelf = defineResource({
   scope: 'custom',
   fields: { id: depot.fields.id, name: depot.fields.name },
   permissions: { page: 'shelf:page', show: 'shelf:page', create: 'shelf:add', edit: 'shelf:edit' },
-  permissionIds: { 'shelf:page': 61001, 'shelf:add': 61002, 'shelf:edit': 61003 },
+  permissionIds: { 'shelf:page': 6109901, 'shelf:add': 6109902, 'shelf:edit': 6109903 },
 });
 /** Crates that may only be deleted: no page, no picker; an action declared without a permission grants nothing. */
 const bare = defineResource({
@@ -37,7 +37,7 @@ const bare = defineResource({
   fields: { id: crate.fields.id, code: crate.fields.code, depotId: crate.fields.depotId },
   list: { ...crate.list, columns: ['code'], filters: [] },
   permissions: { delete: 'bare:delete', export: undefined },
-  permissionIds: { 'bare:delete': 61401 },
+  permissionIds: { 'bare:delete': 6149901 },
 });
 const fixtureHooks = { ...hooks, shelf: { scope: () => sql`depot.name not like 'hidden%'` } };
 const OPTIONS = { resources: [...RESOURCES, depot, label, crate, shelf], tables: TABLES, hooks: fixtureHooks };

@@ -527,7 +527,7 @@ const stamp = defineResource({
   },
   list: { columns: ['code'], defaultSort: { field: 'code', order: 'ASC' }, filters: [] },
   permissions: { page: 'stamp:page' },
-  permissionIds: { 'stamp:page': 60901 },
+  permissionIds: { 'stamp:page': 6099901 },
 });
 const stampTable = pgTable(
   'stamp',

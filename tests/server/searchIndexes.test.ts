@@ -41,7 +41,7 @@ const tin = defineResource({
   fields: { id: { type: 'number', readOnly: true }, code: { type: 'text', maxLength: 20 } },
   list: { columns: ['code'], defaultSort: { field: 'code', order: 'ASC' }, filters: [{ name: 'codeLike', field: 'code', operator: 'like' }] },
   permissions: { page: 'tin:page' },
-  permissionIds: { 'tin:page': 61401 },
+  permissionIds: { 'tin:page': 6149911 },
 });
 
 const setup = async ({ server, accountId }: FleetContext) => {
