@@ -39,6 +39,11 @@ export interface FieldDeclaration {
    */
   scale?: number;
   /**
+   * Numbers: the record's field that says how many decimals this one shows (a refund value of 0.1 with
+   * `decimals` 2 reads 0.10, with 0 reads 0); without it, or when that field is empty, `scale` decides.
+   */
+  scaleField?: string;
+  /**
    * No two records (in the same license account for 'licenseAccount' resources) hold the same value.
    * A database unique index is the guarantee; a conflict answers 2002 naming this field.
    */
@@ -70,9 +75,12 @@ export interface FieldDeclaration {
    * export): 'valueLabel' shows an enum's stored value before its label (an alarm code and its text),
    * 'duration' a number of seconds as H:mm:ss (resources/display.ts), 'optionList' a text holding a
    * comma-separated list of `options` (picked from the options with their labels, e.g. alarm codes),
-   * 'excerpt' a long text cut to one short line in lists (whole on hover and on the record's page).
+   * 'excerpt' a long text cut to one short line in lists (whole on hover and on the record's page),
+   * 'resourceName' an enum whose value names a resource: an option shows its enum label, any other value a
+   * configured type's name (its `resources.<value>.name`, singular); its filters also take and offer the
+   * configured types (the server answers 2003 for a name no resource has, docs/audit-log.md).
    */
-  display?: 'chips' | 'tree' | 'avatar' | 'status' | 'valueLabel' | 'duration' | 'optionList' | 'excerpt';
+  display?: 'chips' | 'tree' | 'avatar' | 'status' | 'valueLabel' | 'duration' | 'optionList' | 'excerpt' | 'resourceName';
   /** Console route the shown value links to; `:field` placeholders take the record's values. */
   link?: string;
   /**

@@ -12,6 +12,8 @@ export const app = {
   http: {
     withDetail: '%{message}: %{detail}',
     withAttempts: '%{message}, %{attempts}',
+    /** Between the issues of one failure (server/lib/errorHandler.ts). */
+    issueSeparator: '; ',
   },
   header: {
     expandSidebar: 'Expand menu',

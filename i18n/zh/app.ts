@@ -12,6 +12,7 @@ export const app: Catalogue<typeof en> = {
   http: {
     withDetail: '%{message}：%{detail}',
     withAttempts: '%{message}，%{attempts}',
+    issueSeparator: '；',
   },
   header: {
     expandSidebar: '展开菜单',

@@ -1,12 +1,15 @@
 // CSV (UTF-8 with BOM, so Excel opens Chinese) and XLSX exports of every filtered row (up to
 // exportMaxRows), streamed batch by batch. Headers and enum values in the caller's language,
-// references as their labels, datetimes in the caller's local time.
+// references as their labels, files and images by their names, datetimes in the caller's local time.
 import { PassThrough, Readable } from 'node:stream';
+import { and, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { translate, type Locale } from '../../i18n';
 import { formatDuration, valueWithLabel } from '../../resources/display';
 import type { Caller } from '../auth/principal';
+import type { Db } from '../db/client';
+import { uploadedFile } from '../db/schema/files';
 import type { CrudDeps } from './routes';
 import type { ResourceModel } from './model';
 import { listingWhere, orderByOf } from './query';
@@ -42,8 +45,21 @@ type Cell = string | number;
 /** The model's own text (configured types), else the catalogue's. */
 const textOf = (model: ResourceModel, locale: Locale, key: string) => model.texts?.(locale, key) ?? translate(locale, key);
 
-/** Turns records into rows of display values, resolving reference labels once per batch. */
-const rowFormatter = (deps: CrudDeps, model: ResourceModel, locale: Locale, columns: string[], utcOffsetMinutes: number) => {
+/** `{ id -> name }` of the uploaded files of the caller's account among `ids` (what a file or image field shows). */
+const fileNamesOf = async (db: Db, caller: Caller, ids: number[]): Promise<Map<number, string>> => {
+  if (!ids.length) return new Map();
+  const account = caller.principal.licenseAccountId;
+  const rows = await db
+    .select({ id: uploadedFile.id, name: uploadedFile.name })
+    .from(uploadedFile)
+    .where(and(inArray(uploadedFile.id, [...new Set(ids)]), account === null ? undefined : eq(uploadedFile.licenseAccountId, account)));
+  return new Map(rows.map((row) => [row.id, row.name]));
+};
+
+const isFileField = (type: string) => type === 'file' || type === 'image';
+
+/** Turns records into rows of display values, resolving reference labels and file names once per batch. */
+const rowFormatter = (deps: CrudDeps, caller: Caller, model: ResourceModel, locale: Locale, columns: string[], utcOffsetMinutes: number) => {
   const { name, fields } = model.declaration;
   const labelFor = (key: string, fallback: string) => {
     const text = textOf(model, locale, key);
@@ -51,8 +67,14 @@ const rowFormatter = (deps: CrudDeps, model: ResourceModel, locale: Locale, colu
   };
   return async (records: WireRecord[]): Promise<Cell[][]> => {
     const labels = new Map<string, Map<number, string>>();
+    const fileNames = new Map<string, Map<number, string>>();
     for (const column of columns) {
       const field = fields[column];
+      if (isFileField(field.type)) {
+        const ids = records.map((record) => record[column]).filter((id): id is number => typeof id === 'number');
+        fileNames.set(column, await fileNamesOf(deps.db, caller, ids));
+        continue;
+      }
       if (!field.reference) continue;
       const ids = records.flatMap((record) => {
         const value = record[column];
@@ -65,6 +87,7 @@ const rowFormatter = (deps: CrudDeps, model: ResourceModel, locale: Locale, colu
         const value = record[column];
         const field = fields[column];
         if (value === null || value === undefined) return '';
+        if (isFileField(field.type)) return fileNames.get(column)?.get(value as number) ?? String(value);
         if (field.reference) {
           const names = labels.get(column) ?? new Map<number, string>();
           return (Array.isArray(value) ? value : [value]).map((id) => names.get(id as number) ?? String(id)).join(', ');
@@ -91,7 +114,7 @@ export const exportListing = async (deps: CrudDeps, caller: Caller, model: Resou
   const headers = columns.map((column) => textOf(model, locale, `resources.${name}.fields.${column}`));
   const where = listingWhere(model, caller, body);
   const orderBy = orderByOf(model, body.sort, body.order);
-  const format = rowFormatter(deps, model, locale, columns, body.utcOffsetMinutes ?? caller.principal.utcOffsetMinutes ?? 0);
+  const format = rowFormatter(deps, caller, model, locale, columns, body.utcOffsetMinutes ?? caller.principal.utcOffsetMinutes ?? 0);
   const cap = deps.config.exportMaxRows;
   const BATCH = deps.config.exportBatchRows;
 

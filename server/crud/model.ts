@@ -128,6 +128,9 @@ export const buildModel = (declaration: ResourceDeclaration, tables: TableRegist
   for (const filter of declaration.list.filters) {
     if (!known(filter.field)) fail(declaration, `filter "${filter.name}" is on "${filter.field}", which is not a column`);
   }
+  for (const [name, field] of Object.entries(declaration.fields)) {
+    if (field.scaleField && declaration.fields[field.scaleField]?.type !== 'number') fail(declaration, `field "${name}": scaleField "${field.scaleField}" is not a number field`);
+  }
   const writable = (name: string) => !declaration.fields[name].readOnly && name !== 'id';
   return {
     declaration,

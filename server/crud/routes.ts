@@ -14,6 +14,7 @@ import { AppError } from '../lib/errors';
 import { exportListing, type ExportBody } from './export';
 import type { ModelRegistry, ResourceModel } from './model';
 import { containsCondition, expressionOf, filterConditions, orderByOf, scopeCondition } from './query';
+import { checkResourceNameFilters } from './resourceNames';
 import { countRecords, readOne, readRecords, readRecordsWith, readScalar } from './records';
 import {
   batchDeleteBodySchema,
@@ -118,6 +119,7 @@ export const resourceActions = (deps: CrudDeps) => ({
   page: async (model: ResourceModel, caller: Caller, body: Body) => {
     const checked = { ...body };
     model.checkBody?.('page', checked, caller.locale);
+    checkResourceNameFilters(model, deps.models, checked);
     // validated against the page schema: pageNum, pageSize, sort and order are what PageBody says
     return readPage(deps.db, model, caller, checked as PageBody);
   },
@@ -140,6 +142,7 @@ export const resourceActions = (deps: CrudDeps) => ({
   export: (model: ResourceModel, caller: Caller, body: Body, reply: FastifyReply) => {
     const checked = { ...body };
     model.checkBody?.('export', checked, caller.locale);
+    checkResourceNameFilters(model, deps.models, checked);
     // validated against the export schema (format, columns, sort, order)
     return exportListing(deps, caller, model, checked as ExportBody, reply);
   },

@@ -3,6 +3,7 @@
 // cross-field, password) are checked afterwards by resources/validation.ts `validateRecord`.
 import type { FieldDeclaration, FilterDeclaration, ResourceDeclaration } from '../../resources/types';
 import type { ResourceModel } from './model';
+import { namesResource, resourceNameSchema } from './resourceNames';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -82,7 +83,8 @@ export const updateBodySchema = (model: ResourceModel): JsonSchema => {
 
 const filterSchema = (filter: FilterDeclaration, field: FieldDeclaration): JsonSchema => {
   const value = valueSchema(field.type === 'multiReference' ? { type: 'reference' } : field, false);
-  const single = field.type === 'date' || field.type === 'datetime' ? { type: 'string', maxLength: 40 } : value;
+  // a resource name: also a configured type's (checked against the live types, server/crud/resourceNames.ts)
+  const single = field.type === 'date' || field.type === 'datetime' ? { type: 'string', maxLength: 40 } : namesResource(field) ? resourceNameSchema : value;
   switch (filter.operator) {
     case 'like':
       return { type: ['string', 'null'], maxLength: 200 };

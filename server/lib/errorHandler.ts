@@ -58,7 +58,9 @@ export const failureEnvelope = (request: FastifyRequest, failure: AppError): Env
   const locale = localeOf(request);
   const issues = failure.issues?.map((issue) => ({ field: issue.field, message: translate(locale, issue.message, issue.values) }));
   const catalogue = translate(locale, `errors.${failure.code}`, failure.values);
-  const resMsg = failure.resMsg ?? (issues?.length ? `${catalogue}: ${issues.map((issue) => issue.message).join('; ')}` : catalogue);
+  // "message: detail" with the language's own punctuation (Chinese full-width ： and ；)
+  const detail = issues?.map((issue) => issue.message).join(translate(locale, 'app.http.issueSeparator'));
+  const resMsg = failure.resMsg ?? (detail ? translate(locale, 'app.http.withDetail', { message: catalogue, detail }) : catalogue);
   return { resCode: failure.code, resMsg, resData: issues ? { issues } : (failure.resData ?? null) };
 };
 

@@ -19,13 +19,14 @@ import type { MouseEvent, ReactNode } from 'react';
 import { formatDuration, linkFor, valueWithLabel } from '../../resources/display';
 import { useDeclaration } from './DeclarationContext';
 import { displayKindFor } from './fieldKinds';
-import { formatDate, formatDateTime } from './format';
+import { formatDate, formatDateTime, formatScaled } from './format';
 import { enumLabel, requireDeclaration, resourceNameOf } from '../providers/registry';
 import { statusColor } from './statusColors';
 import { hasRecordLabel } from './recordLabels';
 import { RecordLabelField, TranslatedReferenceChips, TranslatedReferenceField } from './RecordLabel';
 import { FileValueField, ImageValueField } from './FileFields';
 import { splitOptionList } from './OptionListInput';
+import { resourceNameText } from './resourceNames';
 
 /** getMany/getList through `GET <apiPath>/list` (see providers/dataProvider.ts). */
 export const LABELS_META = { labels: true } as const;
@@ -99,7 +100,11 @@ const ValueDisplay = ({ source, cell }: FieldDisplayProps) => {
   switch (displayKindFor(field)) {
     case 'number':
       if (field.display === 'duration') return <FunctionField source={source} render={(record: RaRecord) => formatDuration(valueOf(record))} />;
-      // a declared scale shows every decimal (a refund of 0.5 with scale 2 reads 0.50)
+      // a declared scale shows every decimal (a refund of 0.5 with scale 2 reads 0.50), or the record's own (scaleField)
+      if (field.scaleField) {
+        const digitsField = field.scaleField;
+        return <FunctionField source={source} render={(record: RaRecord) => formatScaled(valueOf(record), record?.[digitsField] ?? field.scale)} />;
+      }
       return <NumberField source={source} options={field.scale === undefined ? undefined : { minimumFractionDigits: field.scale, maximumFractionDigits: field.scale }} />;
     case 'boolean':
       return <BooleanField source={source} />;
@@ -110,7 +115,9 @@ const ValueDisplay = ({ source, cell }: FieldDisplayProps) => {
           render={(record: RaRecord) => {
             const value = valueOf(record);
             if (value === null || value === undefined) return '';
-            const label = translate(enumLabel(declaration, source, value), { _: String(value) });
+            // `display: 'resourceName'`: a configured type's name by its label (src/generic/resourceNames.ts)
+            const label =
+              field.display === 'resourceName' ? resourceNameText(translate, declaration, source, value) : translate(enumLabel(declaration, source, value), { _: String(value) });
             if (field.display === 'valueLabel') return <ValueLabel value={String(value)} label={label} />;
             // `display: 'status'`: a coloured chip (e.g. machine status Up / Offline / Down / Sleep)
             return field.display === 'status' ? <Chip size="small" label={label} color={statusColor(value)} data-status={String(value)} /> : label;

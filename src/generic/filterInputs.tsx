@@ -20,6 +20,7 @@ import { LABELS_META } from './FieldDisplay';
 import { nameLikeQuery } from './FieldInput';
 import { LocalDateInput, LocalDateTimeInput } from './pickers';
 import { filterKindFor } from './fieldKinds';
+import { resourceNameChoices } from './resourceNames';
 import { enumChoices, filterLabel, requireDeclaration, resourceNameOf, type Registry } from '../providers/registry';
 
 /** `display: 'valueLabel'` enums: each choice shows its value before its label, as the column does. */
@@ -27,6 +28,27 @@ const ValueLabelChoice = () => {
   const choice = useRecordContext<{ id: string; name: string }>();
   const translate = useTranslate();
   return <>{choice ? valueWithLabel(choice.id, translate(choice.name, { _: choice.id })) : null}</>;
+};
+
+/** `display: 'resourceName'`: the declared options and the registry's configured types, each by its label. */
+const ResourceNameFilterInput = ({
+  declaration,
+  field,
+  registry,
+  single,
+  ...common
+}: {
+  source: string;
+  label: string;
+  alwaysOn?: boolean;
+  declaration: ResourceDeclaration;
+  field: string;
+  registry: Registry;
+  single?: boolean;
+}) => {
+  const translate = useTranslate();
+  const choices = resourceNameChoices(translate, declaration, field, registry);
+  return single ? <SelectInput {...common} choices={choices} translateChoice={false} /> : <SelectArrayInput {...common} choices={choices} translateChoice={false} />;
 };
 
 const choiceText = (display: FieldDeclaration['display']) => (display === 'valueLabel' ? { optionText: <ValueLabelChoice /> } : {});
@@ -43,8 +65,10 @@ export const buildFilterInputs = (declaration: ResourceDeclaration, registry: Re
       case 'boolean':
         return <NullableBooleanInput key={key} {...common} />;
       case 'select':
+        if (field?.display === 'resourceName') return <ResourceNameFilterInput key={key} {...common} declaration={declaration} field={filter.field} registry={registry} single />;
         return <SelectInput key={key} {...common} choices={enumChoices(declaration, filter.field)} {...choiceText(field?.display)} />;
       case 'selectMany':
+        if (field?.display === 'resourceName') return <ResourceNameFilterInput key={key} {...common} declaration={declaration} field={filter.field} registry={registry} />;
         return <SelectArrayInput key={key} {...common} choices={enumChoices(declaration, filter.field)} {...choiceText(field?.display)} />;
       case 'date':
         return <LocalDateInput key={key} {...common} filter />;

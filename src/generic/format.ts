@@ -22,3 +22,10 @@ export const formatBytes = (bytes: number): string => {
 
 /** Whole percent of a download, or null when the total size is unknown. */
 export const percentOf = (loaded: number, total?: number): number | null => (total && total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : null);
+
+/** A number with exactly `digits` decimals (a record's own, e.g. a refund's `decimals`), in the browser's number format as NumberField shows it. */
+export const formatScaled = (value: unknown, digits: unknown): string => {
+  if (value === null || value === undefined || value === '' || !Number.isFinite(Number(value))) return '';
+  const places = typeof digits === 'number' && Number.isInteger(digits) && digits >= 0 && digits <= 20 ? digits : undefined;
+  return new Intl.NumberFormat(undefined, places === undefined ? undefined : { minimumFractionDigits: places, maximumFractionDigits: places }).format(Number(value));
+};

@@ -18,6 +18,7 @@ import RoleIcon from '@mui/icons-material/Badge';
 import PermissionIcon from '@mui/icons-material/VpnKey';
 import AuditLogIcon from '@mui/icons-material/History';
 import MailOutboxIcon from '@mui/icons-material/Outbox';
+import ResourceTypesIcon from '@mui/icons-material/Schema';
 import DotIcon from '@mui/icons-material/Circle';
 import type { MenuNode } from '../../resources/menu';
 
@@ -41,6 +42,7 @@ const BY_KEY: Record<string, SvgIconComponent> = {
   user: UsersIcon,
   role: RoleIcon,
   permission: PermissionIcon,
+  resourceTypes: ResourceTypesIcon,
   auditLog: AuditLogIcon,
   mailOutbox: MailOutboxIcon,
 };

@@ -2,13 +2,15 @@
 // changed fields as a Field / Before / After table and the details as labelled lines; the generic text
 // field would show their JSON as it is stored.
 import { Fragment } from 'react';
-import { Labeled, ListButton, Show, SimpleShowLayout, TopToolbar, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { Labeled, ListButton, Show, SimpleShowLayout, TopToolbar, useGetMany, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { Box, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
-import { fieldsFor } from '../../resources/types';
+import { fieldsFor, type ResourceDeclaration } from '../../resources/types';
 import { useDeclaration } from '../generic/DeclarationContext';
-import { FieldDisplay } from '../generic/FieldDisplay';
+import { FieldDisplay, LABELS_META } from '../generic/FieldDisplay';
+import { useFileInfo } from '../generic/files';
+import { hasRecordLabel, recordLabel } from '../generic/recordLabels';
 import { formatDateTime } from '../generic/format';
-import { enumLabel, fieldLabel, findDeclaration } from '../providers/registry';
+import { enumLabel, fieldLabel, findDeclaration, resourceNameOf } from '../providers/registry';
 
 type Json = Record<string, unknown>;
 type Change = { before?: unknown; after?: unknown; redacted?: true };
@@ -38,10 +40,8 @@ const plain = (value: unknown): string => {
 };
 
 /** A value as the entry's resource shows it: date-times local, enum values and booleans by their labels. */
-const useValueText = (resource: unknown) => {
-  const { registry } = useDeclaration();
+const useValueText = (target: ResourceDeclaration | undefined) => {
   const translate = useTranslate();
-  const target = typeof resource === 'string' ? findDeclaration(registry, resource) : undefined;
   return (field: string, value: unknown): string => {
     const declared = target?.fields[field];
     if (!target || !declared || value === null || value === undefined) return plain(value);
@@ -52,9 +52,58 @@ const useValueText = (resource: unknown) => {
   };
 };
 
+const idsOf = (value: unknown): (string | number)[] =>
+  (Array.isArray(value) ? value : [value]).filter((id): id is string | number => typeof id === 'number' || (typeof id === 'string' && id !== ''));
+
+/** Reference ids by the referenced records' labels (the labels the generic lists use), in the value's order; an id no longer found as it is. */
+const ReferenceLabels = ({ target, value }: { target: ResourceDeclaration; value: unknown }) => {
+  const translate = useTranslate();
+  const ids = idsOf(value);
+  // a declaration with a translator needs its full records; the others' label records carry the name
+  const { data } = useGetMany(resourceNameOf(target), { ids, meta: hasRecordLabel(target) ? undefined : LABELS_META }, { enabled: ids.length > 0 });
+  if (!ids.length) return <>{plain(value)}</>;
+  const byId = new Map((data ?? []).map((record) => [String(record.id), record]));
+  return <>{ids.map((id) => (byId.has(String(id)) ? recordLabel(translate, target, byId.get(String(id))) || String(id) : String(id))).join(', ')}</>;
+};
+
+/** An uploaded file's id by the file's name (docs/files.md); the id while it loads, "not available" when it is gone. */
+const FileName = ({ value }: { value: unknown }) => {
+  const translate = useTranslate();
+  const info = useFileInfo(value);
+  if (info) return <>{info.name}</>;
+  if (info === null && typeof value === 'number') return <span title={`#${value}`}>{translate('generic.file.unavailable')}</span>;
+  return <>{plain(value)}</>;
+};
+
+/** One before or after value: references by label, files by name, the rest as text. */
+const ChangeValue = ({ target, field, value }: { target: ResourceDeclaration | undefined; field: string; value: unknown }) => {
+  const { registry } = useDeclaration();
+  const valueText = useValueText(target);
+  const declared = target?.fields[field];
+  if (value === null || value === undefined || !declared) return <>{valueText(field, value)}</>;
+  const referenced = declared.reference ? findDeclaration(registry, declared.reference) : undefined;
+  if (referenced && (declared.type === 'reference' || declared.type === 'treeParent' || declared.type === 'multiReference'))
+    return <ReferenceLabels target={referenced} value={value} />;
+  if (declared.type === 'image' || declared.type === 'file') return <FileName value={value} />;
+  return <>{valueText(field, value)}</>;
+};
+
+/** The changed fields in the declaration's order, then any it no longer declares. */
+export const orderedChanges = (target: ResourceDeclaration | undefined, changes: Json): [string, Change][] => {
+  const entries = Object.entries(changes as Record<string, Change>);
+  if (!target) return entries;
+  const order = Object.keys(target.fields);
+  const rank = (field: string) => (order.includes(field) ? order.indexOf(field) : order.length);
+  return entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => rank(a.entry[0]) - rank(b.entry[0]) || a.index - b.index)
+    .map(({ entry }) => entry);
+};
+
 const ChangesTable = ({ record, changes }: { record: RaRecord; changes: Json }) => {
   const translate = useTranslate();
-  const valueText = useValueText(record.resource);
+  const { registry } = useDeclaration();
+  const target = typeof record.resource === 'string' ? findDeclaration(registry, record.resource) : undefined;
   const label = (field: string) => translate(`resources.${String(record.resource)}.fields.${field}`, { _: field });
   return (
     <Table size="small" sx={{ width: 'auto', '& td, & th': { px: 1.25, verticalAlign: 'top' } }}>
@@ -66,7 +115,7 @@ const ChangesTable = ({ record, changes }: { record: RaRecord; changes: Json }) 
         </TableRow>
       </TableHead>
       <TableBody>
-        {Object.entries(changes as Record<string, Change>).map(([field, change]) => (
+        {orderedChanges(target, changes).map(([field, change]) => (
           <TableRow key={field}>
             <TableCell>{label(field)}</TableCell>
             {change.redacted ? (
@@ -75,8 +124,8 @@ const ChangesTable = ({ record, changes }: { record: RaRecord; changes: Json }) 
               </TableCell>
             ) : (
               <>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{'before' in change ? valueText(field, change.before) : ''}</TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{'after' in change ? valueText(field, change.after) : ''}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{'before' in change ? <ChangeValue target={target} field={field} value={change.before} /> : ''}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{'after' in change ? <ChangeValue target={target} field={field} value={change.after} /> : ''}</TableCell>
               </>
             )}
           </TableRow>

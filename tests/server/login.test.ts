@@ -266,7 +266,7 @@ describeBackends('login', (server) => {
 
     it('translates field issues (zh)', async () => {
       const { body } = await server.call('POST', '/login/login', { lang: 'zh', body: { username: 'a', password: 'x' } });
-      expect(body.resMsg).toBe('参数长度错误: 长度必须在 2 到 8 个字符之间');
+      expect(body.resMsg).toBe('参数长度错误：长度必须在 2 到 8 个字符之间');
       expect(body.resData.issues).toEqual([{ field: 'username', message: '长度必须在 2 到 8 个字符之间' }]);
     });
 

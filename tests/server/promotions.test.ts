@@ -120,6 +120,9 @@ describeOneBackend('promotions', (server) => {
       .returning({ id: rvm.id, termNo: rvm.termNo });
     const media = await uploaded('promotion1', await picture(1080, 1110));
     const resource = await server.call('POST', '/promotion/resource', { token: admin, body: { name: 'Winter', promotion1: media.id } });
+    // an export names the file as it was uploaded, not by its id
+    const exported = await server.call('POST', '/promotion/resource/export', { token: admin, body: { format: 'csv', columns: ['name', 'promotion1'] } });
+    expect(exported.raw.body).toContain('Winter,promotion1.bin');
     const option = await server.call('POST', '/promotion/option', {
       token: admin,
       body: { name: 'Winter weekends', startDate: '2026-12-01', endDate: '2027-02-28', days: 'sat, sun', models: 'P1' },

@@ -2,6 +2,7 @@
 // York (project `unit-ny`, vite.config.ts); every other unit file runs once. The Hong Kong run fails
 // a file that reads local time without being listed here (tests/unit/localTimeProbe.setup.ts).
 export const TIME_ZONE_TESTS: readonly string[] = [
+  'auditConfiguredEntries.test.tsx',
   'auth.dialogs.test.tsx',
   'auth.pages.test.tsx',
   'authProvider.test.ts',
@@ -36,6 +37,7 @@ export const TIME_ZONE_TESTS: readonly string[] = [
   'reportRange.test.ts',
   'resourceTypes.editor.test.tsx',
   'resourceTypes.runtime.test.tsx',
+  'scaledNumberDisplay.test.tsx',
   'search.test.tsx',
 ];
 
