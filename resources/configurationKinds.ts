@@ -2,6 +2,8 @@
 // each a declared resource whose records are the configuration's items, versioned and packaged by the shared
 // mechanism of ./machineConfiguration.ts. An item's declared unique fields name it: a repeated item is refused
 // with 2002 naming the field and the value (a unique index per account is the guarantee).
+import { group, payout } from './configurationGroups';
+import { h30config, langConfig, MACHINE_LANGUAGES } from './configurationTexts';
 import { ITEM_TYPES } from './fleetCatalogue';
 import type { ConfigurationKind } from './machineConfiguration';
 import { defineResource, type ResourceDeclaration } from './types';
@@ -13,7 +15,7 @@ const CLOCK = { regex: '^([01][0-9]|2[0-3]):[0-5][0-9]$', message: 'resources.ma
 /** Materials an assortment product is made of (labels: resources.assortment.enums.material.<value>). */
 export const MATERIALS = ['PET', 'HDPE', 'PP', 'PS', 'aluminium', 'steel', 'glass', 'carton', 'other'] as const;
 /** Languages a machine's screen can start in (labels: resources.mainConfig.enums.language.<value>). */
-export const MACHINE_LANGUAGES = ['en', 'zh', 'zhHant'] as const;
+export { MACHINE_LANGUAGES };
 /** Refund decimals: 0 (JPY) to 3 (KWD). */
 export const MAX_REFUND_DECIMALS = 3;
 
@@ -38,7 +40,8 @@ export const refund = defineResource({
     id: { type: 'number', readOnly: true, views: ['show'] },
     itemType: { type: 'enum', options: ITEM_TYPES, required: true, unique: true, sortable: true },
     barcode: { type: 'text', minLength: 3, maxLength: 20, patterns: [BARCODE], unique: true, sortable: true },
-    value: { type: 'number', required: true, min: 0, max: 1000, scale: MAX_REFUND_DECIMALS, sortable: true },
+    // shown with the row's own decimals (0.1 with 2 decimals reads 0.10)
+    value: { type: 'number', required: true, min: 0, max: 1000, scale: MAX_REFUND_DECIMALS, scaleField: 'decimals', sortable: true },
     // absent: the license account's currency (server/configurations/hooks.ts)
     currency: { type: 'text', minLength: 3, maxLength: 3, patterns: [CURRENCY], sortable: true },
     decimals: { type: 'number', integer: true, min: 0, max: MAX_REFUND_DECIMALS, required: true, defaultValue: 2 },
@@ -157,7 +160,7 @@ export const mainConfig = defineResource({
   ...permissionsOf('mainConfig', 608),
 });
 
-export const CONFIGURATION_DECLARATIONS: readonly ResourceDeclaration[] = [assortment, mainConfig, refund, sorting];
+export const CONFIGURATION_DECLARATIONS: readonly ResourceDeclaration[] = [assortment, mainConfig, refund, sorting, group, payout, langConfig, h30config];
 
 /** Every configuration kind by its declaration's name, with the package resource type its versions become. */
 export const CONFIGURATION_KINDS: Readonly<Record<string, ConfigurationKind>> = {
@@ -165,4 +168,8 @@ export const CONFIGURATION_KINDS: Readonly<Record<string, ConfigurationKind>> = 
   assortment: { declaration: assortment, resourceType: 'assortment' },
   sorting: { declaration: sorting, resourceType: 'sorting' },
   mainConfig: { declaration: mainConfig, resourceType: 'main' },
+  group: { declaration: group, resourceType: 'group' },
+  payout: { declaration: payout, resourceType: 'payout' },
+  langConfig: { declaration: langConfig, resourceType: 'lang' },
+  h30config: { declaration: h30config, resourceType: 'h30config' },
 };

@@ -16,6 +16,7 @@ import { deploymentPackage } from './deploymentPackage';
 import { deployment } from './deployment';
 import { HOOKUP_RESOURCES } from './hookups';
 import { CONFIGURATION_DECLARATIONS } from './configurationKinds';
+import { CONFIG_TEMPLATE_RESOURCES } from './configTemplates';
 import { PROMOTION_RESOURCES } from './promotions';
 import { personnelAccessLevel, servicePersonnel } from './servicePersonnel';
 import { consumerBan } from './consumerBan';
@@ -35,6 +36,7 @@ export const RESOURCES: readonly ResourceDeclaration[] = [
   deploymentPackage,
   deployment,
   ...CONFIGURATION_DECLARATIONS,
+  ...CONFIG_TEMPLATE_RESOURCES,
   servicePersonnel,
   personnelAccessLevel,
   consumerBan,

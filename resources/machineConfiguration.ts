@@ -26,10 +26,13 @@ export interface ConfigurationContent {
 
 export const CONFIGURATION_FORMAT = 'rvm-configuration';
 
-/** The fields an item carries into a version and a package: what an operator sets (no id, no server-set times). */
+/**
+ * The fields an item carries into a version and a package: what an operator sets (no id, no server-set times);
+ * a multiReference as its ids in ascending order (a group's fleets).
+ */
 export const contentFields = (declaration: Pick<ResourceDeclaration, 'fields'>): string[] =>
   Object.entries(declaration.fields)
-    .filter(([, field]) => !field.readOnly && !field.virtual && !field.writeOnly && field.type !== 'multiReference')
+    .filter(([, field]) => !field.readOnly && !field.virtual && !field.writeOnly)
     .map(([name]) => name);
 
 /** The fields naming an item (its declared unique fields): no two items of a configuration share them. */

@@ -46,6 +46,7 @@ import { startGateway, type GatewayOptions } from './gateway';
 import { registerGatewayRoutes } from './gateway/routes';
 import { registerDeploymentRoutes } from './deployments/routes';
 import { registerConfigurationRoutes } from './configurations/routes';
+import { registerConfigTemplateRoutes } from './configTemplates/routes';
 import { registerPackageDownload } from './deployments/download';
 import { registerVersionRoutes } from './deployments/versions';
 import { registerAiRoutes } from './deployments/aiModels';
@@ -194,6 +195,7 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
         registerHookups(api, services, authenticateMachine);
         registerDeploymentRoutes(api, services);
         registerConfigurationRoutes(api, services);
+        registerConfigTemplateRoutes(api, services);
         registerPackageDownload(api, services, authenticateMachine);
         registerVersionRoutes(api, services);
         registerAiRoutes(api, services);

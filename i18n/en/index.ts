@@ -21,6 +21,8 @@ import { personnel, personnelResources } from './personnel';
 import { aiTraining } from './aiTraining';
 import { promotions, promotionResources } from './promotions';
 import { machineConfiguration, configurationResources } from './machineConfiguration';
+import { groupResources } from './configurationGroups';
+import { configTemplates, configTemplateResources } from './configTemplates';
 
 // The fleet declarations' labels join the others under `resources` (the generic views read them there).
 export const en = {
@@ -39,6 +41,8 @@ export const en = {
     ...personnelResources,
     ...promotionResources,
     ...configurationResources,
+    ...groupResources,
+    ...configTemplateResources,
   },
   fleet,
   installation,
@@ -55,5 +59,6 @@ export const en = {
   aiTraining,
   promotions,
   machineConfiguration,
+  configTemplates,
 } as const;
 export type AppMessages = typeof en;

@@ -103,4 +103,43 @@ export const configurationResources = {
       offAfterOn: 'The end time must be after the start time',
     },
   },
+  langConfig: {
+    name: 'Screen text |||| Language config',
+    fields: { id: 'ID', textKey: 'Screen text', language: 'Language', text: 'Text', updateTime: 'Update time' },
+    filters: { textKey: 'Screen text', language: 'Language', textLike: 'Text' },
+    enums: {
+      textKey: {
+        welcome: 'Welcome',
+        insertItem: 'Insert an item',
+        itemAccepted: 'Item accepted',
+        itemRejected: 'Item rejected (with its reason)',
+        sessionTotal: 'Session total',
+        choosePayout: 'Choose a payout',
+        printReceipt: 'Printing the receipt',
+        thankYou: 'Thank you',
+        binFull: 'Bin full',
+        outOfService: 'Out of service',
+        closed: 'Closed (outside opening hours)',
+        consumerRefused: 'Consumer refused (banned)',
+      },
+      language: { en: 'English', zh: 'Simplified Chinese', zhHant: 'Traditional Chinese' },
+    },
+  },
+  h30config: {
+    name: 'H30 setting |||| H30 config',
+    fields: { id: 'ID', setting: 'Setting', value: 'Value', updateTime: 'Update time' },
+    filters: { setting: 'Setting' },
+    enums: {
+      setting: {
+        conveyorSpeed: 'Conveyor speed (1–10)',
+        compaction: 'Compaction (on/off)',
+        maxItemsPerSession: 'Max. items per session (1–500)',
+        idleTimeoutSeconds: 'Idle timeout in seconds (10–600)',
+        cameraExposure: 'Camera exposure (1–100)',
+        screenBrightness: 'Screen brightness in % (10–100)',
+        printerEnabled: 'Receipt printer (on/off)',
+      },
+    },
+    validation: { range: 'A whole number from %{min} to %{max}', switch: 'Either on or off' },
+  },
 } as const;

@@ -22,6 +22,8 @@ import { personnel, personnelResources } from './personnel';
 import { aiTraining } from './aiTraining';
 import { promotions, promotionResources } from './promotions';
 import { machineConfiguration, configurationResources } from './machineConfiguration';
+import { groupResources } from './configurationGroups';
+import { configTemplates, configTemplateResources } from './configTemplates';
 
 export const zh: Catalogue<AppMessages> = {
   app,
@@ -39,6 +41,8 @@ export const zh: Catalogue<AppMessages> = {
     ...personnelResources,
     ...promotionResources,
     ...configurationResources,
+    ...groupResources,
+    ...configTemplateResources,
   },
   fleet,
   installation,
@@ -55,4 +59,5 @@ export const zh: Catalogue<AppMessages> = {
   aiTraining,
   promotions,
   machineConfiguration,
+  configTemplates,
 };

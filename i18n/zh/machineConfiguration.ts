@@ -106,4 +106,43 @@ export const configurationResources: Catalogue<typeof enResources> = {
       offAfterOn: '结束时间必须晚于开始时间',
     },
   },
+  langConfig: {
+    name: '屏幕文本',
+    fields: { id: 'ID', textKey: '屏幕文本', language: '语言', text: '文本', updateTime: '更新时间' },
+    filters: { textKey: '屏幕文本', language: '语言', textLike: '文本' },
+    enums: {
+      textKey: {
+        welcome: '欢迎',
+        insertItem: '请投入物品',
+        itemAccepted: '物品已接收',
+        itemRejected: '物品被拒收（附原因）',
+        sessionTotal: '本次合计',
+        choosePayout: '选择兑付方式',
+        printReceipt: '正在打印收据',
+        thankYou: '谢谢',
+        binFull: '回收箱已满',
+        outOfService: '暂停服务',
+        closed: '已关闭（营业时间外）',
+        consumerRefused: '拒绝服务（已禁用）',
+      },
+      language: { en: '英语', zh: '简体中文', zhHant: '繁体中文' },
+    },
+  },
+  h30config: {
+    name: 'H30 设置',
+    fields: { id: 'ID', setting: '设置项', value: '取值', updateTime: '更新时间' },
+    filters: { setting: '设置项' },
+    enums: {
+      setting: {
+        conveyorSpeed: '传送带速度（1–10）',
+        compaction: '压缩（on/off）',
+        maxItemsPerSession: '每次最多物品数（1–500）',
+        idleTimeoutSeconds: '空闲超时秒数（10–600）',
+        cameraExposure: '相机曝光（1–100）',
+        screenBrightness: '屏幕亮度 %（10–100）',
+        printerEnabled: '收据打印机（on/off）',
+      },
+    },
+    validation: { range: '取值为 %{min} 到 %{max} 之间的整数', switch: '取值为 on 或 off' },
+  },
 };

@@ -1,10 +1,12 @@
 // Rules of single configuration kinds that their declarations cannot say (docs/machine-configuration.md):
 // hooks run before the shared versioning ones (./versions.ts). Keyed by declaration name like every
 // resource's hooks (server/resources/index.ts); the shared mechanism never looks at these names.
+import { h30ValueIssue } from '../../resources/configurationTexts';
 import { hasAtMostDecimals } from '../../resources/validation';
 import type { ResourceHooks, Values } from '../crud/hooks';
 import type { Caller } from '../auth/principal';
 import { invalidField } from '../lib/errors';
+import { GROUP_RULES } from './groupRules';
 
 /** A refund value has no more decimals than its `decimals` say (0.125 with 2 decimals is refused, never rounded). */
 const checkDecimals = (record: Values) => {
@@ -14,10 +16,21 @@ const checkDecimals = (record: Values) => {
   }
 };
 
+/** An H30 setting's value fits its key: a whole number in the key's range, or on / off (1004 naming the range). */
+const checkH30Value = (record: Values) => {
+  const issue = typeof record.setting === 'string' && typeof record.value === 'string' ? h30ValueIssue(record.setting, record.value) : null;
+  if (issue) throw invalidField('value', issue.message, '1004', issue.values);
+};
+
 /** No currency given: the license account's (the currency its refund values are shown in). */
 const currencyOf = (caller: Caller) => caller.principal.licenseAccountCurrency ?? 'HKD';
 
 export const KIND_RULES: Readonly<Record<string, ResourceHooks>> = {
+  h30config: {
+    beforeCreate: async (_context, input) => checkH30Value(input),
+    // the record as it will be stored: a new setting checks the stored value, a new value the stored setting
+    beforeUpdate: async (_context, _id, input, _values, existing) => checkH30Value({ ...existing, ...input }),
+  },
   refund: {
     beforeCreate: async ({ caller }, input, values) => {
       checkDecimals(input);
@@ -28,4 +41,5 @@ export const KIND_RULES: Readonly<Record<string, ResourceHooks>> = {
       if ('currency' in input && !input.currency) input.currency = values.currency = currencyOf(caller);
     },
   },
+  ...GROUP_RULES,
 };

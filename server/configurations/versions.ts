@@ -2,7 +2,7 @@
 // configuration kind's items keeps a snapshot of all of them in the writer's license account, in the write's
 // own transaction (a rolled-back write keeps none; a write that changes nothing keeps none either). The hooks
 // are the same for every kind; a kind's own rules come as hooks of their own, run first.
-import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { diffConfigurations, sortItems, toContentItem, type ConfigurationItem, type ConfigurationKind } from '../../resources/machineConfiguration';
 import type { Caller } from '../auth/principal';
 import type { HookContext, ResourceHooks } from '../crud/hooks';
@@ -20,13 +20,19 @@ const accountOf = (caller: Caller) => {
 
 /** The kind's items in the caller's account as a version holds them, less `leaving` (rows a delete removes). */
 const currentItems = async ({ tx, caller, model }: HookContext, kind: ConfigurationKind, leaving: number[] = []): Promise<ConfigurationItem[]> => {
-  const rows = await tx
+  const rows = (await tx
     .select()
     .from(model.table)
-    .where(and(scopeCondition(model, caller), leaving.length ? notInArray(model.id, leaving) : undefined));
+    .where(and(scopeCondition(model, caller), leaving.length ? notInArray(model.id, leaving) : undefined))) as Array<Record<string, unknown>>;
+  // a multiReference's ids from its join table, ascending (written before the after-write hooks run)
+  for (const [name, join] of Object.entries(model.joins)) {
+    const ids = rows.map((row) => row.id as number);
+    const links = ids.length ? await tx.select({ from: join.from, to: join.to }).from(join.table).where(inArray(join.from, ids)).orderBy(asc(join.to)) : [];
+    for (const row of rows) row[name] = links.filter((link) => link.from === row.id).map((link) => link.to);
+  }
   return sortItems(
     kind.declaration,
-    rows.map((row) => toContentItem(kind.declaration, row as Record<string, unknown>)),
+    rows.map((row) => toContentItem(kind.declaration, row)),
   );
 };
 

@@ -86,12 +86,18 @@ export const uniqueViolation = (model: ResourceModel, error: unknown, input: Val
   const fromIndex = fromDocument ? [fromDocument] : constraint ? uniqueIndexFields(model).get(constraint) : undefined;
   // An index the Drizzle table does not name (e.g. created by the server at run time): the only unique field.
   const fields = fromIndex ?? (declared.length === 1 ? declared : []);
-  const field = fields.find((name) => name in input) ?? fields[0];
+  // an item named by several fields, all sent: named by them all ("Screen text / Language "Welcome / English"")
+  const sent = fields.filter((name) => name in input);
+  const named = sent.length > 1 ? sent : [fields.find((name) => name in input) ?? fields[0]].filter(Boolean);
+  const field = named[0];
   if (!field) return null;
-  const raw = input[field] === undefined || input[field] === null ? '' : String(input[field]);
-  // an enum's value by its label ("Item type "Can" already exists"), as the form showed it
-  const value = model.declaration.fields[field]?.type === 'enum' && raw ? label(model, locale, `resources.${model.declaration.name}.enums.${field}.${raw}`, raw) : raw;
-  return new AppError('2002', { issues: [{ field, message: 'validation.unique', values: { label: fieldLabel(model, field, locale), value } }] });
+  const shown = (name: string) => {
+    const raw = input[name] === undefined || input[name] === null ? '' : String(input[name]);
+    // an enum's value by its label ("Item type "Can" already exists"), as the form showed it
+    return model.declaration.fields[name]?.type === 'enum' && raw ? label(model, locale, `resources.${model.declaration.name}.enums.${name}.${raw}`, raw) : raw;
+  };
+  const values = { label: named.map((name) => fieldLabel(model, name, locale)).join(' / '), value: named.map(shown).join(' / ') };
+  return new AppError('2002', { issues: [{ field, message: 'validation.unique', values }] });
 };
 
 interface ReferenceHolder {

@@ -2,6 +2,7 @@
 import type { PasswordHasher } from '../auth/passwords';
 import type { ResourceHooks } from '../crud/hooks';
 import { CONFIGURATION_HOOKS } from '../configurations/hooks';
+import { CONFIG_TEMPLATE_HOOKS } from '../configTemplates/hooks';
 import { accountHooks } from './account';
 import { permissionHooks } from './permission';
 import { roleHooks } from './role';
@@ -34,6 +35,7 @@ export const resourceHooks = (hasher: PasswordHasher): Record<string, ResourceHo
   deploymentPackage: deploymentPackageHooks,
   deployment: deploymentHooks,
   ...CONFIGURATION_HOOKS,
+  ...CONFIG_TEMPLATE_HOOKS,
   defaultPromotion: defaultPromotionHooks,
   servicePersonnel: servicePersonnelHooks(hasher),
   personnelAccessLevel: personnelAccessLevelHooks,

@@ -25,6 +25,7 @@ interface MachineRecord {
   id: number;
   serialNumber: string;
   termType: string;
+  fleetId: number | null;
   sts: string;
   binCount: number | null;
   binEmptyHeight: number | null;
@@ -87,6 +88,7 @@ export const httpSource = async (options: HttpSourceOptions): Promise<{ machines
     id: record.id,
     serialNumber: record.serialNumber,
     termType: record.termType,
+    fleetId: record.fleetId,
     binCount: record.binCount ?? 1,
     binEmptyHeight: record.binEmptyHeight,
     binFullHeight: record.binFullHeight,

@@ -49,7 +49,7 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
   const accounts = [...new Set(rows.map((row) => row.licenseAccountId))];
   const institutes = accounts.length
     ? await db
-        .select({ id: donationInstitute.id, licenseAccountId: donationInstitute.licenseAccountId })
+        .select({ id: donationInstitute.id, name: donationInstitute.name, licenseAccountId: donationInstitute.licenseAccountId })
         .from(donationInstitute)
         .where(inArray(donationInstitute.licenseAccountId, accounts))
     : [];
@@ -61,6 +61,7 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
     licenseAccountId: row.licenseAccountId,
     serialNumber: row.serialNumber,
     termType: row.termType,
+    fleetId: row.fleetId,
     binCount: row.binCount,
     binEmptyHeight: row.binEmptyHeight,
     binFullHeight: row.binFullHeight,
@@ -71,6 +72,9 @@ export const startInProcessSimulation = async (app: FastifyInstance, options: In
     softwareVersion: row.softwareVersion,
     bins: bins.filter((bin) => bin.rvmId === row.id),
     donationInstituteIds: institutes.filter((institute) => institute.licenseAccountId === row.licenseAccountId).map((institute) => institute.id),
+    donationInstituteNames: Object.fromEntries(
+      institutes.filter((institute) => institute.licenseAccountId === row.licenseAccountId).map((institute) => [institute.id, institute.name]),
+    ),
     ...(popularity.has(row.id) ? { sessionsPerDay: popularity.get(row.id) } : {}),
   }));
 

@@ -180,7 +180,7 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
     this.deploys = new DeployRunner(this, this.random.deploy, { ...NO_DEPLOY_FAULTS, ...options.deployFaults }, new Set(options.badPackages));
     this.installed = new InstalledPackages(profile.softwareVersion ?? this.model.softwareVersions.at(-1)!);
     this.roster = new MachineRoster(stream('roster'));
-    this.settings = new MachineSettings(profile.termType);
+    this.settings = new MachineSettings(profile.termType, profile.fleetId ?? null);
     this.promotion = new PromotionScreen();
   }
 
@@ -228,6 +228,16 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
 
   openAlarms(): string[] {
     return [...this.alarms.keys()];
+  }
+
+  /**
+   * What its screen says now, in its screen language (a lang package's texts, else its factory ones): the welcome
+   * text while Up, out of service while Down, closed while asleep. The protocol carries no screen text: the remote
+   * diagnosis file says it (docs/machine-protocol.md#configuration-packages).
+   */
+  screenNow(): string {
+    const status = this.desiredStatus();
+    return this.settings.screenText(status === 'Down' ? 'outOfService' : status === 'Sleep' ? 'closed' : 'welcome');
   }
 
   start() {
@@ -557,6 +567,8 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
       `open alarms: ${this.openAlarms().join(', ') || 'none'}`,
       ...this.bins.map((bin) => `bin ${bin.binNo} ${bin.itemType}: ${fillOf(bin)}% (${bin.count} items, sensor ${heightOf(bin, this.limits)} cm)`),
       `opening hours ${this.onTime ?? '00:00'}-${this.offTime ?? '23:59'}; sessions since start ${this.stats.sessions}`,
+      `screen (${this.settings.screenLanguage()}): ${JSON.stringify(this.screenNow())}`,
+      ...[this.settings.h30Summary()].filter((summary) => summary !== null).map((summary) => `H30 settings: ${summary}`),
       ...['sorter', 'compactor', 'camera', 'conveyor', 'paymentReader'].map((unit) => `${unit}: ${this.random.commands.chance(0.9) ? 'OK' : 'WARN (check soon)'}`),
     ];
   }

@@ -1,12 +1,14 @@
 // What a simulated machine keeps of its configuration packages (docs/machine-configuration.md "On the machine",
-// docs/machine-protocol.md "Configuration packages"): the refund table, the assortment, the sorting and its
-// main config. Until a package of a kind is applied the machine keeps its factory behaviour for that kind.
-import { ITEM_TYPES, type ItemType } from '../../resources/fleetCatalogue';
+// docs/machine-protocol.md "Configuration packages"): the refund table, the assortment, the sorting, its
+// main config, its screen texts (lang) and, on an H30, its H30 settings. Until a package of a kind is applied the machine keeps its factory behaviour for that kind.
+import { EVERY_MACHINE } from '../../resources/configurationGroups';
+import { ITEM_TYPES, PAYOUT_METHODS, type ItemType, type PayoutMethod } from '../../resources/fleetCatalogue';
 import { CONFIGURATION_FORMAT, type ConfigurationContent, type ConfigurationItem } from '../../resources/machineConfiguration';
-import type { Thresholds } from './world';
+import { H30_MODEL, H30_SETTINGS, h30ValueIssue, MACHINE_TEXT_KEYS, type H30SettingKey, type MachineTextKey } from '../../resources/configurationTexts';
+import type { PayoutOption, Thresholds } from './world';
 
 /** The package resource types read here (resources/configurationKinds.ts). */
-const KEPT = new Set(['refund', 'assortment', 'sorting', 'main']);
+const KEPT = new Set(['refund', 'assortment', 'sorting', 'main', 'group', 'payout', 'lang']);
 
 export interface MainSettings extends Thresholds {
   onTime: string;
@@ -17,6 +19,38 @@ export interface MainSettings extends Thresholds {
 
 const isItemType = (value: unknown): value is ItemType => typeof value === 'string' && (ITEM_TYPES as readonly string[]).includes(value);
 const numberOf = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** What a machine's screen says until a lang package sets a text (its factory texts, English). */
+export const FACTORY_TEXTS: Readonly<Record<MachineTextKey, string>> = {
+  welcome: 'Welcome! Recycle your bottles and cans here.',
+  insertItem: 'Please insert one item at a time.',
+  itemAccepted: 'Item accepted.',
+  itemRejected: 'Item rejected: please take it back.',
+  sessionTotal: 'Your refund so far:',
+  choosePayout: 'How would you like your refund?',
+  printReceipt: 'Printing your receipt…',
+  thankYou: 'Thank you for recycling!',
+  binFull: 'This bin is full: some items cannot be taken.',
+  outOfService: 'Out of service. Sorry for the inconvenience.',
+  closed: 'Closed. Please come back during opening hours.',
+  consumerRefused: 'Sorry, this machine cannot serve you.',
+};
+const isPayoutMethod = (value: unknown): value is PayoutMethod => typeof value === 'string' && (PAYOUT_METHODS as readonly string[]).includes(value);
+/** A comma-separated list of a package (`a, b, c`). */
+const listOf = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean)
+    : [];
+
+/** A machine group of the applied group package: the machine is in it by its model or its fleet. */
+interface MachineGroup {
+  name: string;
+  models: string[];
+  fleets: number[];
+}
 
 /** The content a package carries, if it is a configuration of `resourceType` (a machine reads strictly). */
 export const readConfiguration = (resourceType: string, content: Buffer): ConfigurationContent | null => {
@@ -38,12 +72,23 @@ export class MachineSettings {
   private assortmentRefund: Map<string, number> | null = null;
   private sorting: Map<ItemType, number> | null = null;
   main: MainSettings | null = null;
+  /** Screen texts by `<language>:<textKey>` (a lang package). */
+  private texts: Map<string, string> | null = null;
+  /** The H30 settings of an h30config package (H30 machines only); settings it does not list keep the factory's. */
+  h30: Partial<Record<H30SettingKey, string>> | null = null;
+  /** Machine groups (a group package), and payout items in key order (a payout package). */
+  private groups: MachineGroup[] | null = null;
+  private payoutItems: ConfigurationItem[] | null = null;
 
-  /** `model`: the machine's termType, whose main config row it takes (else the `*` row). */
-  constructor(private readonly model: string) {}
+  /** `model`: the machine's termType, whose main config row it takes (else the `*` row); `fleetId`: its fleet (machine groups). */
+  constructor(
+    private readonly model: string,
+    private readonly fleetId: number | null = null,
+  ) {}
 
   keeps(resourceType: string) {
-    return KEPT.has(resourceType);
+    // an H30 config is for H30 machines: another model only counts and hashes it (applied, nothing changes)
+    return KEPT.has(resourceType) || (resourceType === 'h30config' && this.model === H30_MODEL);
   }
 
   /** Replaces the kind's settings with the package's (a package is the whole configuration); a text says why it cannot. */
@@ -51,6 +96,8 @@ export class MachineSettings {
     const read = readConfiguration(resourceType, content);
     if (!read) return `Configuration package unreadable (${resourceType})`;
     const items: ConfigurationItem[] = read.items;
+    if (resourceType === 'lang') return this.applyTexts(items);
+    if (resourceType === 'h30config') return this.applyH30(items);
     if (resourceType === 'refund') {
       this.productRefund = new Map();
       this.typeRefund = new Map();
@@ -82,8 +129,48 @@ export class MachineSettings {
         language: String(row.language),
         volume: Number(row.volume),
       };
+    } else if (resourceType === 'group') {
+      this.groups = items
+        .filter((item) => item.kind === 'machines' && typeof item.name === 'string')
+        .map((item) => ({
+          name: String(item.name),
+          models: listOf(item.models),
+          fleets: Array.isArray(item.fleets) ? item.fleets.filter((fleet): fleet is number => typeof fleet === 'number') : [],
+        }));
+    } else if (resourceType === 'payout') {
+      this.payoutItems = items.filter((item) => isPayoutMethod(item.method) && typeof item.machineGroup === 'string');
     }
     return null;
+  }
+
+  /** The machine groups it is in, by its model or its fleet (no group package applied: none). */
+  groupNames(): Set<string> {
+    const fleet = this.fleetId;
+    return new Set((this.groups ?? []).filter((group) => group.models.includes(this.model) || (fleet !== null && group.fleets.includes(fleet))).map((group) => group.name));
+  }
+
+  /**
+   * The payout methods its payout package enables for it, with their parameters; null: no payout package
+   * applied (every method). Per method, an item of a group the machine is in decides (the first such group by
+   * name), else the `*` item; a method no item enables is off.
+   */
+  payoutOptions(): PayoutOption[] | null {
+    if (!this.payoutItems) return null;
+    const mine = this.groupNames();
+    const deciding = new Map<string, ConfigurationItem>();
+    for (const item of this.payoutItems) {
+      if (item.machineGroup !== EVERY_MACHINE && mine.has(String(item.machineGroup)) && !deciding.has(String(item.method))) deciding.set(String(item.method), item);
+    }
+    for (const item of this.payoutItems) if (item.machineGroup === EVERY_MACHINE && !deciding.has(String(item.method))) deciding.set(String(item.method), item);
+    return [...deciding.values()]
+      .filter((item) => item.enabled !== false)
+      .map((item) => ({
+        method: item.method as PayoutMethod,
+        minAmount: numberOf(item.minAmount),
+        maxAmount: numberOf(item.maxAmount),
+        validityDays: numberOf(item.validityDays),
+        institutes: item.method === 'donation' ? listOf(item.institutes) : null,
+      }));
   }
 
   /** An applied assortment lists the barcode (no assortment applied: every barcode is known). */
@@ -98,6 +185,55 @@ export class MachineSettings {
       if (own !== undefined) return own;
     }
     return this.typeRefund?.get(itemType);
+  }
+
+  private applyTexts(items: ConfigurationItem[]) {
+    const texts = new Map<string, string>();
+    for (const item of items) {
+      if (typeof item.language === 'string' && typeof item.text === 'string' && (MACHINE_TEXT_KEYS as readonly unknown[]).includes(item.textKey)) {
+        texts.set(`${item.language}:${String(item.textKey)}`, item.text);
+      }
+    }
+    this.texts = texts;
+    return null;
+  }
+
+  /** Every listed setting must fit its type and range (a machine reads strictly: else `failed`, nothing changes). */
+  private applyH30(items: ConfigurationItem[]) {
+    const values: Partial<Record<H30SettingKey, string>> = {};
+    for (const item of items) {
+      const setting = String(item.setting);
+      if (!(setting in H30_SETTINGS) || typeof item.value !== 'string' || h30ValueIssue(setting, item.value)) return `H30 setting ${setting} unreadable`;
+      values[setting as H30SettingKey] = item.value;
+    }
+    this.h30 = values;
+    return null;
+  }
+
+  /** The language its screen shows: its main config's, else English. */
+  screenLanguage(): string {
+    return this.main?.language ?? 'en';
+  }
+
+  /** A text of its screen: the lang package's in the screen language, else its English one, else the factory text. */
+  screenText(key: MachineTextKey): string {
+    return this.texts?.get(`${this.screenLanguage()}:${key}`) ?? this.texts?.get(`en:${key}`) ?? FACTORY_TEXTS[key];
+  }
+
+  /** The most items a consumer may feed in one session (an H30 config's maxItemsPerSession); undefined: no limit of its own. */
+  maxItems(): number | undefined {
+    const value = this.h30?.maxItemsPerSession;
+    return value === undefined ? undefined : Number(value);
+  }
+
+  /** Its H30 settings as its diagnosis file says them (`conveyorSpeed 7, maxItemsPerSession 2`); none applied: null. */
+  h30Summary(): string | null {
+    if (!this.h30) return null;
+    return (
+      Object.entries(this.h30)
+        .map(([setting, value]) => `${setting} ${value}`)
+        .join(', ') || 'factory'
+    );
   }
 
   /** The bin number an item type goes to, when a sorting says. */

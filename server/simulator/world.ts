@@ -32,6 +32,10 @@ export interface MachineProfile {
   sessionsPerDay?: number;
   /** Donation institutes a consumer may pick (ids in the console); without them nobody donates. */
   donationInstituteIds?: readonly number[];
+  /** Their names by id (a payout package names the institutes donation offers). */
+  donationInstituteNames?: Readonly<Record<number, string>>;
+  /** Its fleet (a machine group of a group package may hold it by fleet). */
+  fleetId?: number | null;
 }
 
 export interface BinLevel {
@@ -128,7 +132,42 @@ export interface SessionSettings {
   accepts(barcode: string | undefined): boolean;
   refundOf(itemType: ItemType, barcode: string | undefined): number | undefined;
   binOf(itemType: ItemType): number | undefined;
+  /** The most items one session takes (an H30 config's max. items per session); undefined or absent: no limit of its own. */
+  maxItems?(): number | undefined;
+  /** The payout methods its payout package enables (machineSettings.ts); null or absent: every method. */
+  payoutOptions?(): PayoutOption[] | null;
 }
+
+/** A payout method a payout package enables, with its parameters (docs/machine-protocol.md#configuration-packages). */
+export interface PayoutOption {
+  method: PayoutMethod;
+  /** A session's refund below the minimum or above the maximum cannot take it. */
+  minAmount: number | null;
+  maxAmount: number | null;
+  validityDays: number | null;
+  /** Donation: the institutes' names a consumer may pick from. */
+  institutes: string[] | null;
+}
+
+/**
+ * The payout methods a consumer may take for `total` (what the payout package enables and its amounts admit,
+ * donation only with a known institute), weighted as the demo seed's mix; a consumer can always cancel.
+ */
+const payoutChoices = (options: readonly PayoutOption[], total: number, profile: MachineProfile) => {
+  const institutes = (option: PayoutOption) =>
+    (profile.donationInstituteIds ?? []).filter((id) => option.institutes?.includes(profile.donationInstituteNames?.[id] ?? '') ?? false);
+  const open = options.filter(
+    (option) =>
+      (option.minAmount === null || total >= option.minAmount) &&
+      (option.maxAmount === null || total <= option.maxAmount) &&
+      (option.method !== 'donation' || institutes(option).length > 0),
+  );
+  const donation = open.find((option) => option.method === 'donation');
+  return {
+    table: new WeightedTable(PAYOUT_MIX.filter(([method]) => method === 'userCancelledPayment' || open.some((option) => option.method === method))),
+    donations: donation ? institutes(donation) : [],
+  };
+};
 
 export interface SessionDraft {
   items: SessionItem[];
@@ -159,7 +198,7 @@ export const drawSession = (
   settings?: SessionSettings,
 ): SessionDraft => {
   const rejectReasons = new WeightedTable(model.rejectProfile);
-  const itemCount = Math.min(40, 1 + Math.floor(random.exponential(5)));
+  const itemCount = Math.min(40, settings?.maxItems?.() ?? 40, 1 + Math.floor(random.exponential(5)));
   const accepted = bins.map(() => 0);
   const items: SessionItem[] = [];
   let thousandths = 0;
@@ -194,8 +233,11 @@ export const drawSession = (
     });
   }
   const anyAccepted = accepted.some((count) => count > 0);
-  let payoutMethod: PayoutMethod = !anyAccepted && random.chance(0.7) ? 'userCancelledPayment' : new WeightedTable(PAYOUT_MIX).pick(random);
-  const donations = profile.donationInstituteIds ?? [];
+  // a payout package limits the choice to the methods it enables for this machine (and the amount they admit)
+  const options = settings?.payoutOptions?.();
+  const choices = options ? payoutChoices(options, thousandths / 1000, profile) : null;
+  let payoutMethod: PayoutMethod = !anyAccepted && random.chance(0.7) ? 'userCancelledPayment' : (choices?.table ?? new WeightedTable(PAYOUT_MIX)).pick(random);
+  const donations = choices?.donations ?? profile.donationInstituteIds ?? [];
   if (payoutMethod === 'donation' && donations.length === 0) payoutMethod = 'receipt';
   const regular = Math.floor(Math.pow(random.next(), 2.5) * 4000);
   const userId =

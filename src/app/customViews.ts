@@ -22,6 +22,9 @@ export const CUSTOM_VIEWS: Readonly<Record<string, ComponentType>> = {
   deployments: lazy(() => import('../deployments/DeploymentsScreen')),
   // a machine configuration kind's items with its versions (docs/machine-configuration.md)
   configurationList: lazy(() => import('../configurations/ConfigurationList')),
+  // Service › generateConfigFile: templates and contents tabs, the Generate dialog (docs/machine-configuration.md#generate-config-file)
+  configTemplateList: lazy(() => import('../configTemplates/TemplateTabs').then((module) => ({ default: module.ConfigTemplateList }))),
+  configTemplateContentList: lazy(() => import('../configTemplates/TemplateTabs').then((module) => ({ default: module.ConfigTemplateContentList }))),
   // Service personnel with its settings tab, and Ban management with its package button (docs/service-personnel.md)
   servicePersonnelList: lazy(() => import('../personnel/PersonnelLists').then((module) => ({ default: module.ServicePersonnelList }))),
   personnelAccessLevelList: lazy(() => import('../personnel/PersonnelLists').then((module) => ({ default: module.PersonnelAccessLevelList }))),

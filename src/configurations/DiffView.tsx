@@ -10,7 +10,10 @@ import type { Item, VersionDiff } from './types';
 const useValueText = (declaration: ResourceDeclaration) => {
   const translate = useTranslate();
   return (field: string, value: unknown) => {
-    if (value === null || value === undefined || value === '') return translate('machineConfiguration.diff.empty');
+    if (value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length)) return translate('machineConfiguration.diff.empty');
+    if (typeof value === 'boolean') return translate(value ? 'generic.boolean.true' : 'generic.boolean.false');
+    // a multiReference's ids (a group's fleets)
+    if (Array.isArray(value)) return value.join(', ');
     return declaration.fields[field]?.type === 'enum' ? translate(enumLabel(declaration, field, value as string)) : String(value);
   };
 };

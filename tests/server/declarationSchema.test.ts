@@ -60,9 +60,14 @@ describe('declarations and their columns', () => {
         // a partial index (e.g. refund: an item type once among the rows without a barcode) backs its field too
         if (!index.config.unique) continue;
         const fields = index.config.columns.map((column) => fieldOf.get((column as IndexColumn).name));
-        // (license_account_id, field) is "unique in the account": the account column is no field
-        const own = fields.filter((name) => name && name !== 'licenseAccountId');
+        // (license_account_id, field) is "unique in the account": the account column is no field; likewise
+        // (parent, field) with a parent reference that cascades is "unique in its parent" (a template's content ids)
+        const parent = (name: string) => model.declaration.fields[name]?.type === 'reference' && model.declaration.fields[name]?.onDelete === 'cascade';
+        const own = fields.filter((name) => name && name !== 'licenseAccountId' && !parent(name));
         if (own.length === 1) indexed.add(own[0]!);
+        // an index on several fields all declared unique backs each of them: the item is named by the combination
+        // (a lang config text per text key and language, docs/machine-configuration.md#lang-config)
+        else if (own.every((name) => model.declaration.fields[name!]?.unique)) for (const name of own) indexed.add(name!);
       }
       for (const [name, field] of Object.entries(model.declaration.fields)) {
         if (field.unique && !indexed.has(name)) drift.push(`${model.declaration.name}.${name}: unique without a unique index`);

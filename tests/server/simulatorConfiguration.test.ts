@@ -1,8 +1,8 @@
 // Configuration packages on simulated machines (docs/machine-configuration.md "On the machine"): the real
 // server (API, versions, packages, rollout job, embedded gateway, signed download) and one virtual machine.
 // A refund version deployed to it changes the refund of its next sessions; an assortment version makes it
-// reject every barcode the assortment does not list with reason 2; a sorting moves items to its bins; a main
-// config puts it to sleep.
+// reject every barcode the assortment does not list with reason 2; a sorting moves items to its bins; a group and
+// a payout limit its consumers to the methods enabled for its group; a main config puts it to sleep.
 import { createServer, type AddressInfo } from 'node:net';
 import { and, eq, gt, inArray } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ describeOneBackend(
         .returning();
       const secret = await issueCredential(server.db, row, null);
       machine = new VirtualMachine({
-        profile: { serialNumber: row.serialNumber, termType: 'H30', binCount: 2, softwareVersion: '5.0.0', sessionsPerDay: 40 },
+        profile: { serialNumber: row.serialNumber, termType: 'H30', binCount: 2, softwareVersion: '5.0.0', sessionsPerDay: 40, fleetId: root.id },
         credentials: { serialNumber: row.serialNumber, secret, brokerUrl: server.app.services.gateway.machineUrl! },
         seed: 'configuration',
         speed: 1000,
@@ -150,6 +150,33 @@ describeOneBackend(
       // nothing outside the assortment is accepted; the unknown ones are refused as "not in database"
       expect(withBarcode.filter((item) => item.rejectReason === null && item.barcode !== listed)).toEqual([]);
       expect(withBarcode.filter((item) => item.barcode !== listed).some((item) => item.rejectReason === 2)).toBe(true);
+    });
+
+    it('pays only by the methods a deployed payout enables for its machine group', async () => {
+      const paidSince = async (since: Date) =>
+        new Set(
+          (
+            await server.db
+              .select({ payoutMethod: consumerSession.payoutMethod })
+              .from(consumerSession)
+              .where(and(eq(consumerSession.rvmId, row.id), gt(consumerSession.endTime, since)))
+          ).map((session) => session.payoutMethod),
+        );
+      // so far every method (octopus the most common)
+      expect(await paidSince(new Date(0))).toContain('octopus');
+      await ok('POST', '/configuration/group', { name: 'Configured fleet', kind: 'machines', fleets: [row.fleetId] });
+      await deployLatest('group', '/configuration/group');
+      await ok('POST', '/configuration/payout', { machineGroup: '*', method: 'octopus', enabled: true });
+      await ok('POST', '/configuration/payout', { machineGroup: '*', method: 'receipt', enabled: true, validityDays: 30 });
+      await ok('POST', '/configuration/payout', { machineGroup: 'Configured fleet', method: 'octopus', enabled: false });
+      await ok('POST', '/configuration/payout', { machineGroup: 'Configured fleet', method: 'alipayHK', enabled: true });
+      await deployLatest('payout', '/configuration/payout');
+      const since = new Date(Date.now() - 1);
+      await sessions(20);
+      const methods = await paidSince(since);
+      // the group's octopus item turns off the * one for this machine (its fleet is in the group)
+      expect([...methods].filter((method) => !['receipt', 'alipayHK', 'userCancelledPayment'].includes(method!))).toEqual([]);
+      expect(methods.has('receipt') || methods.has('alipayHK')).toBe(true);
     });
 
     it('sleeps outside the on/off times of a deployed main config', async () => {

@@ -255,18 +255,18 @@ describe('menu screens', () => {
 
   it("an area's own page lists the screens of the area the user may open", async () => {
     const user = userEvent.setup();
-    // group: a screen not built yet (setup became the packages list, assortment a configuration kind)
-    consoleHarness({ user: holding('service:performance', 'service:group') }).renderApp('/service/serviceManager');
+    // imageClassify: a screen not built yet (setup became the packages list, group a configuration kind)
+    consoleHarness({ user: holding('service:performance', 'service:imageClassify') }).renderApp('/service/serviceManager');
     expect(await screen.findByRole('heading', { name: t('menu.service') }, WAIT)).toBeTruthy();
     expect(screen.getByText(t('app.area.intro'))).toBeTruthy();
     const main = screen.getByRole('main');
     const links = within(main)
       .getAllByRole('link')
       .map((link) => link.textContent);
-    expect(links).toEqual([t('menu.performance'), t('menu.group')]);
-    await user.click(within(main).getByRole('link', { name: t('menu.group') }));
+    expect(links).toEqual([t('menu.performance'), t('menu.imageClassify')]);
+    await user.click(within(main).getByRole('link', { name: t('menu.imageClassify') }));
     expect(await screen.findByText(t('app.notAvailable.message'), {}, WAIT)).toBeTruthy();
-    expect(screen.getByRole('heading', { name: t('menu.group') })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: t('menu.imageClassify') })).toBeTruthy();
   });
 
   it('a screen that crashes shows the error page inside the shell; leaving it recovers', async () => {

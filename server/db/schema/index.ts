@@ -17,5 +17,8 @@ export * from './rollouts';
 export * from './hookups';
 export * from './personnel';
 export * from './machineConfiguration';
+export * from './configurationGroups';
+export * from './configurationTexts';
+export * from './configTemplates';
 export * from './promotions';
 export * from './aiTraining';

@@ -1,0 +1,66 @@
+// Labels of the group and payout configuration kinds (resources/configurationGroups.ts,
+// docs/machine-configuration.md#group and #payout); they join the others under `resources`.
+const methods = {
+  loyaltyAccount: 'Loyalty account',
+  supermarket: 'Supermarket',
+  receipt: 'Receipt',
+  octopus: 'Octopus',
+  alipayHK: 'AlipayHK',
+  ticket: 'Ticket',
+  thirdPartyPayment: 'Third party payment',
+  donation: 'Donation',
+} as const;
+
+export const groupResources = {
+  group: {
+    name: 'Group |||| Groups',
+    fields: {
+      id: 'ID',
+      name: 'Name',
+      kind: 'Group of',
+      models: 'Machine models',
+      fleets: 'Fleets',
+      barcodes: 'Product barcodes',
+      description: 'Description',
+      updateTime: 'Update time',
+    },
+    filters: { nameLike: 'Name', kind: 'Group of' },
+    enums: { kind: { machines: 'Machines', products: 'Products' } },
+    validation: {
+      name: 'A group name cannot contain * or a comma',
+      barcodes: 'Barcodes of 3 to 20 digits, separated by commas',
+      repeated: '"%{value}" is listed twice',
+      machineMembers: 'A machine group needs machine models or fleets',
+      machinesOnly: 'A machine group holds no product barcodes',
+      productMembers: 'A product group needs product barcodes',
+      productsOnly: 'A product group holds no machine models or fleets',
+      namedByPayout: 'Payout methods apply to group "%{name}": change them first',
+    },
+  },
+  payout: {
+    name: 'Payout method |||| Payout methods',
+    fields: {
+      id: 'ID',
+      machineGroup: 'Machine group',
+      method: 'Payout method',
+      enabled: 'Enabled',
+      minAmount: 'Min. amount',
+      maxAmount: 'Max. amount',
+      validityDays: 'Voucher validity (days)',
+      institutes: 'Donation institutes',
+      updateTime: 'Update time',
+    },
+    filters: { machineGroupLike: 'Machine group', method: 'Payout method', enabled: 'Enabled' },
+    enums: { method: methods },
+    validation: {
+      group: 'A machine group name, or * for every machine',
+      amountRange: 'The max. amount must be above the min. amount',
+      unknownGroup: 'There is no group "%{name}"',
+      productGroup: '"%{name}" is a product group: payout methods apply to machine groups',
+      validityVouchersOnly: 'Only vouchers (receipt, supermarket, ticket) have a validity',
+      institutesDonationOnly: 'Only donation has donation institutes',
+      institutesNeeded: 'Donation needs at least one donation institute',
+      unknownInstitute: 'There is no donation institute "%{name}"',
+    },
+  },
+} as const;
