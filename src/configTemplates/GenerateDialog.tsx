@@ -2,37 +2,18 @@
 // a template and the configurations, preview the generated file (monospace, scrollable), then make it a package of
 // type `config`; once made, "Deploy it" opens the new-deployment form with the package chosen (as the versions
 // dialog does, src/configurations/VersionsDialog.tsx).
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslate } from 'ra-core';
 import { useCanAccess } from 'react-admin';
-import { Link as RouterLink } from 'react-router-dom';
-import {
-  Alert,
-  Box,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  FormGroup,
-  FormLabel,
-  MenuItem,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, FormGroup, FormLabel, MenuItem, TextField, Typography } from '@mui/material';
 import { CONFIGURATION_KINDS } from '../../resources/configurationKinds';
 import { CONFIG_FILE_RESOURCE_TYPE, configTemplate } from '../../resources/configTemplates';
 import { deploymentPackage } from '../../resources/deploymentPackage';
-import { newDeploymentPath } from '../deployments/paths';
 import { LoadState } from '../kit/LoadState';
 import { useApiQuery } from '../kit/useApiQuery';
 import { useConsoleServices } from '../layout/ConsoleServices';
-import { ApiError } from '../providers/httpTypes';
 import { resourceNameOf } from '../providers/registry';
-import { issuesOf } from '../providers/wire';
-import type { MadePackage } from '../configurations/types';
+import { PackageForm } from '../configurations/PackageForm';
 
 interface Generated {
   templateId: number;
@@ -46,106 +27,6 @@ interface Generated {
 }
 
 const KINDS = Object.keys(CONFIGURATION_KINDS);
-const FIELDS = ['name', 'version', 'adaptedModels', 'activationTime', 'description'] as const;
-type Field = (typeof FIELDS)[number];
-
-const PackageOfFile = ({ generated, kinds }: { generated: Generated; kinds: string[] }) => {
-  const translate = useTranslate();
-  const { http } = useConsoleServices();
-  const [values, setValues] = useState<Record<Field, string>>({
-    name: generated.fileName.replace(/\.json$/, ''),
-    version: 'v1',
-    adaptedModels: generated.targetModels,
-    activationTime: '',
-    description: '',
-  });
-  const [issues, setIssues] = useState<Partial<Record<Field, string>>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [made, setMade] = useState<MadePackage | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    setIssues({});
-    setFailure(null);
-    try {
-      const body = {
-        templateId: generated.templateId,
-        kinds,
-        name: values.name,
-        version: values.version,
-        adaptedModels: values.adaptedModels,
-        description: values.description || null,
-        activationTime: values.activationTime ? new Date(values.activationTime).toISOString() : null,
-      };
-      setMade(await http.post<MadePackage>(`${configTemplate.apiPath}/generate/package`, body, { silent: true }));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const found = issuesOf(error.data) ?? [];
-      setIssues(Object.fromEntries(found.filter((issue) => (FIELDS as readonly string[]).includes(issue.field)).map((issue) => [issue.field, issue.message])));
-      if (!found.length) setFailure(error.message);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  if (made) {
-    return (
-      <Alert
-        severity="success"
-        data-testid="config-package-made"
-        action={
-          <Button
-            component={RouterLink}
-            to={newDeploymentPath({ packageId: made.id, models: made.adaptedModels.split(',').map((model) => model.trim()) })}
-            variant="outlined"
-            size="small"
-          >
-            {translate('machineConfiguration.package.deploy')}
-          </Button>
-        }
-      >
-        {translate('machineConfiguration.package.created', { name: made.name })}
-      </Alert>
-    );
-  }
-  return (
-    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 1.5 }} data-testid="config-package-form">
-      <Typography variant="subtitle2">{translate('configTemplates.generate.packageTitle')}</Typography>
-      <Typography variant="body2" color="text.secondary">
-        {translate('configTemplates.generate.packageIntro', { type: translate(`resources.deploymentPackage.enums.resourceType.${CONFIG_FILE_RESOURCE_TYPE}`) })}
-      </Typography>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 1.5 }}>
-        {FIELDS.map((field) => (
-          <TextField
-            key={field}
-            size="small"
-            type={field === 'activationTime' ? 'datetime-local' : 'text'}
-            label={translate(`machineConfiguration.package.${field}`)}
-            value={values[field]}
-            onChange={(event) => setValues({ ...values, [field]: event.target.value })}
-            error={Boolean(issues[field])}
-            helperText={issues[field] ?? (field === 'adaptedModels' ? translate('machineConfiguration.package.adaptedModelsHint') : undefined)}
-            slotProps={{ inputLabel: field === 'activationTime' ? { shrink: true } : undefined, htmlInput: { 'data-testid': `config-package-${field}` } }}
-            sx={field === 'description' ? { gridColumn: '1 / -1' } : undefined}
-          />
-        ))}
-      </Box>
-      {failure ? (
-        <Alert severity="error" data-testid="config-package-error">
-          {failure}
-        </Alert>
-      ) : null}
-      <Box>
-        <Button type="submit" variant="contained" disabled={saving} data-testid="config-package-create">
-          {translate('machineConfiguration.package.create')}
-        </Button>
-      </Box>
-    </Box>
-  );
-};
-
 export const GenerateDialog = ({ onClose }: { onClose: () => void }) => {
   const translate = useTranslate();
   const { http } = useConsoleServices();
@@ -272,7 +153,18 @@ export const GenerateDialog = ({ onClose }: { onClose: () => void }) => {
                       {translate('configTemplates.generate.makePackage')}
                     </Button>
                   ) : null}
-                  {packaging ? <PackageOfFile key={generated.content} generated={generated} kinds={kinds} /> : null}
+                  {packaging ? (
+                    <PackageForm
+                      key={generated.content}
+                      path={`${configTemplate.apiPath}/generate/package`}
+                      extraBody={{ templateId: generated.templateId, kinds }}
+                      initial={{ name: generated.fileName.replace(/\.json$/, ''), version: 'v1', adaptedModels: generated.targetModels, activationTime: '', description: '' }}
+                      title={translate('configTemplates.generate.packageTitle')}
+                      resourceType={CONFIG_FILE_RESOURCE_TYPE}
+                      introKey="configTemplates.generate.packageIntro"
+                      testId="config-package"
+                    />
+                  ) : null}
                 </Box>
               ) : (
                 <Typography variant="body2" color="text.secondary">

@@ -1,11 +1,11 @@
-// A saved version made into a package (docs/machine-configuration.md "Packages"): name, package version, models,
-// activation time and description; the server's issues come back onto their inputs. Once made, "Deploy it" opens
-// the new-deployment form with the package (docs/deployments.md).
+// Content made into a package: a saved configuration version (docs/machine-configuration.md "Packages") or a
+// generated config file ("Generate config file"): name, package version, models, activation time and description;
+// the server's issues come back onto their inputs. Once made, "Deploy it" opens the new-deployment form with the
+// package (docs/deployments.md).
 import { useState, type FormEvent } from 'react';
 import { useTranslate } from 'ra-core';
 import { Link as RouterLink } from 'react-router-dom';
 import { Alert, Box, Button, TextField, Typography } from '@mui/material';
-import type { ResourceDeclaration } from '../../resources/types';
 import { newDeploymentPath } from '../deployments/paths';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { ApiError } from '../providers/httpTypes';
@@ -14,17 +14,26 @@ import type { MadePackage } from './types';
 
 const FIELDS = ['name', 'version', 'adaptedModels', 'activationTime', 'description'] as const;
 type Field = (typeof FIELDS)[number];
+export type PackageValues = Record<Field, string>;
 
-export const PackageForm = ({ declaration, version, resourceType, onMade }: { declaration: ResourceDeclaration; version: number; resourceType: string; onMade: () => void }) => {
+export interface PackageFormProps {
+  /** Where the package is made (POST), and what the body carries besides the form's fields. */
+  path: string;
+  extraBody?: Record<string, unknown>;
+  initial: PackageValues;
+  title: string;
+  /** The package's resource type, and the intro text that names it (`%{type}`). */
+  resourceType: string;
+  introKey: string;
+  /** Prefix of the form's test ids. */
+  testId: string;
+  onMade?: () => void;
+}
+
+export const PackageForm = ({ path, extraBody, initial, title, resourceType, introKey, testId, onMade }: PackageFormProps) => {
   const translate = useTranslate();
   const { http } = useConsoleServices();
-  const [values, setValues] = useState<Record<Field, string>>({
-    name: `${declaration.name}-v${version}`,
-    version: `v${version}`,
-    adaptedModels: 'H30',
-    activationTime: '',
-    description: '',
-  });
+  const [values, setValues] = useState<PackageValues>(initial);
   const [issues, setIssues] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [made, setMade] = useState<MadePackage | null>(null);
@@ -37,14 +46,15 @@ export const PackageForm = ({ declaration, version, resourceType, onMade }: { de
     setFailure(null);
     try {
       const body = {
+        ...extraBody,
         name: values.name,
         version: values.version || undefined,
         adaptedModels: values.adaptedModels,
         description: values.description || null,
         activationTime: values.activationTime ? new Date(values.activationTime).toISOString() : null,
       };
-      setMade(await http.post<MadePackage>(`${declaration.apiPath}/versions/${version}/package`, body, { silent: true }));
-      onMade();
+      setMade(await http.post<MadePackage>(path, body, { silent: true }));
+      onMade?.();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const found = issuesOf(error.data) ?? [];
@@ -59,7 +69,7 @@ export const PackageForm = ({ declaration, version, resourceType, onMade }: { de
     return (
       <Alert
         severity="success"
-        data-testid="configuration-package-made"
+        data-testid={`${testId}-made`}
         action={
           <Button
             component={RouterLink}
@@ -76,10 +86,10 @@ export const PackageForm = ({ declaration, version, resourceType, onMade }: { de
     );
   }
   return (
-    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 1.5 }} data-testid="configuration-package-form">
-      <Typography variant="subtitle2">{translate('machineConfiguration.package.title', { version })}</Typography>
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'grid', gap: 1.5 }} data-testid={`${testId}-form`}>
+      <Typography variant="subtitle2">{title}</Typography>
       <Typography variant="body2" color="text.secondary">
-        {translate('machineConfiguration.package.intro', { type: translate(`resources.deploymentPackage.enums.resourceType.${resourceType}`) })}
+        {translate(introKey, { type: translate(`resources.deploymentPackage.enums.resourceType.${resourceType}`) })}
       </Typography>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 1.5 }}>
         {FIELDS.map((field) => (
@@ -92,18 +102,18 @@ export const PackageForm = ({ declaration, version, resourceType, onMade }: { de
             onChange={(event) => setValues({ ...values, [field]: event.target.value })}
             error={Boolean(issues[field])}
             helperText={issues[field] ?? (field === 'adaptedModels' ? translate('machineConfiguration.package.adaptedModelsHint') : undefined)}
-            slotProps={{ inputLabel: field === 'activationTime' ? { shrink: true } : undefined, htmlInput: { 'data-testid': `configuration-package-${field}` } }}
+            slotProps={{ inputLabel: field === 'activationTime' ? { shrink: true } : undefined, htmlInput: { 'data-testid': `${testId}-${field}` } }}
             sx={field === 'description' ? { gridColumn: '1 / -1' } : undefined}
           />
         ))}
       </Box>
       {failure ? (
-        <Alert severity="error" data-testid="configuration-package-error">
+        <Alert severity="error" data-testid={`${testId}-error`}>
           {failure}
         </Alert>
       ) : null}
       <Box>
-        <Button type="submit" variant="contained" disabled={saving} data-testid="configuration-package-create">
+        <Button type="submit" variant="contained" disabled={saving} data-testid={`${testId}-create`}>
           {translate('machineConfiguration.package.create')}
         </Button>
       </Box>

@@ -123,9 +123,12 @@ export const VersionsDialog = ({ declaration, onClose }: { declaration: Resource
               {packaging !== null ? (
                 <PackageForm
                   key={packaging}
-                  declaration={declaration}
-                  version={packaging}
+                  path={`${declaration.apiPath}/versions/${packaging}/package`}
+                  initial={{ name: `${declaration.name}-v${packaging}`, version: `v${packaging}`, adaptedModels: 'H30', activationTime: '', description: '' }}
+                  title={translate('machineConfiguration.package.title', { version: packaging })}
                   resourceType={CONFIGURATION_KINDS[declaration.name]?.resourceType ?? 'configuration'}
+                  introKey="machineConfiguration.package.intro"
+                  testId="configuration-package"
                   onMade={versions.reload}
                 />
               ) : null}
