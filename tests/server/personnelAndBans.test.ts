@@ -2,7 +2,6 @@
 // simulated machine on the real gateway: the personnel package reaches it with salted hashes only (a technician
 // signs in with the password, the visit names the person), and a deployed ban list makes it refuse a banned
 // consumer, the refusal visible in its consumer sessions.
-import { createServer, type AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { deploymentTarget } from '../../server/db/schema/deployments';
@@ -12,15 +11,9 @@ import { DEPLOYMENTS_JOB } from '../../server/deployments/rollout';
 import { issueCredential } from '../../server/gateway/credentials';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
+import { freePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 const port = await freePort();
 const PASSWORD = 'Keypad-4711';
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();

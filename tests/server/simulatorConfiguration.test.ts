@@ -3,7 +3,6 @@
 // A refund version deployed to it changes the refund of its next sessions; an assortment version makes it
 // reject every barcode the assortment does not list with reason 2; a sorting moves items to its bins; a group and
 // a payout limit its consumers to the methods enabled for its group; a main config puts it to sleep.
-import { createServer, type AddressInfo } from 'node:net';
 import { and, eq, gt, inArray } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { deploymentTarget } from '../../server/db/schema/deployments';
@@ -14,15 +13,9 @@ import { issueCredential } from '../../server/gateway/credentials';
 import { PRODUCTS } from '../../server/seed/vocabulary';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
+import { freePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 const port = await freePort();
 
 describeOneBackend(

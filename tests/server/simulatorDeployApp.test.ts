@@ -4,7 +4,6 @@
 // the new version; the failure modes end as the matching delivery statuses; a bad package makes the
 // updated machine fail the business gate's reject-rate rule.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { eq, inArray, notInArray } from 'drizzle-orm';
 import { afterAll, expect, it, vi } from 'vitest';
@@ -19,16 +18,10 @@ import { APPLY_FAILURE_REASONS, type DeployFaults } from '../../server/simulator
 import { startInProcessSimulation, type InProcessSimulation } from '../../server/simulator/inProcess';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
+import { freePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
 /** The download URLs name the server's address, so it listens on a port known before it is built. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 const port = await freePort();
 const WAIT = { timeout: 30_000, interval: 100 };
 

@@ -3,7 +3,6 @@
 // gateway, signed download) with an H30 and a T9. An H30 config deployed to both caps the items of the H30's next
 // consumer sessions at its max. items per session while the T9 applies it and changes nothing; a lang config sets
 // what the machine's screen says, in the language its main config picks, as its remote diagnosis file reports.
-import { createServer, type AddressInfo } from 'node:net';
 import { and, eq, gt, inArray } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { deploymentTarget } from '../../server/db/schema/deployments';
@@ -14,15 +13,9 @@ import { issueCredential } from '../../server/gateway/credentials';
 import { FACTORY_TEXTS } from '../../server/simulator/machineSettings';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
+import { freePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 const port = await freePort();
 
 interface Simulated {
