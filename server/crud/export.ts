@@ -93,7 +93,9 @@ const rowFormatter = (deps: CrudDeps, caller: Caller, model: ResourceModel, loca
           return (Array.isArray(value) ? value : [value]).map((id) => names.get(id as number) ?? String(id)).join(', ');
         }
         if (field.type === 'enum') {
-          const label = labelFor(`resources.${name}.enums.${column}.${String(value)}`, String(value));
+          // a value naming a resource (the audit log's): a configured type by its own label, singular
+          const named = field.display === 'resourceName' ? deps.models.get(String(value))?.texts?.(locale, `resources.${String(value)}.name`) : undefined;
+          const label = labelFor(`resources.${name}.enums.${column}.${String(value)}`, named?.split('||||')[0].trim() || String(value));
           return field.display === 'valueLabel' ? valueWithLabel(value, label) : label;
         }
         if (field.display === 'duration') return formatDuration(value);

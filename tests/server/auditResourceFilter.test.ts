@@ -27,8 +27,16 @@ describeOneBackend('audit log resource filter', (server) => {
     const mixed = (await page({ resource: ['resourceType', 'auditFiltered'] })).body;
     expect(mixed.resCode).toBe('00000');
     expect(new Set(mixed.resData.list.map((row: { resource: string }) => row.resource))).toEqual(new Set(['resourceType', 'auditFiltered']));
-    const exported = await server.call('POST', '/audit-entry/export', { token: admin, body: { format: 'csv', resource: ['auditFiltered'] } });
+    const exported = await server.call('POST', '/audit-entry/export', { token: admin, body: { format: 'csv', resource: ['auditFiltered'], columns: ['resource', 'recordId'] } });
     expect(exported.status).toBe(200);
+    // the export names the type by its label in the caller's language, as the list does
+    expect(exported.raw.body).toContain(`Barcodes,${recordId}`);
+    const inChinese = await server.call('POST', '/audit-entry/export', {
+      token: admin,
+      lang: 'zh',
+      body: { format: 'csv', resource: ['auditFiltered'], columns: ['resource', 'recordId'] },
+    });
+    expect(inChinese.raw.body).toContain(`条码,${recordId}`);
   });
 
   it('refuses a name no resource has (2003) and a malformed one (1004)', async () => {
