@@ -100,3 +100,18 @@ export const configTemplateContent = defineResource({
 });
 
 export const CONFIG_TEMPLATE_RESOURCES = [configTemplate, configTemplateContent] as const;
+
+/** What `POST …/generate` answers (server/configTemplates/generate.ts): the preview the console shows. */
+export interface Generated {
+  templateId: number;
+  templateName: string;
+  targetModels: string;
+  fileName: string;
+  /** The file as stored in the package: the JSON above, two-space indented. */
+  content: string;
+  bytes: number;
+  /** The sections in the file: each kind and its version. */
+  sections: Array<{ kind: string; version: number; itemCount: number }>;
+  /** Kinds asked for that have no saved version yet: left out of the file. */
+  missing: string[];
+}

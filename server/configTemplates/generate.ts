@@ -4,7 +4,7 @@
 // and the package made from it next agree.
 import { and, asc, eq } from 'drizzle-orm';
 import { CONFIGURATION_KINDS } from '../../resources/configurationKinds';
-import { CONFIG_FILE_FORMAT, type ConfigContentFormat } from '../../resources/configTemplates';
+import { CONFIG_FILE_FORMAT, type ConfigContentFormat, type Generated } from '../../resources/configTemplates';
 import type { ConfigurationItem } from '../../resources/machineConfiguration';
 import type { Db } from '../db/client';
 import { configTemplate, configTemplateContent } from '../db/schema/configTemplates';
@@ -32,20 +32,6 @@ export interface GeneratedFile {
   template: { name: string; targetModels: string };
   contents: GeneratedContent[];
   configurations: GeneratedSection[];
-}
-
-export interface Generated {
-  templateId: number;
-  templateName: string;
-  targetModels: string;
-  fileName: string;
-  /** The file as stored in the package: the JSON above, two-space indented. */
-  content: string;
-  bytes: number;
-  /** The sections in the file: each kind and its version. */
-  sections: Array<{ kind: string; version: number; itemCount: number }>;
-  /** Kinds asked for that have no saved version yet: left out of the file. */
-  missing: string[];
 }
 
 /** The configuration kinds in their declared order (resources/configurationKinds.ts). */

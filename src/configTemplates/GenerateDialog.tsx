@@ -7,24 +7,13 @@ import { useTranslate } from 'ra-core';
 import { useCanAccess } from 'react-admin';
 import { Box, Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, FormGroup, FormLabel, MenuItem, TextField, Typography } from '@mui/material';
 import { CONFIGURATION_KINDS } from '../../resources/configurationKinds';
-import { CONFIG_FILE_RESOURCE_TYPE, configTemplate } from '../../resources/configTemplates';
+import { CONFIG_FILE_RESOURCE_TYPE, configTemplate, type Generated } from '../../resources/configTemplates';
 import { deploymentPackage } from '../../resources/deploymentPackage';
 import { LoadState } from '../kit/LoadState';
 import { useApiQuery } from '../kit/useApiQuery';
 import { useConsoleServices } from '../layout/ConsoleServices';
 import { resourceNameOf } from '../providers/registry';
 import { PackageForm } from '../configurations/PackageForm';
-
-interface Generated {
-  templateId: number;
-  templateName: string;
-  targetModels: string;
-  fileName: string;
-  content: string;
-  bytes: number;
-  sections: Array<{ kind: string; version: number; itemCount: number }>;
-  missing: string[];
-}
 
 const KINDS = Object.keys(CONFIGURATION_KINDS);
 export const GenerateDialog = ({ onClose }: { onClose: () => void }) => {

@@ -11,18 +11,13 @@ import { issueCredential } from '../../server/gateway/credentials';
 import { Random } from '../../server/seed/random';
 import { drawItemPicture } from '../../server/simulator/itemPicture';
 import { describeFleet } from './fleetSuite';
+import { issueOf } from './answers';
 import type { TestServer } from './helpers';
 
 const TYPES = ['plasticBottle', 'can', 'glass'] as const;
 
 const upload = (server: TestServer, auth: string, query: Record<string, string>, body: Buffer, type = 'image/png') =>
   server.app.inject({ method: 'PUT', url: `/test-api/gateway/picture?${new URLSearchParams(query)}`, headers: { authorization: auth, 'content-type': type }, payload: body });
-
-const issueOf = (answer: { body: { resCode: string; resData: any } }) => ({
-  code: answer.body.resCode,
-  field: answer.body.resData?.issues?.[0]?.field,
-  message: answer.body.resData?.issues?.[0]?.message,
-});
 
 describeFleet('AI training', (context) => {
   let server: TestServer;

@@ -4,21 +4,9 @@
 // file's preview (contents in order, each kind's latest version) and that file made into a `config` package.
 import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, configTemplate, deploymentPackage, licenseAccount, uploadedFile } from '../../server/db/schema';
-import { describeOneBackend, type TestServer } from './helpers';
-
-const issueOf = (answer: { body: { resCode: string; resData: any } }) => ({
-  code: answer.body.resCode,
-  field: answer.body.resData?.issues?.[0]?.field,
-  message: answer.body.resData?.issues?.[0]?.message,
-});
-
-const readStored = async (server: TestServer, fileId: number) => {
-  const [file] = await server.db.select().from(uploadedFile).where(eq(uploadedFile.id, fileId));
-  const chunks: Buffer[] = [];
-  for await (const chunk of (await server.app.services.fileStorage!.get(file.storageKey))!) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-};
+import { auditLog, configTemplate, deploymentPackage, licenseAccount } from '../../server/db/schema';
+import { issueOf, readStoredText } from './answers';
+import { describeOneBackend } from './helpers';
 
 describeOneBackend('config templates', (server) => {
   let token: string;
@@ -152,7 +140,7 @@ describeOneBackend('config templates', (server) => {
       expect(made.body.resData).toMatchObject({ name: 'h30-config', version: 'v1', resourceType: 'config', adaptedModels: 'H30' });
       const [row] = await server.db.select().from(deploymentPackage).where(eq(deploymentPackage.id, made.body.resData.id));
       expect(row.resourceType).toBe('config');
-      expect(await readStored(server, row.file!)).toBe(preview.content);
+      expect(await readStoredText(server, row.file!)).toBe(preview.content);
       const again = await server.call('POST', '/configuration/template/generate/package', {
         token,
         body: { templateId, name: 'h30-config', version: 'v2', adaptedModels: 'H30' },

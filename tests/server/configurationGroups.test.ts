@@ -5,25 +5,12 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deploymentPackage } from '../../server/db/schema/deployments';
-import { uploadedFile } from '../../server/db/schema/files';
 import { donationInstitute, fleet } from '../../server/db/schema/fleet';
 import { Random } from '../../server/seed/random';
 import { MachineSettings } from '../../server/simulator/machineSettings';
 import { drawSession, modelFor, type BinLevel } from '../../server/simulator/world';
-import { describeOneBackend, type TestServer } from './helpers';
-
-const issueOf = (answer: { body: { resCode: string; resData: any } }) => ({
-  code: answer.body.resCode,
-  field: answer.body.resData?.issues?.[0]?.field,
-  message: answer.body.resData?.issues?.[0]?.message,
-});
-
-const readStored = async (server: TestServer, fileId: number) => {
-  const [file] = await server.db.select().from(uploadedFile).where(eq(uploadedFile.id, fileId));
-  const chunks: Buffer[] = [];
-  for await (const chunk of (await server.app.services.fileStorage!.get(file.storageKey))!) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-};
+import { issueOf, readStored } from './answers';
+import { describeOneBackend } from './helpers';
 
 describeOneBackend('group and payout configurations', (server) => {
   let token: string;

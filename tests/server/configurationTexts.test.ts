@@ -5,16 +5,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { H30_SETTINGS } from '../../resources/configurationTexts';
 import { en } from '../../i18n/en';
+import { issueOf } from './answers';
 import { describeBackends, describeOneBackend, type TestServer } from './helpers';
 
 const create = (server: TestServer, token: string, path: string, body: Record<string, unknown>, lang?: string) =>
   server.call('POST', `/configuration/${path}`, { token, body, lang });
-
-const issueOf = (answer: { body: { resCode: string; resData: any } }) => ({
-  code: answer.body.resCode,
-  field: answer.body.resData?.issues?.[0]?.field,
-  message: answer.body.resData?.issues?.[0]?.message,
-});
 
 // the driver's unique violation names the index: both backends (docs/test-quality.md "One backend or both")
 describeBackends('lang config and H30 config items do not repeat', (server) => {

@@ -3,25 +3,12 @@
 // keeps, the readable diff of two versions and a version made into a package a machine can read.
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { uploadedFile } from '../../server/db/schema/files';
 import { deploymentPackage } from '../../server/db/schema/deployments';
+import { issueOf, readStored } from './answers';
 import { describeBackends, type TestServer } from './helpers';
 
 const create = (server: TestServer, token: string, path: string, body: Record<string, unknown>, lang?: string) =>
   server.call('POST', `/configuration/${path}`, { token, body, lang });
-
-const issueOf = (answer: { body: { resCode: string; resData: any } }) => ({
-  code: answer.body.resCode,
-  field: answer.body.resData?.issues?.[0]?.field,
-  message: answer.body.resData?.issues?.[0]?.message,
-});
-
-const readStored = async (server: TestServer, fileId: number) => {
-  const [file] = await server.db.select().from(uploadedFile).where(eq(uploadedFile.id, fileId));
-  const chunks: Buffer[] = [];
-  for await (const chunk of (await server.app.services.fileStorage!.get(file.storageKey))!) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-};
 
 describeBackends('machine configuration', (server) => {
   let token: string;
