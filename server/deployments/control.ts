@@ -37,6 +37,9 @@ const ALLOWED: Record<Control, readonly DeploymentStatus[]> = {
   approve: ['awaitingApproval'],
 };
 
+/** At least now plus the deployment's original length (created → expires): docs/deployments.md "Deployment statuses". */
+const freshDeliveryPeriod = sql`greatest(${deployment.expiresTime}, now() + (${deployment.expiresTime} - ${deployment.createdTime}))`;
+
 const nameOf = (caller: Caller) => caller.principal.realName || caller.principal.userName;
 
 /** Locks the account's deployment (2003 for another account's or none) and checks the control may start from its status. */
@@ -123,10 +126,7 @@ export const controlDeployment = async (
           .where(and(eq(deploymentTarget.deploymentId, id), inArray(deploymentTarget.status, [...FAILED_DELIVERY_STATUSES])))
           .returning({ id: deploymentTarget.id });
         // A retry gets a fresh delivery period; a completed deployment moves again.
-        await set({
-          status: row.status === 'completed' && retried.length ? 'running' : row.status,
-          expiresTime: sql`greatest(${deployment.expiresTime}, now() + (${deployment.expiresTime} - ${deployment.createdTime}))`,
-        });
+        await set({ status: row.status === 'completed' && retried.length ? 'running' : row.status, expiresTime: freshDeliveryPeriod });
         await audit(tx, caller, row, control, { retried: retried.length });
         return { deliverable: retried.length > 0, affected: retried.length };
       }
@@ -134,7 +134,8 @@ export const controlDeployment = async (
         if (row.createdBy === caller.principal.userId) throw new AppError('8201');
         // Past its expiry time it is expired, whether or not the job has marked it yet.
         if (row.expiresTime.getTime() <= Date.now()) throw new AppError('8202', { resData: { status: 'expired' } });
-        await set({ status: 'running', currentWave: 1, approvedBy: caller.principal.userId, approvedTime: sql`now()` });
+        // Delivery starts now, so its period does too: a late approval does not shorten it.
+        await set({ status: 'running', currentWave: 1, approvedBy: caller.principal.userId, approvedTime: sql`now()`, expiresTime: freshDeliveryPeriod });
         await restartGateWindow(tx, id);
         await audit(tx, caller, row, control, { status: 'running', currentWave: 1, approvedBy: caller.principal.userId });
         return { deliverable: true, affected: 0 };

@@ -13,6 +13,7 @@ import { sysUser } from '../db/schema/system';
 import { iso } from '../fleet/access';
 import { AppError } from '../lib/errors';
 import { progressOf, waveCountOf, type ProgressRow } from './rollout';
+import { tallyRows } from './tally';
 
 /** Online as far as the gateway knows: a machine that never spoke to it (the demo fleet's) keeps its seeded status. */
 const reachable = sql<boolean>`(${rvm.online} and ${rvm.lastSeenTime} is not null)`;
@@ -29,7 +30,7 @@ const offlineWaitingOf = (deploymentId: SQL, currentWave: SQL) => sql<number>`(
 
 /** The account's deployment with everything its page shows; 2003 for another account's or none. */
 export const readDeployment = async (db: Db, account: number, id: number) => {
-  // One statement: the deployment, its targets' counts per wave and status, and those waiting for their machine.
+  // One statement: the deployment, its targets' counts per wave and status (the tally's few rows), and those waiting for their machine.
   // On PGlite every statement queues behind the ones running (machines' reports among them), so one wait
   // instead of three (docs/benchmarks.md "Deployments"); the subqueries run once for the one row.
   const [row] = await db
@@ -38,8 +39,7 @@ export const readDeployment = async (db: Db, account: number, id: number) => {
       pkg: { id: deploymentPackage.id, name: deploymentPackage.name, version: deploymentPackage.version, resourceType: deploymentPackage.resourceType },
       approvedByName: sysUser.realname,
       rollout: deploymentRollout,
-      progressRows: sql<ProgressRow[]>`(select coalesce(json_agg(p), '[]'::json) from (
-        select t.wave, t.status, count(*)::int as n from deployment_target t where t.deployment_id = ${deployment.id} group by t.wave, t.status) p)`,
+      progressRows: sql<ProgressRow[]>`(select coalesce(json_agg(p), '[]'::json) from (${tallyRows(sql`${deployment.id}`)}) p)`,
       offlineWaiting: offlineWaitingOf(sql`${deployment.id}`, sql`${deployment.currentWave}`),
     })
     .from(deployment)

@@ -13,6 +13,7 @@ import { rowsOf, type Db } from '../db/client';
 import { deployment } from '../db/schema/deployments';
 import { deploymentRollout } from '../db/schema/rollouts';
 import { measureGate, type GateConfig, type GateResult } from './gate';
+import { foldTally, tallyRows } from './tally';
 
 export const DEPLOYMENTS_JOB = 'deployments';
 export const ROLLOUT_EVERY_MS = 10_000;
@@ -55,9 +56,8 @@ const tally = (counts: StatusCounts) => {
 
 export type ProgressRow = { wave: number; status: DeliveryStatus; n: number };
 
-/** The deployment's targets counted per wave and status (one grouped read). */
-export const readProgressRows = async (db: Db, deploymentId: number): Promise<ProgressRow[]> =>
-  rowsOf<ProgressRow>(await db.execute(sql`select wave, status, count(*)::int as n from deployment_target where deployment_id = ${deploymentId} group by wave, status`));
+/** The deployment's targets counted per wave and status, from the tally (server/deployments/tally.ts). */
+export const readProgressRows = async (db: Db, deploymentId: number): Promise<ProgressRow[]> => rowsOf<ProgressRow>(await db.execute(tallyRows(deploymentId)));
 
 /** Targets per status, overall and per wave, from the grouped rows. */
 export const progressOf = (rows: readonly ProgressRow[], waveCount: number): Progress => {
@@ -102,6 +102,8 @@ export const checkDeployment = async (db: Db, id: number, now: Date): Promise<Ch
       .where(and(eq(deployment.id, id), sql`${deployment.status} in ('running', 'paused')`))
       .for('update', { skipLocked: true });
     if (!row) return 'skipped';
+    // folded under the row lock, so one instance at a time; the reads below then sum a few rows
+    await foldTally(tx, id);
     const waveCount = waveCountOf(row.waves);
     const progress = progressOf(await readProgressRows(tx, id), waveCount);
     const same = and(eq(deployment.id, id), eq(deployment.status, row.status), eq(deployment.currentWave, row.currentWave));

@@ -194,7 +194,8 @@ export const listSelection = async (db: Db, pkg: PackageInfo, condition: SQL, li
  * (docs/benchmarks.md "Deployments"). They cannot fail there: the deployment was inserted by this
  * transaction and the machines are read by this statement, and no other session exists that could delete
  * them before it commits. On PostgreSQL other sessions can, so the checks stay. The role also skips ordinary
- * triggers: deployment_target has none, and tests/server/deploymentRollout.test.ts fails if one is added.
+ * triggers: deployment_target's (the progress tally's) are enabled ALWAYS, and tests/server/deploymentRollout.test.ts
+ * fails if another is added.
  */
 export const insertTargets = async (
   tx: Db,

@@ -13,6 +13,7 @@ import { deployment, deploymentPackage } from '../db/schema/deployments';
 import { rvm } from '../db/schema/fleet';
 import { consumerBan, personnelAccessLevel, servicePersonnel } from '../db/schema/personnel';
 import { packageFromContent, type PackageRow } from '../deployments/packageFromContent';
+import { tallyCount } from '../deployments/tally';
 import { accountOf } from '../deployments/versions';
 import { fleetRoute, iso } from '../fleet/access';
 import { ok } from '../lib/envelope';
@@ -172,8 +173,8 @@ export const registerPersonnelRoutes = (app: TypedApp, services: Services) => {
               id: deployment.id,
               status: deployment.status,
               createdTime: deployment.createdTime,
-              total: sql<number>`(select count(*)::int from deployment_target t where t.deployment_id = "deployment"."id")`,
-              applied: sql<number>`(select count(*)::int from deployment_target t where t.deployment_id = "deployment"."id" and t.status = 'applied')`,
+              total: tallyCount(sql`"deployment"."id"`),
+              applied: tallyCount(sql`"deployment"."id"`, ['applied']),
             })
             .from(deployment)
             .where(and(eq(deployment.licenseAccountId, account), inArray(deployment.packageId, ids)))

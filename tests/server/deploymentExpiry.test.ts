@@ -1,7 +1,8 @@
 // A deployment awaiting approval that nobody approves before its expiry time (docs/deployments.md
 // "Deployment statuses"): the rollout job, on a simulated clock, moves it to `expired` once even when two
 // instances run the job at the same moment; its targets become voided (never failed), one audit entry
-// says so; approving it afterwards, or past its time before the job ran, answers 8202.
+// says so; approving it afterwards, or past its time before the job ran, answers 8202; approving it late gives it
+// a whole delivery period from the approval.
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { auditLog } from '../../server/db/schema';
@@ -69,6 +70,22 @@ describeFleet(
       // the list filters on the new status
       const listed = (await context.server.call('POST', '/deployment/page', { token: context.token, body: { pageNum: 1, pageSize: 10, status: ['expired'] } })).body.resData;
       expect(listed.list.map((row: { id: number }) => row.id)).toEqual([created.id]);
+      await forgetDeployments(context.server, fleet.software);
+    });
+
+    it('gives a deployment approved late a whole delivery period from its approval', async () => {
+      const created = await createAwaiting();
+      // created 20 hours ago with a 1-day period: 4 hours left when approved
+      await context.server.db
+        .update(deployment)
+        .set({ createdTime: new Date(Date.now() - 20 * HOUR), expiresTime: new Date(Date.now() + 4 * HOUR) })
+        .where(eq(deployment.id, created.id));
+      const approver = await userWith(context, 'zappr', ['deployment:page', 'deployment:approve']);
+      const before = Date.now();
+      expect((await call('POST', `/deployment/${created.id}/approve`, approver)).body.resCode).toBe('00000');
+      const expires = (await deploymentRow(context.server, created.id)).expiresTime.getTime();
+      expect(expires).toBeGreaterThanOrEqual(before + 24 * HOUR - 5_000);
+      expect(expires).toBeLessThanOrEqual(Date.now() + 24 * HOUR + 5_000);
       await forgetDeployments(context.server, fleet.software);
     });
 

@@ -1,13 +1,15 @@
 // Deployments (docs/deployments.md): preview and its exclusions, 8100 / 8200 / 8203, waves dealt at
 // creation and started by the success threshold, the error threshold's pause, the operator's controls,
-// approval by a second user, two job runs at once, permissions and the license account's boundary.
+// approval by a second user, two job runs at once, permissions and the license account's boundary; the progress
+// tally against a count of the targets.
 import { eq, inArray, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { translate } from '../../i18n';
 import { DEPLOYMENTS_JOB } from '../../server/deployments/rollout';
 import { rowsOf } from '../../server/db/client';
 import { auditLog } from '../../server/db/schema';
-import { deployment } from '../../server/db/schema/deployments';
+import { deployment, deploymentTargetTally } from '../../server/db/schema/deployments';
+import { tallyRows } from '../../server/deployments/tally';
 import { savedFilter } from '../../server/db/schema/auth';
 import { settleDeliveries } from '../../server/commands/create';
 import { applyDeployStatus, claimDeliveries } from '../../server/deployments/delivery';
@@ -17,6 +19,8 @@ import { createPackage, deploymentRow, forgetDeployments, moveTargets, setUpDepl
 import { describeFleet, type FleetContext } from './fleetSuite';
 
 const fleet = {} as DeploymentFleet;
+type Count = { wave: number; status: string; n: number };
+const sorted = (rows: Count[]) => rows.map(({ wave, status, n }) => `${wave}/${status}/${n}`).sort();
 
 describeFleet(
   'deployments and rollouts',
@@ -135,10 +139,12 @@ describeFleet(
       await forgetDeployments(context.server, fleet.software);
     });
 
-    it('keeps deployment_target free of triggers: on PGlite its insert runs with session_replication_role = replica, which skips them', async () => {
-      // server/deployments/targets.ts insertTargets: a trigger added to this table would run on PostgreSQL only
-      const triggers = await context.server.db.execute(sql`select tgname from pg_trigger where tgrelid = 'deployment_target'::regclass and not tgisinternal`);
-      expect(rowsOf(triggers)).toEqual([]);
+    it('keeps only always-enabled triggers on deployment_target: on PGlite its insert runs with session_replication_role = replica, which skips the others', async () => {
+      // server/deployments/targets.ts insertTargets: a trigger added to this table would otherwise run on PostgreSQL only
+      const triggers = await context.server.db.execute(
+        sql`select tgname, tgenabled from pg_trigger where tgrelid = 'deployment_target'::regclass and not tgisinternal order by tgname`,
+      );
+      expect(rowsOf(triggers)).toEqual(['delete', 'insert', 'truncate', 'update'].map((event) => ({ tgname: `deployment_target_tally_${event}`, tgenabled: 'A' })));
     });
 
     it('pauses when failed targets of the started waves exceed the error threshold, and again after a resume that changed nothing', async () => {
@@ -318,6 +324,53 @@ describeFleet(
         expect((await call(method, path, method === 'POST' ? { pageNum: 1, pageSize: 10 } : undefined, { token: nobody })).body.resCode, path).toBe('4003');
       }
       await forgetDeployments(context.server, fleet.software);
+    });
+
+    // docs/deployments.md "Progress counts"; last: it deletes a machine of the fleet
+    it('keeps the progress tally equal to the targets counted per wave and status after creation, batch and concurrent updates, a deleted machine and folds', async () => {
+      const db = () => context.server.db;
+      const counted = async (id: number) =>
+        sorted(rowsOf<Count>(await db().execute(sql`select wave, status, count(*)::int as n from deployment_target where deployment_id = ${id} group by 1, 2`)));
+      const tallied = async (id: number) => sorted(rowsOf<Count>(await db().execute(tallyRows(id))));
+      const tallyRowCount = async (id: number) => (await db().select().from(deploymentTargetTally).where(eq(deploymentTargetTally.deploymentId, id))).length;
+      const created = await create({ packageId: fleet.software, targets: { models: ['H30'] }, waveSizes: [4, 12] });
+      // written by hand: 16 active H30 machines, 4 in wave 1 and 12 in wave 2, all to be issued
+      expect(await tallied(created.id)).toEqual(['1/toBeIssued/4', '2/toBeIssued/12']);
+      expect(await tallied(created.id)).toEqual(await counted(created.id));
+
+      await moveTargets(context.server, created.id, 'issued', { wave: 1 });
+      await moveTargets(context.server, created.id, 'applied', { wave: 1, count: 3 });
+      // machines reporting at the same moment, one statement each (on PostgreSQL in parallel transactions)
+      const second = (await targetsOf(context.server, created.id)).filter((row) => row.wave === 2);
+      await Promise.all(second.slice(0, 8).map((row, index) => moveTargets(context.server, created.id, index % 2 ? 'receiveFailed' : 'inProcess', { rvmIds: [row.rvmId] })));
+      // an update that changes no status adds nothing
+      const before = await tallyRowCount(created.id);
+      await moveTargets(context.server, created.id, 'applied', { wave: 1, count: 3 });
+      expect(await tallyRowCount(created.id)).toBe(before);
+      expect(await tallied(created.id)).toEqual(['1/applied/3', '1/issued/1', '2/inProcess/4', '2/receiveFailed/4', '2/toBeIssued/4']);
+      expect(await tallied(created.id)).toEqual(await counted(created.id));
+
+      // a machine deleted takes its delivery out of the count
+      await db().delete(rvm).where(eq(rvm.id, second[0].rvmId));
+      expect(await tallied(created.id)).toEqual(['1/applied/3', '1/issued/1', '2/inProcess/3', '2/receiveFailed/4', '2/toBeIssued/4']);
+
+      // two instances fold while machines keep reporting: nothing lost, nothing counted twice
+      const other = await context.server.anotherInstance();
+      const rest = second.slice(8);
+      await Promise.all([runJob(), other.services.jobs.runNow(DEPLOYMENTS_JOB), ...rest.map((row) => moveTargets(context.server, created.id, 'issued', { rvmIds: [row.rvmId] }))]);
+      await runJob();
+      expect(await tallied(created.id)).toEqual(['1/applied/3', '1/issued/1', '2/inProcess/3', '2/issued/4', '2/receiveFailed/4']);
+      expect(await tallied(created.id)).toEqual(await counted(created.id));
+      // folded: one row per (wave, status) at most
+      expect(await tallyRowCount(created.id)).toBeLessThanOrEqual(5);
+
+      // the page reads the same counts
+      const detail = (await context.server.call('GET', `/deployment/${created.id}`, { token: context.token })).body.resData;
+      expect(detail).toMatchObject({ total: 15, applied: 3, failed: 4, counts: { applied: 3, issued: 5, inProcess: 3, receiveFailed: 4, toBeIssued: 0 } });
+
+      // the tally goes with its deployment (its targets' cascade adds no row for a deployment that is gone)
+      await forgetDeployments(context.server, fleet.software);
+      expect(await tallyRowCount(created.id)).toBe(0);
     });
   },
   (context) => setUpDeploymentFleet(context, fleet),

@@ -139,3 +139,25 @@ export const aiTrainingTask = pgTable(
     index('ai_training_task_account_idx').on(t.licenseAccountId, t.createdTime),
   ],
 );
+
+/**
+ * What a trained model (an AI package made by a training task) answered for a sample of the pool: its label and
+ * confidence. Image classification reviews these and counts them into a confusion matrix (server/ai/classify.ts).
+ */
+export const aiPrediction = pgTable(
+  'ai_prediction',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    licenseAccountId: account(),
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => deploymentPackage.id, { onDelete: 'cascade' }),
+    sampleId: bigint('sample_id', { mode: 'number' })
+      .notNull()
+      .references(() => aiSample.id, { onDelete: 'cascade' }),
+    label: varchar('label', { length: 32 }).notNull(),
+    confidence: real('confidence').notNull(),
+    predictedTime: at('predicted_time').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ai_prediction_model_sample_uq').on(t.packageId, t.sampleId), index('ai_prediction_account_idx').on(t.licenseAccountId, t.packageId)],
+);

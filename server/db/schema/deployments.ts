@@ -110,13 +110,34 @@ export const deploymentTarget = pgTable(
   },
   (t) => [
     uniqueIndex('deployment_target_deployment_rvm_uq').on(t.deploymentId, t.rvmId),
-    index('deployment_target_deployment_status_idx').on(t.deploymentId, t.status),
+    // with the wave: the detail's count of started waves' targets waiting for their machine is one range of it
+    index('deployment_target_deployment_status_idx').on(t.deploymentId, t.status, t.wave),
     index('deployment_target_rvm_idx').on(t.rvmId, t.id),
     // Deliveries waiting for their machine (sent after its hello) stay a small index.
     index('deployment_target_pending_idx')
       .on(t.rvmId)
       .where(sql`${t.status} = 'toBeIssued'`),
   ],
+);
+
+/**
+ * A deployment's targets counted per wave and status, append-only (docs/deployments.md "Progress counts"):
+ * statement triggers on deployment_target add one delta row per (wave, status) a statement changed
+ * (migration 0040); the sum of a deployment's rows is its count. The rollout job folds them under the
+ * deployment's row lock. Appending, never updating shared rows, so concurrent reports never wait for or
+ * deadlock on each other; the status screen reads a few rows instead of every target.
+ */
+export const deploymentTargetTally = pgTable(
+  'deployment_target_tally',
+  {
+    deploymentId: integer('deployment_id')
+      .notNull()
+      .references(() => deployment.id, { onDelete: 'cascade' }),
+    wave: smallint('wave').notNull(),
+    status: varchar('status', { length: 24 }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [index('deployment_target_tally_deployment_idx').on(t.deploymentId)],
 );
 
 /** Every change of a version a machine runs: from its `hello` or from an applied delivery. */

@@ -85,6 +85,8 @@ export const consumerSession = pgTable(
     rejectedCount: smallint('rejected_count').notNull(),
     userId: varchar('user_id', { length: 32 }),
     voucherCode: varchar('voucher_code', { length: 32 }),
+    /** Until when the session's voucher can be redeemed, as the machine reported it (its payout package's validity; docs/machine-protocol.md). */
+    voucherValidUntil: at('voucher_valid_until'),
     donationInstituteId: integer('donation_institute_id'),
     /** The consumer's card, when the machine read one (docs/service-personnel.md#bans). */
     cardNo: varchar('card_no', { length: 32 }),

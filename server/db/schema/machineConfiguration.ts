@@ -13,7 +13,7 @@ const account = () =>
     .references(() => licenseAccount.id, { onDelete: 'restrict' });
 const decimal = (name: string, scale: number) => numeric(name, { precision: 10, scale, mode: 'number' });
 
-/** A refund value for an item type, or (with a barcode) for one product. */
+/** A refund value for an item type, for a product group's products of that type, or (with a barcode) for one product. */
 export const refundItem = pgTable(
   'refund_item',
   {
@@ -21,6 +21,8 @@ export const refundItem = pgTable(
     licenseAccountId: account(),
     itemType: varchar('item_type', { length: 16 }).notNull(),
     barcode: varchar('barcode', { length: 20 }),
+    /** A product group's name (configuration_group, kind products); never with a barcode. */
+    productGroup: varchar('product_group', { length: 32 }),
     value: decimal('value', 3).notNull(),
     currency: varchar('currency', { length: 3 }).notNull(),
     decimals: smallint('decimals').notNull().default(2),
@@ -30,7 +32,11 @@ export const refundItem = pgTable(
     // an item type's value once, a product's once (docs/machine-configuration.md "Items do not repeat")
     uniqueIndex('refund_item_account_type_uq')
       .on(t.licenseAccountId, t.itemType)
-      .where(sql`${t.barcode} is null`),
+      .where(sql`${t.barcode} is null and ${t.productGroup} is null`),
+    // a product group's value once per item type
+    uniqueIndex('refund_item_account_group_uq')
+      .on(t.licenseAccountId, t.productGroup, t.itemType)
+      .where(sql`${t.productGroup} is not null`),
     uniqueIndex('refund_item_account_barcode_uq')
       .on(t.licenseAccountId, t.barcode)
       .where(sql`${t.barcode} is not null`),

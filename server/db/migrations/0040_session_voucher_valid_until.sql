@@ -1,0 +1,1 @@
+ALTER TABLE "consumer_session" ADD COLUMN "voucher_valid_until" timestamp with time zone;

@@ -1,0 +1,2 @@
+DROP INDEX "deployment_target_deployment_status_idx";--> statement-breakpoint
+CREATE INDEX "deployment_target_deployment_status_idx" ON "deployment_target" USING btree ("deployment_id","status","wave");
