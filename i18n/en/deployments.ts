@@ -191,6 +191,7 @@ export const deployments = {
     sessionsPerHour: 'Sessions per machine-hour',
     increaseOf: '%{value} points (limit %{limit})',
     dropOf: '%{value} % fewer (limit %{limit} %)',
+    gainOf: '%{value} % more (limit %{limit} % fewer)',
     window: 'Window %{from} – %{to}, checked %{checked}',
   },
   controls: {

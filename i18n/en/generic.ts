@@ -85,5 +85,6 @@ export const generic = {
     downloading: 'Downloading',
     unavailable: 'File not available',
     thumbnail: 'Picture %{name}',
+    stillUploading: '%{name} is still uploading: wait for it, or cancel the upload',
   },
 } as const;

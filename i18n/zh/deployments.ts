@@ -187,6 +187,7 @@ export const deployments: Catalogue<typeof en> = {
     sessionsPerHour: '每机每小时会话',
     increaseOf: '%{value} 个百分点（上限 %{limit}）',
     dropOf: '少 %{value} %（上限 %{limit} %）',
+    gainOf: '多 %{value} %（下降上限 %{limit} %）',
     window: '窗口 %{from} – %{to}，检查于 %{checked}',
   },
   controls: {

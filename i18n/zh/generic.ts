@@ -85,5 +85,6 @@ export const generic: Catalogue<typeof en> = {
     downloading: '正在下载',
     unavailable: '文件不可用',
     thumbnail: '图片 %{name}',
+    stillUploading: '%{name} 仍在上传：请等待上传完成，或取消上传',
   },
 };

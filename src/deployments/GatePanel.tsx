@@ -81,7 +81,13 @@ export const GatePanel = ({ gate, result, checkedTime, firedRule }: GatePanelPro
                     : '–'}
                 </TableCell>
                 <TableCell align="right" sx={red('sessions')}>
-                  {known(result.sessionsDrop) ? translate('deployments.gate.dropOf', { value: figure(result.sessionsDrop), limit: gate.maxSessionsDrop }) : '–'}
+                  {/* a negative drop is a gain: said as "more", never as "-229 % fewer" */}
+                  {known(result.sessionsDrop)
+                    ? translate(result.sessionsDrop < 0 ? 'deployments.gate.gainOf' : 'deployments.gate.dropOf', {
+                        value: figure(Math.abs(result.sessionsDrop)),
+                        limit: gate.maxSessionsDrop,
+                      })
+                    : '–'}
                 </TableCell>
               </TableRow>
             </TableBody>

@@ -51,7 +51,11 @@ export const FileUploadInput = ({ source, label, field, resource, validate, requ
   const translate = useTranslate();
   const uploadClient = useUploadClient({ resumable: field.type === 'file' });
   const remember = useRememberFileInfo();
-  const { field: input, fieldState } = useInput({ source, validate });
+  // Saving while a file is still on its way would store the record without it: the form refuses until it
+  // arrives or is cancelled (react-hook-form reads the rules at each render, so the ref's value is current).
+  const sendingNow = useRef<string | null>(null);
+  const stillSending: Validator = () => (sendingNow.current ? { message: 'generic.file.stillUploading', args: { name: sendingNow.current } } : undefined);
+  const { field: input, fieldState } = useInput({ source, validate: validate ? [stillSending, validate] : stillSending });
   const info = useFileInfo(input.value);
   const limits = fileLimitsOf(field);
   const [sending, setSending] = useState<Sending | null>(null);
@@ -65,6 +69,7 @@ export const FileUploadInput = ({ source, label, field, resource, validate, requ
     if (early) return;
     const controller = new AbortController();
     cancel.current = controller;
+    sendingNow.current = file.name;
     setSending({ name: file.name, size: file.size, loaded: 0 });
     try {
       const stored = await uploadClient.upload<FileInfo>('/file', file, {
@@ -80,6 +85,7 @@ export const FileUploadInput = ({ source, label, field, resource, validate, requ
       if (!controller.signal.aborted) setRefusal(refusalOf(translate, limits, file.name, failure));
     } finally {
       cancel.current = null;
+      sendingNow.current = null;
       setSending(null);
     }
   };

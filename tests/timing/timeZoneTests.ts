@@ -14,6 +14,7 @@ export const TIME_ZONE_TESTS: readonly string[] = [
   'events.display.test.tsx',
   'excerptDisplay.test.tsx',
   'fileUploadInput.test.tsx',
+  'gatePanel.test.tsx',
   'fleet.test.tsx',
   'generic.fixture.test.tsx',
   'generic.helpers.test.ts',

@@ -56,11 +56,12 @@ const STORED: FileInfo = { id: 41, name: 'bin.png', mimeType: 'image/png', size:
 
 const Value = () => <output data-testid="value">{JSON.stringify(useWatch({ name: 'photo' }) ?? null)}</output>;
 
-const renderInput = (locale: 'en' | 'zh' = 'en', photo: number | null = null) => {
+const renderInput = (locale: 'en' | 'zh' = 'en', photo: number | null = null, onSubmit?: (values: Record<string, unknown>) => void) => {
   const h = consoleHarness({ handlers: { 'GET /file/info': (call: { query?: Record<string, string> }) => (call.query?.ids === '41' ? [STORED] : []) } });
   h.session.setLang(locale);
   h.renderIn(
-    <Form record={{ id: 1, photo }}>
+    <Form record={{ id: 1, photo }} onSubmit={onSubmit}>
+      <button type="submit">Submit</button>
       {/* an i18n key, as the generic forms pass it (a label found in both catalogues) */}
       <FileUploadInput source="photo" label="resources.user.fields.email" field={PHOTO} resource="asset" required={false} />
       <Value />
@@ -100,6 +101,21 @@ describe('file upload input', () => {
     await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('41'));
     expect(await screen.findByText('bin.png (2.0 KB)')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it("refuses to submit the form while the file is still on its way, saying so in the user's language", async () => {
+    const submitted = vi.fn();
+    renderInput('zh', null, submitted);
+    choose(png('bin.png', 2048));
+    await screen.findByRole('progressbar');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('bin.png 仍在上传：请等待上传完成，或取消上传')).toBeTruthy();
+    expect(submitted).not.toHaveBeenCalled();
+    FakeRequest.sent[0].answer({ resCode: '00000', resMsg: 'Success', resData: STORED });
+    await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('41'));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(submitted).toHaveBeenCalledTimes(1));
+    expect(submitted.mock.calls[0][0]).toMatchObject({ photo: 41 });
   });
 
   it('shows the current file of an edited record by its metadata', async () => {
