@@ -38,3 +38,10 @@ export const MODEL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 export const MAX_SAMPLES_PER_RUN = 5000;
 /** Training: at least this many labelled samples of at least two labels (9200 otherwise). */
 export const MIN_TRAINING_SAMPLES = 20;
+
+/** Image classification: a prediction below this confidence counts as "low confidence" (docs/ai-training.md#image-classification). */
+export const LOW_CONFIDENCE = 0.6;
+/** Image classification: samples a model is run on per request (the console asks again for the rest). */
+export const CLASSIFY_CHUNK = 1000;
+/** Image classification: what the review shows. */
+export const CLASSIFY_SHOWN = ['all', 'wrong', 'lowConfidence'] as const;

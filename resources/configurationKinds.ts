@@ -10,6 +10,8 @@ import { defineResource, type ResourceDeclaration } from './types';
 
 const BARCODE = { regex: '^[0-9]{3,20}$', message: 'resources.assortment.validation.barcode' } as const;
 const CURRENCY = { regex: '^[A-Z]{3}$', message: 'resources.refund.validation.currency' } as const;
+// a group's name as resources/configurationGroups.ts allows it (no * and no comma)
+const PRODUCT_GROUP = { regex: '^[^*,]+$', message: 'resources.group.validation.name' } as const;
 const CLOCK = { regex: '^([01][0-9]|2[0-3]):[0-5][0-9]$', message: 'resources.mainConfig.validation.clock' } as const;
 
 /** Materials an assortment product is made of (labels: resources.assortment.enums.material.<value>). */
@@ -27,7 +29,10 @@ const permissionsOf = (name: string, menuId: number) => ({
   customViews: { list: 'configurationList' },
 });
 
-/** Refund values per item type, or per product (a barcode) overriding its type's. */
+/**
+ * Refund values per item type, per product group (its products of that item type) or per product (a barcode): the
+ * product's own overrides its group's, which overrides its type's (docs/machine-configuration.md#refund).
+ */
 export const refund = defineResource({
   name: 'refund',
   apiPath: '/configuration/refund',
@@ -40,6 +45,8 @@ export const refund = defineResource({
     id: { type: 'number', readOnly: true, views: ['show'] },
     itemType: { type: 'enum', options: ITEM_TYPES, required: true, unique: true, sortable: true },
     barcode: { type: 'text', minLength: 3, maxLength: 20, patterns: [BARCODE], unique: true, sortable: true },
+    // the name of a product group (resources/configurationGroups.ts), not with a barcode (server/configurations/groupRules.ts)
+    productGroup: { type: 'text', minLength: 1, maxLength: 32, patterns: [PRODUCT_GROUP], unique: true, sortable: true },
     // shown with the row's own decimals (0.1 with 2 decimals reads 0.10)
     value: { type: 'number', required: true, min: 0, max: 1000, scale: MAX_REFUND_DECIMALS, scaleField: 'decimals', sortable: true },
     // absent: the license account's currency (server/configurations/hooks.ts)
@@ -48,11 +55,12 @@ export const refund = defineResource({
     updateTime: { type: 'datetime', readOnly: true, sortable: true },
   },
   list: {
-    columns: ['itemType', 'barcode', 'value', 'currency', 'decimals', 'updateTime'],
+    columns: ['itemType', 'productGroup', 'barcode', 'value', 'currency', 'decimals', 'updateTime'],
     defaultSort: { field: 'itemType', order: 'ASC' },
     filters: [
       { name: 'itemType', field: 'itemType', operator: 'in', alwaysOn: true },
       { name: 'barcodeLike', field: 'barcode', operator: 'like', alwaysOn: true },
+      { name: 'productGroupLike', field: 'productGroup', operator: 'like' },
     ],
   },
   ...permissionsOf('refund', 612),

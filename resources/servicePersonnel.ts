@@ -44,8 +44,18 @@ export const servicePersonnel = defineResource({
     realName: { type: 'text', required: true, minLength: 1, maxLength: 64, sortable: true },
     accessLevel: { type: 'enum', options: ACCESS_LEVELS, required: true, sortable: true, defaultValue: 'normal', display: 'status' },
     company: { type: 'text', maxLength: 64, sortable: true },
-    // Set on create (a PUT with a password replaces it); never answered.
-    password: { type: 'password', requiredOnCreate: true, writeOnly: true, minLength: 6, maxLength: 64, patterns: [PASSWORD], views: ['create'] },
+    // Set on create; on edit optional (empty keeps the stored one, a new one replaces it); never answered. A keypad
+    // password: its own lengths and pattern, not the console users' password rule.
+    password: {
+      type: 'password',
+      requiredOnCreate: true,
+      writeOnly: true,
+      passwordRule: false,
+      minLength: 6,
+      maxLength: 64,
+      patterns: [PASSWORD],
+      views: ['create', 'edit'],
+    },
     enabled: { type: 'boolean', sortable: true, defaultValue: true },
     createTime: { type: 'datetime', readOnly: true, sortable: true },
     updateTime: { type: 'datetime', readOnly: true, sortable: true },

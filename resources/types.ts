@@ -27,6 +27,11 @@ export interface FieldDeclaration {
   required?: boolean;
   /** Required on create only (e.g. password). */
   requiredOnCreate?: boolean;
+  /**
+   * Passwords: false checks only the declared lengths and patterns instead of the console users' password rule
+   * (resources/validation.ts checkPassword), for a password typed elsewhere (a machine's keypad).
+   */
+  passwordRule?: false;
   minLength?: number;
   maxLength?: number;
   min?: number;

@@ -68,7 +68,7 @@ export const validateField = (name: string, field: FieldDeclaration, value: unkn
       break;
   }
   if (typeof value !== 'string') return { field: name, message: 'validation.text', code: '1003' };
-  if (field.type === 'password') {
+  if (field.type === 'password' && field.passwordRule !== false) {
     const message = checkPassword(value);
     if (message) return { field: name, message, code: message === 'validation.passwordLength' ? '1002' : '1004' };
   }

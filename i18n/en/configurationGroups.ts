@@ -35,6 +35,7 @@ export const groupResources = {
       productMembers: 'A product group needs product barcodes',
       productsOnly: 'A product group holds no machine models or fleets',
       namedByPayout: 'Payout methods apply to group "%{name}": change them first',
+      namedByRefund: 'Refund values apply to group "%{name}": change them first',
     },
   },
   payout: {

@@ -1,6 +1,7 @@
 // Section 'generic' of the English catalogue: texts of the generic list/show/edit/create views.
 export const generic = {
   list: { actions: 'Actions' },
+  form: { keepPassword: 'Leave empty to keep the current password' },
   // toasts after a save, naming the resource (react-admin's own say "Element created")
   notification: { created: '%{name} created', updated: '%{name} updated' },
   empty: { title: 'No %{name} yet', invite: 'Create the first one.' },

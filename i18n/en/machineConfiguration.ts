@@ -46,10 +46,24 @@ export const machineConfiguration = {
 export const configurationResources = {
   refund: {
     name: 'Refund value |||| Refund values',
-    fields: { id: 'ID', itemType: 'Item type', barcode: 'Product barcode', value: 'Refund', currency: 'Currency', decimals: 'Decimals', updateTime: 'Update time' },
-    filters: { itemType: 'Item type', barcodeLike: 'Product barcode' },
+    fields: {
+      id: 'ID',
+      itemType: 'Item type',
+      productGroup: 'Product group',
+      barcode: 'Product barcode',
+      value: 'Refund',
+      currency: 'Currency',
+      decimals: 'Decimals',
+      updateTime: 'Update time',
+    },
+    filters: { itemType: 'Item type', barcodeLike: 'Product barcode', productGroupLike: 'Product group' },
     enums: { itemType: itemTypes },
-    validation: { currency: 'Three capital letters (ISO 4217), e.g. HKD' },
+    validation: {
+      currency: 'Three capital letters (ISO 4217), e.g. HKD',
+      productOrGroup: 'A refund value is for a product or a product group, not both',
+      unknownGroup: 'There is no group "%{name}"',
+      machineGroup: '"%{name}" is a machine group: refund values apply to product groups',
+    },
   },
   assortment: {
     name: 'Product |||| Assortment',

@@ -37,6 +37,7 @@ export const groupResources: Catalogue<typeof en> = {
       productMembers: '商品分组需要商品条码',
       productsOnly: '商品分组不含机型或机群',
       namedByPayout: '有支付方式适用于分组“%{name}”：请先修改它们',
+      namedByRefund: '有退款金额适用于分组“%{name}”：请先修改它们',
     },
   },
   payout: {

@@ -3,6 +3,7 @@ import type { generic as en } from '../en/generic';
 
 export const generic: Catalogue<typeof en> = {
   list: { actions: '操作' },
+  form: { keepPassword: '留空则保留当前密码' },
   notification: { created: '%{name}已创建', updated: '%{name}已更新' },
   empty: { title: '暂无%{name}', invite: '创建第一条记录。' },
   export: {

@@ -49,10 +49,24 @@ export const machineConfiguration: Catalogue<typeof en> = {
 export const configurationResources: Catalogue<typeof enResources> = {
   refund: {
     name: '退款金额',
-    fields: { id: 'ID', itemType: '物品类型', barcode: '商品条码', value: '退款', currency: '币种', decimals: '小数位数', updateTime: '更新时间' },
-    filters: { itemType: '物品类型', barcodeLike: '商品条码' },
+    fields: {
+      id: 'ID',
+      itemType: '物品类型',
+      productGroup: '商品分组',
+      barcode: '商品条码',
+      value: '退款',
+      currency: '币种',
+      decimals: '小数位数',
+      updateTime: '更新时间',
+    },
+    filters: { itemType: '物品类型', barcodeLike: '商品条码', productGroupLike: '商品分组' },
     enums: { itemType: itemTypes },
-    validation: { currency: '三个大写字母（ISO 4217），例如 HKD' },
+    validation: {
+      currency: '三个大写字母（ISO 4217），例如 HKD',
+      productOrGroup: '退款金额只能针对一个商品或一个商品分组，不能两者都有',
+      unknownGroup: '没有名为“%{name}”的分组',
+      machineGroup: '“%{name}”是机器分组：退款金额只适用于商品分组',
+    },
   },
   assortment: {
     name: '商品目录',

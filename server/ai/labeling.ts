@@ -16,6 +16,8 @@ import { Nullable, StrictObject, type TypedApp } from '../lib/typedApp';
 import type { Services } from '../services';
 
 export const LABELING_PERMISSION = 'service:imageLabeling';
+/** Image classification corrects a sample's label where the model got it wrong (docs/ai-training.md#image-classification). */
+const LABEL_WRITERS = [LABELING_PERMISSION, 'service:imageClassify'];
 const POOL_READERS = [LABELING_PERMISSION, 'service:getSamples', 'service:imageClassify', 'service:trainingTask'];
 
 /** docs/ai-training.md#labels */
@@ -136,7 +138,7 @@ export const registerLabelingRoutes = (app: TypedApp, { db }: Services) => {
 
   app.put(
     '/ai/sample/label',
-    fleetRoute('ai', 'Labels samples (one or a selection) or, with `label` null, takes their label away; the caller is kept as who labelled them', [LABELING_PERMISSION], {
+    fleetRoute('ai', 'Labels samples (one or a selection) or, with `label` null, takes their label away; the caller is kept as who labelled them', LABEL_WRITERS, {
       body: StrictObject({
         ids: Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { minItems: 1, maxItems: 1000 }),
         label: Nullable(Type.String({ minLength: 1, maxLength: 32 })),

@@ -7,6 +7,7 @@ import type { Caller } from '../auth/principal';
 import type { HookContext, ResourceHooks, Values } from '../crud/hooks';
 import type { Db } from '../db/client';
 import { configurationGroup, configurationGroupFleet, payoutMethodConfig } from '../db/schema/configurationGroups';
+import { refundItem } from '../db/schema/machineConfiguration';
 import { donationInstitute } from '../db/schema/fleet';
 import { AppError, invalidField } from '../lib/errors';
 
@@ -42,6 +43,15 @@ const payoutsNaming = async (tx: Db, account: number, name: string) =>
       .where(and(eq(payoutMethodConfig.licenseAccountId, account), eq(payoutMethodConfig.machineGroup, name)))
   )[0].n;
 
+/** Refund items naming the product group `name`. */
+const refundsNaming = async (tx: Db, account: number, name: string) =>
+  (
+    await tx
+      .select({ n: count() })
+      .from(refundItem)
+      .where(and(eq(refundItem.licenseAccountId, account), eq(refundItem.productGroup, name)))
+  )[0].n;
+
 /** Machines by models and/or fleets, products by barcodes, never both. */
 const checkMembers = (record: Values) => {
   const machines = !isEmpty(record.models) || !isEmpty(record.fleets);
@@ -69,11 +79,17 @@ const groupRules: ResourceHooks = {
     normalizeList('barcodes', input, values);
     const fleets = 'fleets' in input ? input.fleets : await fleetsOf(tx, id);
     checkMembers({ ...existing, ...input, fleets });
-    // a payout names the group: it keeps its name and stays a machine group (change the payout first)
+    // a payout names the group: it keeps its name and stays a machine group; a refund names it: it keeps its name and
+    // stays a product group (change them first)
     const renamed = 'name' in input && input.name !== existing.name;
     const toProducts = input.kind === 'products' && existing.kind !== 'products';
-    if ((renamed || toProducts) && (await payoutsNaming(tx, accountOf(caller), String(existing.name))) > 0) {
-      throw invalidField(renamed ? 'name' : 'kind', 'resources.group.validation.namedByPayout', '1004', { name: String(existing.name) });
+    const toMachines = input.kind === 'machines' && existing.kind !== 'machines';
+    const name = String(existing.name);
+    if ((renamed || toProducts) && (await payoutsNaming(tx, accountOf(caller), name)) > 0) {
+      throw invalidField(renamed ? 'name' : 'kind', 'resources.group.validation.namedByPayout', '1004', { name });
+    }
+    if ((renamed || toMachines) && (await refundsNaming(tx, accountOf(caller), name)) > 0) {
+      throw invalidField(renamed ? 'name' : 'kind', 'resources.group.validation.namedByRefund', '1004', { name });
     }
   },
   beforeDelete: async ({ tx, caller }: HookContext, ids) => {
@@ -85,11 +101,37 @@ const groupRules: ResourceHooks = {
         and(eq(payoutMethodConfig.licenseAccountId, configurationGroup.licenseAccountId), eq(payoutMethodConfig.machineGroup, configurationGroup.name)),
       )
       .where(and(inArray(configurationGroup.id, ids), eq(configurationGroup.licenseAccountId, accountOf(caller))))
-      .groupBy(configurationGroup.name);
-    if (named.length) {
-      throw new AppError('5002', { issues: [{ field: 'name', message: 'resources.group.validation.namedByPayout', values: { name: named[0].name } }] });
-    }
+      .groupBy(configurationGroup.name)
+      .orderBy(configurationGroup.name);
+    const byRefund = await tx
+      .selectDistinct({ name: configurationGroup.name })
+      .from(configurationGroup)
+      .innerJoin(refundItem, and(eq(refundItem.licenseAccountId, configurationGroup.licenseAccountId), eq(refundItem.productGroup, configurationGroup.name)))
+      .where(and(inArray(configurationGroup.id, ids), eq(configurationGroup.licenseAccountId, accountOf(caller))))
+      .orderBy(configurationGroup.name);
+    // every group that cannot go is named (a batch delete of several named only the first)
+    const issues = [
+      ...named.map((row) => ({ field: 'name', message: 'resources.group.validation.namedByPayout', values: { name: row.name } })),
+      ...byRefund.map((row) => ({ field: 'name', message: 'resources.group.validation.namedByRefund', values: { name: row.name } })),
+    ];
+    if (issues.length) throw new AppError('5002', { issues });
   },
+};
+
+// ---- refund (its product group) --------------------------------------------------------------------
+
+/** A refund item names a product or a product group, not both; the group must be one of the account's product groups. */
+export const checkRefundGroup = async (tx: Db, account: number, record: Values) => {
+  if (isEmpty(record.productGroup)) return;
+  if (!isEmpty(record.barcode)) throw invalidField('productGroup', 'resources.refund.validation.productOrGroup');
+  const name = String(record.productGroup);
+  const [found] = await tx
+    .select({ kind: configurationGroup.kind })
+    .from(configurationGroup)
+    .where(and(eq(configurationGroup.licenseAccountId, account), eq(configurationGroup.name, name)))
+    .limit(1);
+  if (!found) throw invalidField('productGroup', 'resources.refund.validation.unknownGroup', '1004', { name });
+  if (found.kind !== 'products') throw invalidField('productGroup', 'resources.refund.validation.machineGroup', '1004', { name });
 };
 
 // ---- payout -----------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { hasAtMostDecimals } from '../../resources/validation';
 import type { ResourceHooks, Values } from '../crud/hooks';
 import type { Caller } from '../auth/principal';
 import { invalidField } from '../lib/errors';
-import { GROUP_RULES } from './groupRules';
+import { checkRefundGroup, GROUP_RULES } from './groupRules';
 
 /** A refund value has no more decimals than its `decimals` say (0.125 with 2 decimals is refused, never rounded). */
 const checkDecimals = (record: Values) => {
@@ -32,12 +32,14 @@ export const KIND_RULES: Readonly<Record<string, ResourceHooks>> = {
     beforeUpdate: async (_context, _id, input, _values, existing) => checkH30Value({ ...existing, ...input }),
   },
   refund: {
-    beforeCreate: async ({ caller }, input, values) => {
+    beforeCreate: async ({ tx, caller }, input, values) => {
       checkDecimals(input);
+      await checkRefundGroup(tx, caller.principal.licenseAccountId ?? -1, input);
       if (!input.currency) input.currency = values.currency = currencyOf(caller);
     },
-    beforeUpdate: async ({ caller }, _id, input, values, existing) => {
+    beforeUpdate: async ({ tx, caller }, _id, input, values, existing) => {
       checkDecimals({ ...existing, ...input });
+      await checkRefundGroup(tx, caller.principal.licenseAccountId ?? -1, { ...existing, ...input });
       if ('currency' in input && !input.currency) input.currency = values.currency = currencyOf(caller);
     },
   },

@@ -1,7 +1,8 @@
 // A package made by the server from content it holds (a configuration's version, a generated config file …)
 // rather than from a file an operator uploaded (docs/deployments.md "Packages from content"). One transaction:
 // the bytes' uploaded_file row (marked saved: the package holds it), the deployment_package row and the audit
-// entry the engine writes for a created package. The bytes are stored first; a failed transaction removes them.
+// entry the engine writes for a created package, and optionally what the caller makes of it (packageFromContentWith).
+// The bytes are stored first; a failed transaction removes them.
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -48,7 +49,19 @@ export interface PackageContent {
  * the package fields as the declaration does (100x with field issues), the file limits of its file field
  * (9600 / 9601). Answers the package row.
  */
-export const packageFromContent = async (deps: PackageFromContentDeps, caller: Caller, content: PackageContent): Promise<PackageRow> => {
+export const packageFromContent = async (deps: PackageFromContentDeps, caller: Caller, content: PackageContent): Promise<PackageRow> =>
+  (await packageFromContentWith(deps, caller, content, async () => null)).row;
+
+/**
+ * packageFromContent, and `next` in the same transaction (e.g. the package's deployment): when `next` fails the
+ * package, its file row, its audit entry and its stored bytes are gone too, so nothing is left half-made.
+ */
+export const packageFromContentWith = async <T>(
+  deps: PackageFromContentDeps,
+  caller: Caller,
+  content: PackageContent,
+  next: (tx: Db, row: PackageRow) => Promise<T>,
+): Promise<{ row: PackageRow; next: T }> => {
   await caller.require([packageDeclaration.permissions.create]);
   const account = caller.principal.licenseAccountId;
   if (account === null) throw new AppError('5001');
@@ -107,7 +120,7 @@ export const packageFromContent = async (deps: PackageFromContentDeps, caller: C
         after: { ...fields, file: file.id },
         secretFields: [],
       });
-      return row;
+      return { row, next: await next(tx, row) };
     });
   } catch (error) {
     for (const key of storedKeys) await storage.delete(key).catch((cause: unknown) => deps.log.warn({ err: cause, key }, 'a package from content left its bytes behind'));

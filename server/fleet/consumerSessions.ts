@@ -33,6 +33,8 @@ export const sessionToWire = (row: typeof consumerSession.$inferSelect) => ({
   rejectedCount: row.rejectedCount,
   userId: row.userId,
   voucherCode: row.voucherCode,
+  // until when the voucher can be redeemed, as the machine reported it (null: no voucher, or no validity)
+  voucherValidUntil: iso(row.voucherValidUntil),
   cardNo: row.cardNo,
   // `banned`: the machine refused the consumer (docs/service-personnel.md#bans)
   refusal: row.refusal,

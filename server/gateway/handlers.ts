@@ -158,6 +158,8 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
   },
   session: async ({ tx, machine, receivedAt, usage, reportItems, hookups }, message) => {
     notBefore(message.endTime, message.startTime, 'endTime');
+    // a voucher valid until before it was printed is nonsense (quarantined)
+    if (message.voucherValidUntil) notBefore(message.voucherValidUntil, message.endTime, 'voucherValidUntil');
     if (Date.parse(message.endTime) > receivedAt.getTime() + 10 * 60_000) throw new Refusal('invalidTimestamp', message.endTime);
     if (message.refusal) return refusedSession(tx, machine, message);
     const accepted = message.items.filter((item) => item.rejectReason === undefined).length;
@@ -177,10 +179,10 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
     const written = await tx.execute(sql`
       with s as (
         insert into consumer_session (license_account_id, rvm_id, external_id, start_time, end_time, payout_method, total_refund,
-          item_count, accepted_count, rejected_count, user_id, voucher_code, donation_institute_id, card_no)
+          item_count, accepted_count, rejected_count, user_id, voucher_code, voucher_valid_until, donation_institute_id, card_no)
         values (${machine.licenseAccountId}, ${machine.id}, ${message.sessionId}, ${message.startTime}::timestamptz, ${message.endTime}::timestamptz,
           ${message.payoutMethod}, ${message.totalRefund}, ${message.items.length}, ${accepted}, ${rejected}, ${message.userId ?? null},
-          ${message.voucherCode ?? null}, ${message.donationInstituteId ?? null}, ${message.cardNo ?? null})
+          ${message.voucherCode ?? null}, ${message.voucherValidUntil ?? null}::timestamptz, ${message.donationInstituteId ?? null}, ${message.cardNo ?? null})
         on conflict do nothing
         returning id
       ), i as (

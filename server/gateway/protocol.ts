@@ -84,6 +84,8 @@ export const SCHEMAS = {
         totalRefund: money,
         userId: text(32),
         voucherCode: text(32),
+        // until when the voucher can be redeemed (its payout method's validity); only with a voucherCode
+        voucherValidUntil: dateTime,
         cardNo: text(32),
         // a consumer the machine refused (a ban): no items, nothing paid (docs/service-personnel.md#bans)
         refusal: { enum: SESSION_REFUSALS },
@@ -110,6 +112,8 @@ export const SCHEMAS = {
       },
       ['sessionId', 'startTime', 'endTime', 'payoutMethod', 'totalRefund', 'items'],
     ),
+    // a validity belongs to a voucher
+    dependencies: { voucherValidUntil: ['voucherCode'] },
     // served: at least one item; refused: none and nothing paid
     if: { required: ['refusal'] },
     // oxlint-disable-next-line unicorn/no-thenable -- JSON Schema's if/then/else keywords: a schema, never awaited
@@ -175,6 +179,7 @@ export interface MessageBodies {
     totalRefund: number;
     userId?: string;
     voucherCode?: string;
+    voucherValidUntil?: string;
     cardNo?: string;
     refusal?: (typeof SESSION_REFUSALS)[number];
     donationInstituteId?: number;

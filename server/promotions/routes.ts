@@ -5,11 +5,13 @@
 import { sql } from 'drizzle-orm';
 import type { FastifySchema } from 'fastify';
 import { Type } from 'typebox';
+import { FAILED_DELIVERY_STATUSES } from '../../resources/deploymentPackage';
 import { PROMOTION_DEPLOYMENT_PERMISSION } from '../../resources/promotions';
 import { callerOf } from '../auth/guard';
 import { rowsOf, type Db } from '../db/client';
 import { createDeployment } from '../deployments/create';
-import { packageFromContent } from '../deployments/packageFromContent';
+import { packageFromContentWith } from '../deployments/packageFromContent';
+import { tallyCount } from '../deployments/tally';
 import { accountOf, fleetRoute, iso, PAGE_PROPERTIES, pageOf, withPaging } from '../fleet/access';
 import { AppError } from '../lib/errors';
 import { ok } from '../lib/envelope';
@@ -73,15 +75,20 @@ export const registerPromotionRoutes = (app: TypedApp, services: Services) => {
       if (!targets.models?.length && !targets.fleetIds?.length) throw new AppError('8203', { resData: { excludedCounts: {} } });
       const now = new Date();
       const version = `${option ? `o${option.id}` : 'default'}-${stamp(now)}`;
-      const pkg = await packageFromContent({ db, fileStorage: services.fileStorage, models, log: request.log }, caller, {
-        name: `${(option?.name ?? 'default').slice(0, 40)} ${stamp(now)}`,
-        resourceType: 'promotion',
-        version,
-        adaptedModels: (chosenModels.length && !fleetIds.length ? chosenModels : allModels).join(',') || 'none',
-        fileName: `promotion-${version}.tar`,
-        content: await promotionArchive(services.fileStorage, manifest, media),
-      });
-      const created = await createDeployment(db, models, caller, account, { packageId: pkg.id, targets, waves: [100] }, { singleSession: services.database.kind === 'pglite' });
+      // the package and its deployment are made together: a deployment refused (no machine targeted: 8203 …) leaves no package behind
+      const { row: pkg, next: created } = await packageFromContentWith(
+        { db, fileStorage: services.fileStorage, models, log: request.log },
+        caller,
+        {
+          name: `${(option?.name ?? 'default').slice(0, 40)} ${stamp(now)}`,
+          resourceType: 'promotion',
+          version,
+          adaptedModels: (chosenModels.length && !fleetIds.length ? chosenModels : allModels).join(',') || 'none',
+          fileName: `promotion-${version}.tar`,
+          content: await promotionArchive(services.fileStorage, manifest, media),
+        },
+        (tx, row) => createDeployment(tx, models, caller, account, { packageId: row.id, targets, waves: [100] }, { singleSession: services.database.kind === 'pglite' }),
+      );
       return ok(request, { deploymentId: created.id, packageId: pkg.id, version, targeted: created.targeted, excludedCounts: created.excludedCounts });
     },
   );
@@ -91,9 +98,8 @@ export const registerPromotionRoutes = (app: TypedApp, services: Services) => {
     const rows = rowsOf<{ id: number; name: string; version: string; status: string; created_time: Date | string; total: number; applied: number; failed: number }>(
       await db.execute(sql`
           select d.id, p.name, p.version, d.status, d.created_time,
-            (select count(*)::int from deployment_target t where t.deployment_id = d.id) as total,
-            (select count(*)::int from deployment_target t where t.deployment_id = d.id and t.status = 'applied') as applied,
-            (select count(*)::int from deployment_target t where t.deployment_id = d.id and t.status in ('applyFailed', 'receiveFailed', 'noFeedback', 'taskOverdue')) as failed
+            ${tallyCount(sql`d.id`)} as total, ${tallyCount(sql`d.id`, ['applied'])} as applied,
+            ${tallyCount(sql`d.id`, FAILED_DELIVERY_STATUSES)} as failed
           from deployment d join deployment_package p on p.id = d.package_id
           where d.license_account_id = ${account} and p.resource_type = 'promotion'
           order by d.created_time desc, d.id desc limit 20`),

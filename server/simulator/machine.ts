@@ -15,6 +15,7 @@ import { MachineLink, type MachineCredentials, type Message } from './link';
 import { consumerOfBan, MachineRoster } from './roster';
 import { MachineSettings } from './machineSettings';
 import { PromotionScreen } from './promotionScreen';
+import { FACTORY_RECOGNISER, recogniserOf, type Recogniser } from './recogniser';
 import type { VendorConnectClient } from './vendorConnect';
 import type { PictureUploader } from './pictureUpload';
 import {
@@ -123,6 +124,8 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
   readonly settings: MachineSettings;
   /** The promotion package it shows (docs/promotions.md#what-machines-show). */
   readonly promotion: PromotionScreen;
+  /** The item recogniser of the AI model it runs (recogniser.ts): the factory's until a trained model is applied. */
+  recogniser: Recogniser = FACTORY_RECOGNISER;
   private readonly recent: string[] = [];
   private limits: Thresholds;
   private onTime: string | null;
@@ -185,18 +188,30 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
   }
 
   keepsContent(resourceType: string) {
-    return this.roster.keeps(resourceType) || this.settings.keeps(resourceType) || resourceType === 'promotion';
+    return this.roster.keeps(resourceType) || this.settings.keeps(resourceType) || resourceType === 'promotion' || resourceType === 'ai';
   }
 
   applyContent(resourceType: string, content: Buffer) {
     if (resourceType === 'promotion') return this.promotion.apply(content);
+    if (resourceType === 'ai') {
+      // a trained model changes its classification rejects; an AI package from elsewhere keeps the recogniser it has
+      this.recogniser = recogniserOf(content) ?? this.recogniser;
+      return null;
+    }
     if (!this.settings.keeps(resourceType)) return this.roster.apply(resourceType, content);
+    const before = this.settings.main;
     const unreadable = this.settings.apply(resourceType, content);
-    // a main config changes the opening hours and bin limits at once (its language and volume are only kept)
+    // a main config (its own package or a config file's section) changes the opening hours and bin limits at once (its language and volume are only kept)
     const main = this.settings.main;
-    if (!unreadable && main && resourceType === 'main') {
+    if (!unreadable && main && main !== before) {
       void this.setBinHeights({ binEmptyHeight: main.binEmptyHeight, binFullHeight: main.binFullHeight, binAlmostFull: main.binAlmostFull, binAlreadyFull: main.binAlreadyFull });
       void this.setOpeningHours(main.onTime, main.offTime);
+    }
+    // compaction (an H30 config) changes how much its bins hold: their levels and alarms change at once
+    const capacity = this.settings.effects().binCapacityFactor;
+    if (!unreadable && this.bins.some((bin) => (bin.capacityFactor ?? 1) !== capacity)) {
+      for (const bin of this.bins) bin.capacityFactor = capacity;
+      void this.send('bins', { bins: this.bins.map((bin) => this.binWire(bin)) }).then(() => this.syncBinAlarms());
     }
     return unreadable;
   }
@@ -392,18 +407,23 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
 
   // ---- what happens at the machine (the autopilot calls these; tests may too) ---------------------
 
+  /** What consumer `number` does at the machine now: its packages, its state and the AI model it runs decide. */
+  drawConsumer(number: number) {
+    const lowConfidence = this.installed.degraded ? BAD_PACKAGE_EFFECT.lowConfidenceShare : 0;
+    return drawSession(this.random.sessions, this.model, this.bins, this.limits, this.options.profile, number, lowConfidence, this.settings, this.recogniser);
+  }
+
   /** A consumer feeds containers and takes a payout. */
   async runSession(): Promise<Message | null> {
     const banned = this.roster.returningBanned(Date.now());
     if (banned) return this.refuse(consumerOfBan(banned));
     const number = ++this.sessionNo;
-    const lowConfidence = this.installed.degraded ? BAD_PACKAGE_EFFECT.lowConfidenceShare : 0;
-    const draft = drawSession(this.random.sessions, this.model, this.bins, this.limits, this.options.profile, number, lowConfidence, this.settings);
+    const draft = this.drawConsumer(number);
     await this.options.vendorConnect?.duringSession(this.options.credentials, `${this.runTag}-s${number}`, draft);
     const end = Date.now();
     const start = Math.min(end, Math.max(end - (draft.seconds * 1000) / this.speed, this.lastSessionEnd + 1));
     this.lastSessionEnd = end;
-    const { items, payoutMethod, totalRefund, userId, voucherCode, donationInstituteId, accepted } = draft;
+    const { items, payoutMethod, totalRefund, userId, voucherCode, voucherValidDays, donationInstituteId, accepted } = draft;
     const message = await this.send('session', {
       sessionId: `${this.runTag}-s${number}`,
       startTime: new Date(start).toISOString(),
@@ -412,6 +432,8 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
       totalRefund,
       userId,
       voucherCode,
+      // the printed voucher says until when it can be redeemed (its payout package's validity, from the session's end)
+      voucherValidUntil: voucherValidDays ? new Date(end + voucherValidDays * 86_400_000).toISOString() : undefined,
       donationInstituteId,
       items,
     });
@@ -569,6 +591,7 @@ export class VirtualMachine implements CommandTarget, DeployTarget {
       `opening hours ${this.onTime ?? '00:00'}-${this.offTime ?? '23:59'}; sessions since start ${this.stats.sessions}`,
       `screen (${this.settings.screenLanguage()}): ${JSON.stringify(this.screenNow())}`,
       ...[this.settings.h30Summary()].filter((summary) => summary !== null).map((summary) => `H30 settings: ${summary}`),
+      ...[this.settings.configFileSummary()].filter((summary) => summary !== null).map((summary) => `config file: ${summary}`),
       ...['sorter', 'compactor', 'camera', 'conveyor', 'paymentReader'].map((unit) => `${unit}: ${this.random.commands.chance(0.9) ? 'OK' : 'WARN (check soon)'}`),
     ];
   }

@@ -1,14 +1,18 @@
 // What a simulated machine keeps of its configuration packages (docs/machine-configuration.md "On the machine",
 // docs/machine-protocol.md "Configuration packages"): the refund table, the assortment, the sorting, its
-// main config, its screen texts (lang) and, on an H30, its H30 settings. Until a package of a kind is applied the machine keeps its factory behaviour for that kind.
+// main config, its screen texts (lang), its groups and payout methods, on an H30 its H30 settings, and the sections of a
+// generated config file (configFile.ts). Until a package of a kind is applied the machine keeps its factory behaviour for that kind.
 import { EVERY_MACHINE } from '../../resources/configurationGroups';
 import { ITEM_TYPES, PAYOUT_METHODS, type ItemType, type PayoutMethod } from '../../resources/fleetCatalogue';
 import { CONFIGURATION_FORMAT, type ConfigurationContent, type ConfigurationItem } from '../../resources/machineConfiguration';
 import { H30_MODEL, H30_SETTINGS, h30ValueIssue, MACHINE_TEXT_KEYS, type H30SettingKey, type MachineTextKey } from '../../resources/configurationTexts';
+import { CONFIG_FILE_RESOURCE_TYPE } from '../../resources/configTemplates';
+import { readConfigFile } from './configFile';
+import { h30Effects, type SessionEffects } from './h30Effects';
 import type { PayoutOption, Thresholds } from './world';
 
 /** The package resource types read here (resources/configurationKinds.ts). */
-const KEPT = new Set(['refund', 'assortment', 'sorting', 'main', 'group', 'payout', 'lang']);
+const KEPT = new Set(['refund', 'assortment', 'sorting', 'main', 'group', 'payout', 'lang', CONFIG_FILE_RESOURCE_TYPE]);
 
 export interface MainSettings extends Thresholds {
   onTime: string;
@@ -65,8 +69,9 @@ export const readConfiguration = (resourceType: string, content: Buffer): Config
 };
 
 export class MachineSettings {
-  /** Refund per product barcode, and per item type. */
+  /** Refund per product barcode, per product group and item type (`<group>:<itemType>`), and per item type. */
   private productRefund: Map<string, number> | null = null;
+  private groupRefund: Map<string, number> | null = null;
   private typeRefund: Map<ItemType, number> | null = null;
   private assortment: Set<string> | null = null;
   private assortmentRefund: Map<string, number> | null = null;
@@ -78,7 +83,11 @@ export class MachineSettings {
   h30: Partial<Record<H30SettingKey, string>> | null = null;
   /** Machine groups (a group package), and payout items in key order (a payout package). */
   private groups: MachineGroup[] | null = null;
+  /** Product groups of the group package, by name: their barcodes (what a refund per product group applies to). */
+  private productGroups: Array<{ name: string; barcodes: Set<string> }> = [];
   private payoutItems: ConfigurationItem[] | null = null;
+  /** The last config file applied: its template's name, its contents' ids, its sections (`refund v4`). */
+  private configFile: { template: string; contentIds: string[]; sections: string[] } | null = null;
 
   /** `model`: the machine's termType, whose main config row it takes (else the `*` row); `fleetId`: its fleet (machine groups). */
   constructor(
@@ -93,18 +102,49 @@ export class MachineSettings {
 
   /** Replaces the kind's settings with the package's (a package is the whole configuration); a text says why it cannot. */
   apply(resourceType: string, content: Buffer): string | null {
+    if (resourceType === CONFIG_FILE_RESOURCE_TYPE) return this.applyConfigFile(content);
     const read = readConfiguration(resourceType, content);
     if (!read) return `Configuration package unreadable (${resourceType})`;
-    const items: ConfigurationItem[] = read.items;
+    return this.applyItems(resourceType, read.items);
+  }
+
+  /**
+   * A generated config file (docs/machine-protocol.md#generated-config-files): every section applied as its kind's own
+   * package would be, all or nothing: tried first on a scratch copy, so a section it refuses changes nothing.
+   */
+  private applyConfigFile(content: Buffer): string | null {
+    const read = readConfigFile(content);
+    if (typeof read === 'string') return read;
+    if (!read.targetModels.includes(this.model)) return `Config file for ${read.targetModels.join(', ')}, not for model ${this.model}`;
+    const trial = new MachineSettings(this.model, this.fleetId);
+    for (const section of read.sections) {
+      const refused = trial.keeps(section.resourceType) ? trial.applyItems(section.resourceType, section.items) : null;
+      if (refused) return `Config file section ${section.resourceType}: ${refused}`;
+    }
+    for (const section of read.sections) if (this.keeps(section.resourceType)) this.applyItems(section.resourceType, section.items);
+    this.configFile = { template: read.template, contentIds: read.contentIds, sections: read.sections.map((section) => `${section.resourceType} v${section.version}`) };
+    return null;
+  }
+
+  /** What its last config file held, as its diagnosis file says it; none applied: null. */
+  configFileSummary(): string | null {
+    if (!this.configFile) return null;
+    const { template, contentIds, sections } = this.configFile;
+    return `${template}; contents ${contentIds.join(', ') || 'none'}; configurations ${sections.join(', ') || 'none'}`;
+  }
+
+  private applyItems(resourceType: string, items: ConfigurationItem[]): string | null {
     if (resourceType === 'lang') return this.applyTexts(items);
     if (resourceType === 'h30config') return this.applyH30(items);
     if (resourceType === 'refund') {
       this.productRefund = new Map();
+      this.groupRefund = new Map();
       this.typeRefund = new Map();
       for (const item of items) {
         const value = numberOf(item.value);
         if (value === null || !isItemType(item.itemType)) continue;
         if (typeof item.barcode === 'string' && item.barcode) this.productRefund.set(item.barcode, value);
+        else if (typeof item.productGroup === 'string' && item.productGroup) this.groupRefund.set(`${item.productGroup}:${item.itemType}`, value);
         else this.typeRefund.set(item.itemType, value);
       }
     } else if (resourceType === 'assortment') {
@@ -137,6 +177,10 @@ export class MachineSettings {
           models: listOf(item.models),
           fleets: Array.isArray(item.fleets) ? item.fleets.filter((fleet): fleet is number => typeof fleet === 'number') : [],
         }));
+      this.productGroups = items
+        .filter((item) => item.kind === 'products' && typeof item.name === 'string')
+        .map((item) => ({ name: String(item.name), barcodes: new Set(listOf(item.barcodes)) }))
+        .sort((a, b) => a.name.localeCompare(b.name));
     } else if (resourceType === 'payout') {
       this.payoutItems = items.filter((item) => isPayoutMethod(item.method) && typeof item.machineGroup === 'string');
     }
@@ -178,13 +222,24 @@ export class MachineSettings {
     return !this.assortment || (barcode !== undefined && this.assortment.has(barcode));
   }
 
-  /** The refund of an accepted item: the product's own, the assortment's, its type's; undefined: the factory value. */
+  /**
+   * The refund of an accepted item: the product's own, its product group's for its item type (the first group by name
+   * that lists the barcode and has a value), the assortment's, its type's; undefined: the factory value.
+   */
   refundOf(itemType: ItemType, barcode: string | undefined): number | undefined {
     if (barcode !== undefined) {
-      const own = this.productRefund?.get(barcode) ?? this.assortmentRefund?.get(barcode);
+      const own = this.productRefund?.get(barcode) ?? this.groupRefundOf(itemType, barcode) ?? this.assortmentRefund?.get(barcode);
       if (own !== undefined) return own;
     }
     return this.typeRefund?.get(itemType);
+  }
+
+  private groupRefundOf(itemType: ItemType, barcode: string): number | undefined {
+    for (const group of this.productGroups) {
+      const value = group.barcodes.has(barcode) ? this.groupRefund?.get(`${group.name}:${itemType}`) : undefined;
+      if (value !== undefined) return value;
+    }
+    return undefined;
   }
 
   private applyTexts(items: ConfigurationItem[]) {
@@ -224,6 +279,11 @@ export class MachineSettings {
   maxItems(): number | undefined {
     const value = this.h30?.maxItemsPerSession;
     return value === undefined ? undefined : Number(value);
+  }
+
+  /** What its H30 settings change in its sessions and bins (h30Effects.ts); no H30 config applied: nothing. */
+  effects(): SessionEffects {
+    return h30Effects(this.h30);
   }
 
   /** Its H30 settings as its diagnosis file says them (`conveyorSpeed 7, maxItemsPerSession 2`); none applied: null. */

@@ -4,6 +4,9 @@
 import { BIN_HEIGHT, KNOWN_ALARMS, type AlarmDefinition, type ItemType, type PayoutMethod } from '../../resources/fleetCatalogue';
 import { Random, WeightedTable } from '../seed/random';
 import { FAULTS, MINOR } from '../seed/timeline';
+import { extraClassificationReject, FACTORY_RECOGNISER, throughRecogniser, type Recogniser } from './recogniser';
+import { VOUCHER_PAYOUT_METHODS } from '../../resources/configurationGroups';
+import { FACTORY_EFFECTS, type SessionEffects } from './h30Effects';
 import { BIN_CAPACITY, HOURLY_USAGE, ITEM_MIX, ITEM_REFUND, LOCAL_OFFSET_MS, MODELS, PAYOUT_MIX, PRODUCTS, WEEKDAY_USAGE, type MachineModel } from '../seed/vocabulary';
 
 export const MINUTE = 60_000;
@@ -43,6 +46,8 @@ export interface BinLevel {
   itemType: ItemType;
   /** Items in the bin; the sensor height follows from it and the machine's bin heights. */
   count: number;
+  /** The share of its nominal capacity it holds (an H30 without compaction: 0.5, h30Effects.ts); absent: 1. */
+  capacityFactor?: number;
 }
 
 export interface Thresholds {
@@ -63,7 +68,7 @@ export const thresholdsOf = (profile: MachineProfile): Thresholds => ({
 });
 
 /** Fill percentage of a bin (0-100). */
-export const fillOf = (bin: BinLevel) => Math.min(100, Math.floor((bin.count * 100) / BIN_CAPACITY[bin.itemType]));
+export const fillOf = (bin: BinLevel) => Math.min(100, Math.floor((bin.count * 100) / (BIN_CAPACITY[bin.itemType] * (bin.capacityFactor ?? 1))));
 
 /** Sensor distance to the contents: binEmptyHeight when empty down to binFullHeight when full. */
 export const heightOf = (bin: BinLevel, limits: Thresholds) => {
@@ -136,6 +141,8 @@ export interface SessionSettings {
   maxItems?(): number | undefined;
   /** The payout methods its payout package enables (machineSettings.ts); null or absent: every method. */
   payoutOptions?(): PayoutOption[] | null;
+  /** What its H30 settings change (h30Effects.ts); absent: nothing. */
+  effects?(): SessionEffects;
 }
 
 /** A payout method a payout package enables, with its parameters (docs/machine-protocol.md#configuration-packages). */
@@ -153,7 +160,7 @@ export interface PayoutOption {
  * The payout methods a consumer may take for `total` (what the payout package enables and its amounts admit,
  * donation only with a known institute), weighted as the demo seed's mix; a consumer can always cancel.
  */
-const payoutChoices = (options: readonly PayoutOption[], total: number, profile: MachineProfile) => {
+const payoutChoices = (options: readonly PayoutOption[], total: number, profile: MachineProfile, mix: typeof PAYOUT_MIX) => {
   const institutes = (option: PayoutOption) =>
     (profile.donationInstituteIds ?? []).filter((id) => option.institutes?.includes(profile.donationInstituteNames?.[id] ?? '') ?? false);
   const open = options.filter(
@@ -164,7 +171,7 @@ const payoutChoices = (options: readonly PayoutOption[], total: number, profile:
   );
   const donation = open.find((option) => option.method === 'donation');
   return {
-    table: new WeightedTable(PAYOUT_MIX.filter(([method]) => method === 'userCancelledPayment' || open.some((option) => option.method === method))),
+    table: new WeightedTable(mix.filter(([method]) => method === 'userCancelledPayment' || open.some((option) => option.method === method))),
     donations: donation ? institutes(donation) : [],
   };
 };
@@ -175,6 +182,8 @@ export interface SessionDraft {
   totalRefund: number;
   userId?: string;
   voucherCode?: string;
+  /** Days the voucher can be redeemed (its payout package's validityDays for the method); absent: no validity known. */
+  voucherValidDays?: number;
   donationInstituteId?: number;
   /** Seconds the consumer spent at the machine. */
   seconds: number;
@@ -186,6 +195,7 @@ export interface SessionDraft {
  * One consumer at the machine, as the seed's activity generator has them: item mix, wrong material,
  * the model's quality rejects, full bins (reason 18), then a payout (mostly cancelled when nothing was taken).
  * `lowConfidence`: the share of items a degraded recogniser (a "bad" package) rejects as reason 4 on top.
+ * `recogniser`: the trained AI model it runs, which scales its classification rejects (recogniser.ts).
  */
 export const drawSession = (
   random: Random,
@@ -196,8 +206,12 @@ export const drawSession = (
   number: number,
   lowConfidence = 0,
   settings?: SessionSettings,
+  recogniser: Recogniser = FACTORY_RECOGNISER,
 ): SessionDraft => {
   const rejectReasons = new WeightedTable(model.rejectProfile);
+  const effects = settings?.effects?.() ?? FACTORY_EFFECTS;
+  // a badly exposed camera rejects on top of a degraded recogniser: either one is enough
+  const unsure = 1 - (1 - lowConfidence) * (1 - effects.lowConfidence);
   const itemCount = Math.min(40, settings?.maxItems?.() ?? 40, 1 + Math.floor(random.exponential(5)));
   const accepted = bins.map(() => 0);
   const items: SessionItem[] = [];
@@ -214,8 +228,11 @@ export const drawSession = (
     // a barcode its applied assortment does not list: not in the database (reason 2)
     else if (settings && !settings.accepts(product.barcode)) reason = 2;
     else if (fillOf({ ...bin, count: bin.count + accepted[binIndex] }) >= limits.binAlreadyFull) reason = 18;
-    else if (lowConfidence > 0 && random.chance(lowConfidence)) reason = 4;
-    else if (random.chance(type === 'flat' ? 0.6 : model.rejectRate)) reason = type === 'flat' ? random.pick([15, 1, 4]) : rejectReasons.pick(random);
+    else if (unsure > 0 && random.chance(unsure)) reason = 4;
+    // the classification rejects (3, 4, 5) follow the AI model it runs (recogniser.ts)
+    else if (random.chance(type === 'flat' ? 0.6 : model.rejectRate))
+      reason = throughRecogniser(random, recogniser, type === 'flat' ? random.pick([15, 1, 4]) : rejectReasons.pick(random));
+    else reason = extraClassificationReject(random, recogniser, model);
     // in thousandths: a configured refund may have 3 decimals
     const refund = reason === null ? Math.round((settings?.refundOf(type, product.barcode) ?? ITEM_REFUND[type]) * 1000) : 0;
     if (reason === null) {
@@ -235,10 +252,12 @@ export const drawSession = (
   const anyAccepted = accepted.some((count) => count > 0);
   // a payout package limits the choice to the methods it enables for this machine (and the amount they admit)
   const options = settings?.payoutOptions?.();
-  const choices = options ? payoutChoices(options, thousandths / 1000, profile) : null;
-  let payoutMethod: PayoutMethod = !anyAccepted && random.chance(0.7) ? 'userCancelledPayment' : (choices?.table ?? new WeightedTable(PAYOUT_MIX)).pick(random);
+  // without a printer no voucher can be printed: those methods are not offered
+  const mix = effects.noVouchers ? PAYOUT_MIX.filter(([method]) => !(VOUCHER_PAYOUT_METHODS as readonly string[]).includes(method)) : PAYOUT_MIX;
+  const choices = options ? payoutChoices(options, thousandths / 1000, profile, mix) : null;
+  let payoutMethod: PayoutMethod = !anyAccepted && random.chance(0.7) ? 'userCancelledPayment' : (choices?.table ?? new WeightedTable(mix)).pick(random);
   const donations = choices?.donations ?? profile.donationInstituteIds ?? [];
-  if (payoutMethod === 'donation' && donations.length === 0) payoutMethod = 'receipt';
+  if (payoutMethod === 'donation' && donations.length === 0) payoutMethod = effects.noVouchers ? 'userCancelledPayment' : 'receipt';
   const regular = Math.floor(Math.pow(random.next(), 2.5) * 4000);
   const userId =
     payoutMethod === 'loyaltyAccount'
@@ -253,6 +272,7 @@ export const drawSession = (
             ? `TP${regular.toString(36).toUpperCase().padStart(8, '0')}`
             : undefined;
   const prefix = VOUCHER_PREFIX[payoutMethod];
+  const validityDays = prefix ? options?.find((option) => option.method === payoutMethod)?.validityDays : null;
   return {
     items,
     payoutMethod,
@@ -260,8 +280,10 @@ export const drawSession = (
     totalRefund: payoutMethod === 'userCancelledPayment' ? 0 : thousandths / 1000,
     ...(userId ? { userId } : {}),
     ...(prefix ? { voucherCode: `${prefix}${profile.serialNumber.slice(-6)}${number.toString(36).toUpperCase().padStart(5, '0')}` } : {}),
+    ...(validityDays ? { voucherValidDays: validityDays } : {}),
     ...(payoutMethod === 'donation' ? { donationInstituteId: random.pick(donations) } : {}),
-    seconds: 15 + itemCount * random.int(3, 6),
+    // the conveyor's speed sets the time per item; a consumer who walks away leaves the machine waiting its idle time-out
+    seconds: 15 + Math.round(itemCount * random.int(3, 6) * effects.secondsPerItemFactor) + (payoutMethod === 'userCancelledPayment' ? effects.idleSeconds : 0),
     accepted,
   };
 };

@@ -12,6 +12,7 @@ import type { ScreenProps } from '../pages/screenProps';
 import { ScreenHeading } from '../pages/ScreenHeading';
 import { ApiError } from '../providers/httpTypes';
 import { useSamplePicture, type LabelAnswer, type Page, type Sample } from './api';
+import { sampleKeyAction } from './sampleKeys';
 
 const PAGE_SIZE = 40;
 const COLUMNS = 8;
@@ -146,28 +147,16 @@ const LabelingPage = ({ node }: ScreenProps) => {
   );
 
   const onKeyDown = (event: KeyboardEvent) => {
-    const move = (delta: number) => {
-      event.preventDefault();
-      setFocus((index) => Math.max(0, Math.min(samples.length - 1, index + delta)));
-    };
-    if (event.key === 'ArrowRight') move(1);
-    else if (event.key === 'ArrowLeft') move(-1);
-    else if (event.key === 'ArrowDown') move(COLUMNS);
-    else if (event.key === 'ArrowUp') move(-COLUMNS);
-    else if (event.key === ' ') {
-      event.preventDefault();
+    const action = sampleKeyAction(event, COLUMNS, labelNames);
+    // Enter (take the model's label) belongs to Image classification; here it keeps its default
+    if (!action || action.kind === 'accept') return;
+    event.preventDefault();
+    if (action.kind === 'move') setFocus((index) => Math.max(0, Math.min(samples.length - 1, index + action.delta)));
+    else if (action.kind === 'select') {
       const id = samples[focus]?.id;
       if (id !== undefined) setSelected((set) => (set.has(id) ? new Set([...set].filter((other) => other !== id)) : new Set([...set, id])));
-    } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'z') {
-      event.preventDefault();
-      undoLast();
-    } else if (/^Digit[1-9]$/.test(event.code)) {
-      const label = labelNames[Number(event.code.slice(5)) - 1];
-      if (label) {
-        event.preventDefault();
-        labelNow(label);
-      }
-    }
+    } else if (action.kind === 'undo') undoLast();
+    else labelNow(action.label);
   };
 
   const addLabel = async () => {

@@ -90,3 +90,36 @@ export const useSamplePicture = (id: number): string | null => {
   }, [download, id]);
   return url?.id === id ? url.url : null;
 };
+
+/** A model a training task made (Image classification's choice). */
+export interface TrainedModel {
+  packageId: number;
+  name: string;
+  version: string;
+  taskId: number;
+  accuracy: number | null;
+  labels: string[];
+}
+
+/** A pool sample with what a model says about it. */
+export interface Prediction {
+  id: number;
+  label: string | null;
+  predicted: string;
+  confidence: number;
+  labelledBy: string | null;
+  capturedTime: string | null;
+  termNo: string;
+}
+
+export interface ConfusionAnswer {
+  labels: string[];
+  /** matrix[true label][model's label] */
+  matrix: number[][];
+  perLabel: Array<{ label: string; support: number; predicted: number; precision: number | null; recall: number | null }>;
+  total: number;
+  correct: number;
+  accuracy: number | null;
+  pool: number;
+  predicted: number;
+}

@@ -35,6 +35,7 @@ export const SCREENS: Readonly<Record<string, MenuScreenComponent>> = {
   '/service/ai': lazyScreen(() => import('../deployments/AiPage')),
   '/service/getSamples': lazyScreen(() => import('../aiTraining/GetSamplesPage')),
   '/service/imageLabeling': lazyScreen(() => import('../aiTraining/LabelingPage')),
+  '/service/imageClassify': lazyScreen(() => import('../aiTraining/ClassifyPage')),
   '/service/trainingTask': lazyScreen(() => import('../aiTraining/TrainingTasksPage')),
   '/service/createServicePersonnelPackage': lazyScreen(() => import('../personnel/PersonnelPackagePage')),
   '/service/personnalDeploy': lazyScreen(() => import('../personnel/PersonnelDeployPage')),

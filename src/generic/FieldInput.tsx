@@ -87,7 +87,8 @@ export const FieldInput = ({ source, view }: FieldInputProps) => {
     case 'phone':
       return <TextInput {...common} defaultValue={defaultValue} type="tel" />;
     case 'password':
-      return <PasswordInput {...common} autoComplete="new-password" />;
+      // on edit a blank write-only password keeps the stored one (the data provider leaves it out)
+      return <PasswordInput {...common} autoComplete="new-password" helperText={view === 'edit' && field.writeOnly ? 'generic.form.keepPassword' : undefined} />;
     case 'optionList':
       return <OptionListInput {...common} defaultValue={defaultValue} choices={enumChoices(declaration, source)} />;
     case 'upload':

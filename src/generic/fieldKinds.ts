@@ -50,8 +50,9 @@ export const inputKindFor = (field: FieldDeclaration, view: Extract<View, 'creat
     case 'multiReference':
       return field.display === 'tree' ? 'treeChecklist' : 'referenceArray';
     case 'password':
-      // writeOnly passwords are set on create only; editing one is a separate, audited action
-      return view === 'create' || !field.writeOnly ? 'password' : 'readOnly';
+      // writeOnly passwords are set on create only (editing a user's is a separate, audited action), unless the
+      // declaration shows the field on edit too: then an optional input, left blank to keep the stored one
+      return view === 'create' || !field.writeOnly || field.views?.includes('edit') ? 'password' : 'readOnly';
     // an upload with progress; the value is the uploaded file's id (docs/files.md)
     case 'image':
     case 'file':

@@ -77,7 +77,8 @@ const writableValue = (field: FieldDeclaration, value: unknown): unknown => {
 /**
  * The record body of a create or update: only declared, writable fields the form shows for that mode
  * (readOnly and unknown fields answer 1004; a field not in the form must not overwrite stored data).
- * On create empty values are left out; on update they are sent as null, which clears the field.
+ * On create empty values are left out; on update they are sent as null, which clears the field, except a write-only
+ * field's (a password), which is left out so the stored one stays.
  */
 export const toWireRecord = (declaration: ResourceDeclaration, data: Record<string, unknown>, mode: 'create' | 'edit', fieldNames: readonly string[]): Record<string, unknown> => {
   const body: Record<string, unknown> = {};
@@ -85,7 +86,8 @@ export const toWireRecord = (declaration: ResourceDeclaration, data: Record<stri
     const field = declaration.fields[name];
     if (!field || field.readOnly || name === 'id' || !(name in data)) continue;
     const value = writableValue(field, data[name]);
-    if (mode === 'create' && isEmptyValue(value)) continue;
+    // an empty write-only field (a password left blank on edit) keeps what is stored: nothing to send
+    if ((mode === 'create' || field.writeOnly) && isEmptyValue(value)) continue;
     body[name] = value === undefined ? null : value;
   }
   return body;

@@ -61,6 +61,8 @@ describeFleetOneBackend('AI trainer', (context) => {
     const [file] = await server.db.select().from(uploadedFile).where(eq(uploadedFile.id, pkg.file!));
     const chunks: Buffer[] = [];
     for await (const chunk of (await storage.get(file.storageKey))!) chunks.push(chunk as Buffer);
+    // the file carries its held-out accuracy: simulated machines classify by it (docs/ai-training.md#simulated-machines-and-trained-models)
+    expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toMatchObject({ format: 'rvm-ai-classifier', accuracy: done.accuracy });
     const model = await loadClassifier(Buffer.concat(chunks));
     expect(model.labels).toEqual(['bottle', 'can']);
     const guesses = predict(model.weights, [await pictureInput(await drawItemPicture(() => 0.3, 'can'))]);

@@ -207,6 +207,23 @@ describeOneBackend('group and payout configurations', (server) => {
       expect(issueOf(removed)).toEqual({ code: '5002', field: 'name', message: '有支付方式适用于分组“North”：请先修改它们' });
     });
 
+    it('a batch delete of groups that payouts name is refused and names every such group, not only the first', async () => {
+      const west = await created('group', { name: 'West', kind: 'machines', models: 'H30' });
+      const east = await created('group', { name: 'East', kind: 'machines', models: 'H10' });
+      await created('payout', { machineGroup: 'West', method: 'alipayHK', enabled: true });
+      await created('payout', { machineGroup: 'East', method: 'alipayHK', enabled: true });
+      const refused = await server.call('POST', '/configuration/group/batchDelete', { token, body: { ids: [west, east] }, lang: 'en' });
+      expect(refused.body.resCode).toBe('5002');
+      expect(refused.body.resData.issues).toEqual([
+        { field: 'name', message: 'Payout methods apply to group "East": change them first' },
+        { field: 'name', message: 'Payout methods apply to group "West": change them first' },
+      ]);
+      const left = (await server.call('POST', '/configuration/group/page', { token, body: { pageNum: 1, pageSize: 50 } })).body.resData.list.map(
+        (group: { name: string }) => group.name,
+      );
+      expect(left).toEqual(expect.arrayContaining(['East', 'West']));
+    });
+
     it('makes a payout version into a package of type payout', async () => {
       const latest = (await server.call('GET', '/configuration/payout/versions', { token })).body.resData.list[0].version as number;
       const made = await server.call('POST', `/configuration/payout/versions/${latest}/package`, { token, body: { name: `payout ${latest}`, adaptedModels: 'H30' } });

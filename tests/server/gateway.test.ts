@@ -181,10 +181,22 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
         totalRefund: 0,
         items: [{ seq: 1, itemType: 'can', refund: 0 }],
       });
+      // a voucher valid until before the session ended
+      const ended = new Date(Date.now() - 60_000).toISOString();
+      await machine.send('session', {
+        sessionId: 'expired-voucher',
+        startTime: new Date(Date.now() - 120_000).toISOString(),
+        endTime: ended,
+        payoutMethod: 'receipt',
+        totalRefund: 0.1,
+        voucherCode: 'R123',
+        voucherValidUntil: new Date(Date.parse(ended) - 1000).toISOString(),
+        items: [{ seq: 1, itemType: 'can', refund: 0.1 }],
+      });
       const rows = await waitFor(
         () => quarantined(server, machine.serial),
-        (list) => list.length === 7,
-        'seven quarantined',
+        (list) => list.length === 8,
+        'eight quarantined',
       );
       expect(rows.map((entry) => [entry.messageType, entry.reason]).sort()).toEqual(
         [
@@ -195,8 +207,10 @@ const suite = (backend: BackendName, broker: 'embedded' | 'external') => {
           ['status', 'outOfOrder'],
           ['bins', 'valueOutOfRange'],
           ['session', 'valueOutOfRange'],
+          ['session', 'valueOutOfRange'],
         ].sort(),
       );
+      expect(rows.map((entry) => entry.value)).toContainEqual(expect.stringMatching(/^voucherValidUntil /));
       expect(rows.find((entry) => entry.reason === 'unknownAlarmCode')?.value).toBe('am_code_PK_999');
       expect((await machineRow(server.db, machine.id)).currentSts).toBe('Up'); // nothing of the refused statuses applied
     });

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import { deploymentPackage, deploymentTarget, uploadedFile } from '../../server/db/schema';
+import { auditLog, deploymentPackage, deploymentTarget, uploadedFile } from '../../server/db/schema';
 import { fleet, rvm } from '../../server/db/schema/fleet';
 import { describeOneBackend, type TestServer } from './helpers';
 import { mp4 } from './mp4Fixture';
@@ -138,6 +138,17 @@ describeOneBackend('promotions', (server) => {
     // an item is named by its position (a number): the picker's name search reads it as text
     const named = await server.call('GET', '/promotion/item/list?nameLike=1', { token: admin });
     expect(named.body).toMatchObject({ resCode: '00000', resData: [{ id: item.body.resData.id, name: '1' }] });
+
+    // to a fleet without machines and a model nobody has: the deployment is refused (8203) and no package, file or audit entry of it is left
+    const [bare] = await server.db.insert(fleet).values({ licenseAccountId: account, name: 'Promo fleet without machines', level: 1 }).returning({ id: fleet.id });
+    const packagesBefore = await server.db.select({ id: deploymentPackage.id }).from(deploymentPackage);
+    const filesBefore = await server.db.select({ id: uploadedFile.id }).from(uploadedFile);
+    const auditBefore = await server.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.resource, 'deploymentPackage'));
+    const refused = await server.call('POST', '/promotion/deploy', { token: admin, body: { optionId: option.body.resData.id, fleetIds: [bare.id], models: ['Z9'] } });
+    expect(refused.body.resCode).toBe('8203');
+    expect(await server.db.select({ id: deploymentPackage.id }).from(deploymentPackage)).toEqual(packagesBefore);
+    expect(await server.db.select({ id: uploadedFile.id }).from(uploadedFile)).toEqual(filesBefore);
+    expect(await server.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.resource, 'deploymentPackage'))).toEqual(auditBefore);
 
     const deployed = await server.call('POST', '/promotion/deploy', { token: admin, body: { optionId: option.body.resData.id } });
     expect(deployed.body.resCode).toBe('00000');

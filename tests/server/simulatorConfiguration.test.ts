@@ -2,7 +2,8 @@
 // server (API, versions, packages, rollout job, embedded gateway, signed download) and one virtual machine.
 // A refund version deployed to it changes the refund of its next sessions; an assortment version makes it
 // reject every barcode the assortment does not list with reason 2; a sorting moves items to its bins; a group and
-// a payout limit its consumers to the methods enabled for its group; a main config puts it to sleep.
+// a payout limit its consumers to the methods enabled for its group (a receipt's voucher reports its validity); a main
+// config puts it to sleep.
 import { and, eq, gt, inArray } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { deploymentTarget } from '../../server/db/schema/deployments';
@@ -170,6 +171,28 @@ describeOneBackend(
       // the group's octopus item turns off the * one for this machine (its fleet is in the group)
       expect([...methods].filter((method) => !['receipt', 'alipayHK', 'userCancelledPayment'].includes(method!))).toEqual([]);
       expect(methods.has('receipt') || methods.has('alipayHK')).toBe(true);
+
+      // a receipt's voucher reports the payout item's 30 days of validity from the session's end; nothing else has one
+      const stored = await server.db
+        .select()
+        .from(consumerSession)
+        .where(and(eq(consumerSession.rvmId, row.id), gt(consumerSession.endTime, since)));
+      const receipts = stored.filter((session) => session.payoutMethod === 'receipt');
+      expect(receipts.length).toBeGreaterThan(0);
+      for (const session of receipts) {
+        expect(session.voucherCode).toMatch(/^R/);
+        expect(session.voucherValidUntil!.getTime() - session.endTime.getTime()).toBe(30 * 86_400_000);
+      }
+      expect(stored.filter((session) => session.payoutMethod !== 'receipt').map((session) => session.voucherValidUntil)).toEqual(
+        stored.filter((session) => session.payoutMethod !== 'receipt').map(() => null),
+      );
+      // the machine page's sessions answer it
+      const page = await server.call('POST', '/rvmpage/consumerSessions', { token, body: { id: row.id, payoutMethod: 'receipt', pageSize: 50 } });
+      const answered = (page.body.resData.list as Array<{ endTime: string; voucherValidUntil: string }>).filter((session) => Date.parse(session.endTime) > since.getTime());
+      expect(answered.length).toBe(receipts.length);
+      for (const session of answered) {
+        expect(Date.parse(session.voucherValidUntil) - Date.parse(session.endTime)).toBe(30 * 86_400_000);
+      }
     });
 
     it('sleeps outside the on/off times of a deployed main config', async () => {

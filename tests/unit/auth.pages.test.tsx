@@ -255,8 +255,8 @@ describe('menu screens', () => {
 
   it("an area's own page lists the screens of the area the user may open", async () => {
     const user = userEvent.setup();
-    // imageClassify: a screen not built yet (setup became the packages list, group a configuration kind)
-    consoleHarness({ user: holding('service:performance', 'service:imageClassify') }).renderApp('/service/serviceManager');
+    // every menu screen is built now (the last was imageClassify): the link opens the screen, not "not available yet"
+    consoleHarness({ user: holding('service:performance', 'service:imageClassify'), handlers: { 'GET /ai/classify/models': [] } }).renderApp('/service/serviceManager');
     expect(await screen.findByRole('heading', { name: t('menu.service') }, WAIT)).toBeTruthy();
     expect(screen.getByText(t('app.area.intro'))).toBeTruthy();
     const main = screen.getByRole('main');
@@ -265,8 +265,9 @@ describe('menu screens', () => {
       .map((link) => link.textContent);
     expect(links).toEqual([t('menu.performance'), t('menu.imageClassify')]);
     await user.click(within(main).getByRole('link', { name: t('menu.imageClassify') }));
-    expect(await screen.findByText(t('app.notAvailable.message'), {}, WAIT)).toBeTruthy();
+    expect(await screen.findByText(t('aiTraining.classify.noModel'), {}, WAIT)).toBeTruthy();
     expect(screen.getByRole('heading', { name: t('menu.imageClassify') })).toBeTruthy();
+    expect(screen.queryByText(t('app.notAvailable.message'))).toBeNull();
   });
 
   it('a screen that crashes shows the error page inside the shell; leaving it recovers', async () => {

@@ -3,6 +3,7 @@ import { permission } from '../../resources/permission';
 import { role } from '../../resources/role';
 import { user } from '../../resources/user';
 import { eventNotification } from '../../resources/eventNotification';
+import { servicePersonnel } from '../../resources/servicePersonnel';
 import { RESOURCES } from '../../resources';
 import { displayKindFor, filterKindFor, inputKindFor } from '../../src/generic/fieldKinds';
 import { formatBytes, formatDateTime, percentOf } from '../../src/generic/format';
@@ -78,6 +79,8 @@ describe('field kinds', () => {
     expect(inputKindFor(user.fields.roles, 'create')).toBe('referenceArray');
     expect(inputKindFor(user.fields.password, 'create')).toBe('password');
     expect(inputKindFor(user.fields.password, 'edit')).toBe('readOnly');
+    // a service person's password is declared for the edit form too: an optional input there
+    expect(inputKindFor(servicePersonnel.fields.password, 'edit')).toBe('password');
     expect(inputKindFor(user.fields.createTime, 'edit')).toBe('readOnly');
     expect(inputKindFor(role.fields.description, 'create')).toBe('textarea');
     expect(inputKindFor(user.fields.enabled, 'edit')).toBe('boolean');
@@ -117,6 +120,10 @@ describe('wire helpers', () => {
 
   it('writes declared writable fields only, numbers as numbers', () => {
     expect(toWireRecord(permission, { name: 'x', sort: '3', id: 1, extra: 1 }, 'create', fieldsFor(permission, 'create'))).toEqual({ name: 'x', sort: 3 });
+    // on edit an emptied field is sent as null (cleared), but a blank write-only password is left out (the stored one stays)
+    const edited = toWireRecord(servicePersonnel, { realName: 'Ann', company: '', password: '' }, 'edit', fieldsFor(servicePersonnel, 'edit'));
+    expect(edited).toEqual({ realName: 'Ann', company: null });
+    expect(toWireRecord(servicePersonnel, { password: 'new-pin' }, 'edit', fieldsFor(servicePersonnel, 'edit'))).toEqual({ password: 'new-pin' });
   });
 });
 

@@ -32,7 +32,18 @@ describe('the machine protocol document', () => {
       totalRefund: 0.1,
       items: [{ seq: 1, itemType: 'can', refund: 0.1 }],
     };
-    for (const candidate of [message, { ...message, payoutMethod: 'cash' }, { ...message, items: [{ seq: 1, itemType: 'can', refund: 0.1, rejectReason: 7 }] }]) {
+    const voucher = { ...message, voucherCode: 'R1', voucherValidUntil: '2026-12-27T10:00:00Z' };
+    // a validity without a voucher is refused by both
+    const { voucherCode: _none, ...validityAlone } = voucher;
+    expect(schemaProblem('session', voucher)).toBeNull();
+    expect(schemaProblem('session', validityAlone)).not.toBeNull();
+    for (const candidate of [
+      message,
+      { ...message, payoutMethod: 'cash' },
+      { ...message, items: [{ seq: 1, itemType: 'can', refund: 0.1, rejectReason: 7 }] },
+      voucher,
+      validityAlone,
+    ]) {
       expect(validate(candidate), JSON.stringify(candidate)).toBe(schemaProblem('session', candidate) === null);
     }
   });
