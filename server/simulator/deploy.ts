@@ -138,6 +138,8 @@ const KEEP_BYTES = 4 * 1024 * 1024;
 
 type Report = { deployId: number; state: DeployState; version?: string; reason?: string };
 
+const FAILED_STATES: ReadonlySet<string> = new Set(['downloadFailed', 'checksumFailed', 'failed']);
+
 export class DeployRunner {
   private readonly seen = new Set<number>();
   /** Statuses not yet acknowledged by the broker, in order (sent after the next connect). */
@@ -229,6 +231,9 @@ export class DeployRunner {
   }
 
   private report(report: Report) {
+    // A delivery that failed here is taken again when it comes again: that is the operator's "retry failed"
+    // (docs/machine-protocol.md "Deployments"); one under way or applied stays ignored.
+    if (FAILED_STATES.has(report.state)) this.seen.delete(report.deployId);
     this.unsent.push(report);
     return this.flush();
   }

@@ -165,7 +165,7 @@ describe('failure modes', () => {
     expect((await finalState('SIMDEPSZ', deployId, 'checksumFailed')).reason).toBe('size 50000 bytes, announced 60000');
   });
 
-  it('apply failure at rate 1: received, applying, failed with a reason; the version stays', async () => {
+  it('apply failure at rate 1: received, applying, failed with a reason; the version stays; sent again, it is tried again', async () => {
     const target = await machine('SIMDEPAF', { deployFaults: { applyFailure: 1 } });
     const deployId = ++deployIds;
     await deploy(target, { deployId, pkg: testPackage(30_000) });
@@ -173,6 +173,9 @@ describe('failure modes', () => {
     expect(APPLY_FAILURE_REASONS).toContain(failed.reason);
     expect(states('SIMDEPAF', deployId)).toEqual(['received', 'applying', 'failed']);
     expect(target.installed.software).toBe('5.1.0');
+    // the operator's "retry failed" sends the same delivery again: a failed one is taken again, not ignored
+    await deploy(target, { deployId, pkg: testPackage(30_000) });
+    await vi.waitFor(() => expect(states('SIMDEPAF', deployId)).toEqual(['received', 'applying', 'failed', 'received', 'applying', 'failed']), WAIT);
     expectProtocol('SIMDEPAF');
   });
 
