@@ -70,8 +70,9 @@ describe.skipIf(!browserAvailable())('machine configuration end to end', () => {
     await page.screenshot({ path: join(SHOTS_DIR, `${name}-1280.png`), fullPage: true, animations: 'disabled' });
   };
 
+  /** Picks an option of the create or edit form's select (the list's filter bar has a select of the same label). */
   const chooseOption = async (page: Page, label: string, option: string) => {
-    const combobox = page.getByRole('combobox', { name: new RegExp(`^${label}`) });
+    const combobox = page.locator('form:has(button[type="submit"])').getByRole('combobox', { name: new RegExp(`^${label}`) });
     await eventually(async () => {
       if ((await page.getByRole('option', { name: option, exact: true }).count()) === 0) await combobox.click();
       await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2000 });
@@ -110,6 +111,7 @@ describe.skipIf(!browserAvailable())('machine configuration end to end', () => {
     // a value, then an edit of it: two versions
     await page.getByRole('link', { name: RA.en.create, exact: true }).first().click();
     await page.waitForURL('**/service/refund/create');
+    await page.getByRole('button', { name: RA.en.save }).waitFor();
     await chooseOption(page, fields.itemType, en.resources.refund.enums.itemType.plasticBottle);
     await page.locator('input[name="value"]').fill('0.45');
     await page.locator('input[name="currency"]').fill('HKD');
@@ -199,6 +201,7 @@ describe.skipIf(!browserAvailable())('machine configuration end to end', () => {
     await checkScreen(page, 'refund-list-zh');
     await page.getByRole('link', { name: RA.zh.create, exact: true }).first().click();
     await page.waitForURL('**/service/refund/create');
+    await page.getByRole('button', { name: RA.zh.save }).waitFor();
     await chooseOption(page, zh.resources.refund.fields.itemType, zh.resources.refund.enums.itemType.plasticBottle);
     await page.locator('input[name="value"]').fill('0.5');
     await page.locator('input[name="currency"]').fill('HKD');
