@@ -118,6 +118,9 @@ const RECONNECT_MS = 1_000;
 /** A connection that answers no `select 1` within this long counts as lost (a half-open TCP connection hears nothing). */
 const HEARTBEAT_MS = 5_000;
 
+/** The listening connection's name in pg_stat_activity (its last query there is the heartbeat's, not LISTEN). */
+export const CALLER_CHANGES_APPLICATION = 'rvm-caller-changes';
+
 /**
  * PostgreSQL: LISTEN on a connection of its own, live once LISTEN is in force; on a lost connection not
  * live until listening again (retried every second). Answers the function that stops it.
@@ -128,7 +131,7 @@ export const listenForCallerChanges = (connectionString: string, feed: CallerCha
   let retry: NodeJS.Timeout | undefined;
   const connect = async () => {
     if (stopped) return;
-    const next = new pg.Client({ connectionString, keepAlive: true });
+    const next = new pg.Client({ connectionString, keepAlive: true, application_name: CALLER_CHANGES_APPLICATION });
     client = next;
     let heartbeat: NodeJS.Timeout | undefined;
     const lost = () => {

@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { rowsOf } from '../../server/db/client';
+import { CALLER_CHANGES_APPLICATION } from '../../server/db/callerChanges';
 import { sysRolePermission, sysUser } from '../../server/db/schema';
 import { describeBackends, type TestServer } from './helpers';
 
@@ -124,9 +125,9 @@ describeBackends('callers kept in memory', (server, backend) => {
       // the connection is cut again until both fit in the window (the condition, not the outcome, is what is retried).
       let checked = false;
       for (let attempt = 1; !checked; attempt++) {
-        const listeners = await admin.query(
-          `select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'LISTEN rvm_caller_changes%' and datname = current_database()`,
-        );
+        const listeners = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()`, [
+          CALLER_CHANGES_APPLICATION,
+        ]);
         expect(listeners.rowCount).toBeGreaterThanOrEqual(1);
         expect(await eventually(async () => !server.database.callerChanges.live)).toBe(true);
         const hits = callers.hits;
