@@ -227,6 +227,7 @@ export const fleet = {
     totalRefund: 'Total refund',
     userId: 'User ID',
     voucherCode: 'Voucher code',
+    voucherValidUntil: 'valid until %{date}',
     donationInstitute: 'Donation institute',
     itemCount: 'Items',
     acceptedCount: 'Accepted',

@@ -227,6 +227,7 @@ export const fleet: Catalogue<typeof en> = {
     totalRefund: '返还总额',
     userId: '用户ID',
     voucherCode: '凭证码',
+    voucherValidUntil: '有效期至 %{date}',
     donationInstitute: '捐赠机构',
     itemCount: '物品数',
     acceptedCount: '接收',

@@ -25,6 +25,7 @@ const SESSION = {
   rejectedCount: 1,
   userId: 'U-1',
   voucherCode: 'V-HK-0001',
+  voucherValidUntil: '2025-03-08 23:59:59',
   donationInstituteId: null,
 };
 const DETAILS = {
@@ -48,7 +49,18 @@ describe('ConsumerSessions tab', () => {
       t('installation.sessions.period'),
       ...['payoutMethod', 'totalRefund', 'itemCount', 'acceptedCount', 'rejectedCount', 'userId', 'voucherCode'].map((key) => t(`fleet.consumerSession.${key}`)),
     ]);
-    expect(rowTexts(table)).toEqual([['2025-03-01 10:00:00 – 10:02:00', t('fleet.payoutMethods.octopus'), 'HK$1.50', '3', '2', '1', 'U-1', 'V-HK-0001']]);
+    expect(rowTexts(table)).toEqual([
+      [
+        '2025-03-01 10:00:00 – 10:02:00',
+        t('fleet.payoutMethods.octopus'),
+        'HK$1.50',
+        '3',
+        '2',
+        '1',
+        'U-1',
+        `V-HK-0001${t('fleet.consumerSession.voucherValidUntil', { date: '2025-03-08' })}`,
+      ],
+    ]);
     expect(lastBody(h)).toMatchObject({ id: 5, payoutMethod: null, voucherCode: null, userId: null, pageNum: 1 });
 
     await user.click(within(table).getByText('V-HK-0001'));

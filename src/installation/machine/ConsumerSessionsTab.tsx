@@ -3,9 +3,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslate } from 'ra-core';
 import { useNavigate } from 'react-router-dom';
-import { Box, Button, TextField } from '@mui/material';
+import { Box, Button, TextField, Typography } from '@mui/material';
 import { PAYOUT_METHODS } from '../../../resources/fleetCatalogue';
 import { useConsoleServices } from '../../layout/ConsoleServices';
+import { formatDate } from '../../generic/format';
 import { EnumSelect } from '../../kit/EnumSelect';
 import { StatusChip } from '../../kit/StatusChip';
 import { formatMoney, formatPeriod } from '../../kit/format';
@@ -63,7 +64,23 @@ export const ConsumerSessionsTab = () => {
       render: (row) => row.userId ?? (row.cardNo ? `${translate('personnel.sessions.cardNo')} ${row.cardNo}` : null),
       nowrap: true,
     },
-    { key: 'voucherCode', label: 'fleet.consumerSession.voucherCode', render: (row) => row.voucherCode, nowrap: true },
+    {
+      key: 'voucherCode',
+      label: 'fleet.consumerSession.voucherCode',
+      // the validity under the code: one column, and a list that fits 1280 px
+      render: (row) =>
+        row.voucherCode ? (
+          <>
+            {row.voucherCode}
+            {row.voucherValidUntil ? (
+              <Typography component="div" variant="caption" color="text.secondary">
+                {translate('fleet.consumerSession.voucherValidUntil', { date: formatDate(row.voucherValidUntil) })}
+              </Typography>
+            ) : null}
+          </>
+        ) : null,
+      nowrap: true,
+    },
   ];
 
   return (

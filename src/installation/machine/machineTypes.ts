@@ -98,6 +98,8 @@ export interface ConsumerSessionRow {
   rejectedCount: number;
   userId: string | null;
   voucherCode: string | null;
+  /** Until when the voucher can be redeemed, as the machine reported it. */
+  voucherValidUntil: string | null;
   cardNo: string | null;
   /** `banned`: refused by the machine (docs/service-personnel.md#bans). */
   refusal: string | null;
