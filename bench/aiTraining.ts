@@ -1,6 +1,7 @@
 // Training on synthetic machine pictures (docs/benchmarks.md "AI training"): N labelled 64×64 pictures of the
 // six item classes, drawn as the simulator draws them, trained by the worker's classifier; prints the
-// held-out accuracy, the time and the machine's load. `npx tsx bench/aiTraining.ts [samples] [epochs]`
+// held-out accuracy, the time and the machine's load. `npx tsx bench/aiTraining.ts [samples] [epochs] [seed]`
+// (the seed picks the held-out pictures, the first weights and the order: runs with two seeds show the spread)
 import { loadavg } from 'node:os';
 import { pictureInput, trainClassifier } from '../server/ai/classifier';
 import { Random } from '../server/seed/random';
@@ -9,6 +10,7 @@ import { ITEM_TYPES } from '../resources/fleetCatalogue';
 
 const count = Number(process.argv[2] ?? 2000);
 const epochs = Number(process.argv[3] ?? 12);
+const seed = Number(process.argv[4] ?? 1);
 const random = new Random('bench-ai');
 const started = Date.now();
 const samples = [];
@@ -23,6 +25,7 @@ const outcome = await trainClassifier(samples, {
   labels: ITEM_TYPES,
   epochs,
   holdOut: 0.2,
+  seed,
   onEpoch: (report) =>
     console.log(`epoch ${report.epoch}/${report.epochs} loss ${report.loss.toFixed(3)} accuracy ${report.accuracy.toFixed(3)} at ${report.seconds.toFixed(0)} s`),
 });

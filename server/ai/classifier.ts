@@ -1,7 +1,8 @@
-// The image classifier a training task trains (docs/ai-training.md "Training"): TensorFlow.js on its pure
-// JavaScript CPU backend (installs from the npm registry, downloads nothing at install or run time). Pictures
-// are read at 32×32 (a quarter of the pixels of the 64×64 uploads: four times less work per epoch, and the
-// silhouettes stay recognisable), a small convolutional network, Adam, held-out evaluation.
+// The image classifier a training task trains (docs/ai-training.md "Trainer"): TensorFlow.js on its WebAssembly
+// backend (installs from the npm registry, downloads nothing at install or run time). Pictures are read at 32×32
+// (a quarter of the pixels of the 64×64 uploads: four times less work per epoch, and the silhouettes stay
+// recognisable); a small convolutional network with batch normalisation, trained on pictures turned and mirrored
+// (an item lies any way up in the chamber) with Adam and a cosine learning rate, held-out evaluation.
 import '@tensorflow/tfjs-backend-wasm';
 // tfjs-core's Node bundle registers no gradients; the layers bundle registers all of them as it loads
 import '@tensorflow/tfjs-layers';
@@ -60,12 +61,26 @@ export interface TrainOutcome {
   weights: ClassifierWeights;
 }
 
-/** The network: three 3×3 convolutions (each followed by a 2×2 max pool), then one dense layer to the labels. */
-const FILTERS = [16, 32, 32] as const;
+/**
+ * The network: each picture standardised (its own mean and spread: lighting varies), three 3×3 convolutions each
+ * normalised over its batch, with 2×2 max pools between them, the last one's mean and maximum over the picture
+ * (where the item lies does not matter), a hidden dense layer, then one to the labels. Measured in
+ * docs/benchmarks.md "AI training".
+ */
+const FILTERS = [16, 32, 64] as const;
+const HIDDEN = 64;
+/** Adam's step at the start; it falls along a half cosine to a tenth of it by the last epoch. */
+const LEARNING_RATE = 0.005;
+/** How much of each batch's mean and variance the running ones (used to classify) take. */
+const MOMENTUM = 0.1;
+const EPSILON = 1e-5;
 
 export interface ClassifierWeights {
   [name: string]: tf.Variable;
 }
+
+/** Running statistics are weights of the file but not trained: the optimiser leaves them out. */
+const isRunningStatistic = (name: string) => name.startsWith('runningMean') || name.startsWith('runningVariance');
 
 const initialWeights = (classes: number, seed: number): ClassifierWeights => {
   const weights: ClassifierWeights = {};
@@ -74,20 +89,30 @@ const initialWeights = (classes: number, seed: number): ClassifierWeights => {
     const fanIn = 9 * channels;
     weights[`conv${index}`] = tf.variable(tf.randomNormal([fanIn, filters], 0, Math.sqrt(2 / fanIn), 'float32', seed + index));
     weights[`bias${index}`] = tf.variable(tf.zeros([filters]));
+    weights[`scale${index}`] = tf.variable(tf.ones([filters]));
+    weights[`runningMean${index}`] = tf.variable(tf.zeros([filters]), false);
+    weights[`runningVariance${index}`] = tf.variable(tf.ones([filters]), false);
     channels = filters;
   });
-  const side = INPUT_SIZE / 2 ** FILTERS.length;
-  const flat = side * side * channels;
-  weights.dense = tf.variable(tf.randomNormal([flat, classes], 0, Math.sqrt(1 / flat), 'float32', seed + 10));
+  // the mean and the maximum of each of the last convolution's filters
+  const flat = 2 * channels;
+  weights.hidden = tf.variable(tf.randomNormal([flat, HIDDEN], 0, Math.sqrt(2 / flat), 'float32', seed + 11));
+  weights.hiddenBias = tf.variable(tf.zeros([HIDDEN]));
+  weights.dense = tf.variable(tf.randomNormal([HIDDEN, classes], 0, Math.sqrt(1 / HIDDEN), 'float32', seed + 10));
   weights.denseBias = tf.variable(tf.zeros([classes]));
   return weights;
 };
 
+/** A training batch's mean and variance per normalised layer, for the running statistics after the step. */
+type BatchStatistics = Array<{ index: number; mean: tf.Tensor; variance: tf.Tensor }>;
+
 /**
  * A 3×3 convolution as one matrix product over the nine shifted copies of the input (im2col): the
  * WebAssembly backend multiplies matrices fast and has every gradient this needs, not a 2-D convolution's.
+ * Normalised with the batch's statistics while training (kept in `statistics`), with the running ones after.
  */
-const conv3x3 = (input: tf.Tensor4D, kernel: tf.Tensor, bias: tf.Tensor): tf.Tensor4D => {
+const conv3x3 = (input: tf.Tensor4D, weights: ClassifierWeights, index: number, statistics?: BatchStatistics): tf.Tensor4D => {
+  const kernel = weights[`conv${index}`];
   const [count, height, width, channels] = input.shape;
   const padded = tf.pad(input, [
     [0, 0],
@@ -98,20 +123,79 @@ const conv3x3 = (input: tf.Tensor4D, kernel: tf.Tensor, bias: tf.Tensor): tf.Ten
   const shifted: tf.Tensor4D[] = [];
   for (let dy = 0; dy < 3; dy++) for (let dx = 0; dx < 3; dx++) shifted.push(tf.slice(padded, [0, dy, dx, 0], [count, height, width, channels]));
   const columns = tf.reshape(tf.concat(shifted, 3), [count * height * width, 9 * channels]);
-  const output = tf.relu(tf.add(tf.matMul(columns, kernel), bias));
-  return tf.reshape(output, [count, height, width, kernel.shape[1]!]);
+  let output = tf.matMul(columns, kernel);
+  // a model file of version 1 has no normalisation
+  if (weights[`scale${index}`]) {
+    let mean: tf.Tensor = weights[`runningMean${index}`];
+    let variance: tf.Tensor = weights[`runningVariance${index}`];
+    if (statistics) {
+      ({ mean, variance } = tf.moments(output, 0));
+      statistics.push({ index, mean: tf.keep(mean), variance: tf.keep(variance) });
+    }
+    output = tf.mul(tf.div(tf.sub(output, mean), tf.sqrt(tf.add(variance, EPSILON))), weights[`scale${index}`]);
+  }
+  return tf.reshape(tf.relu(tf.add(output, weights[`bias${index}`])), [count, height, width, kernel.shape[1]!]);
 };
 
-/** Logits for a batch of inputs [N, INPUT_SIZE, INPUT_SIZE, 3]. */
-const forward = (weights: ClassifierWeights, input: tf.Tensor4D, training: boolean): tf.Tensor2D => {
-  let x = input;
-  FILTERS.forEach((_filters, index) => {
-    x = tf.maxPool(conv3x3(x, weights[`conv${index}`], weights[`bias${index}`]), 2, 2, 'valid');
-  });
-  let flat: tf.Tensor2D = tf.reshape(x, [x.shape[0], -1]);
-  if (training) flat = tf.dropout(flat, 0.25) as tf.Tensor2D;
-  return tf.add(tf.matMul(flat, weights.dense), weights.denseBias);
+/** Each picture less its own mean, over its own spread (at least 0.05: a flat picture stays flat). */
+const standardised = (input: tf.Tensor4D): tf.Tensor4D => {
+  const { mean, variance } = tf.moments(input, [1, 2, 3], true);
+  return tf.div(tf.sub(input, mean), tf.maximum(tf.sqrt(variance), 0.05));
 };
+
+/**
+ * Logits for a batch of inputs [N, INPUT_SIZE, INPUT_SIZE, 3]; `statistics` while training. A model file of
+ * version 1 (no hidden layer) was trained on the pictures as they are and flattens its last pooled layer.
+ */
+const forward = (weights: ClassifierWeights, input: tf.Tensor4D, statistics?: BatchStatistics): tf.Tensor2D => {
+  const version2 = Boolean(weights.hidden);
+  let x = version2 ? standardised(input) : input;
+  for (let index = 0; weights[`conv${index}`]; index++) {
+    x = conv3x3(x, weights, index, statistics);
+    if (!version2 || weights[`conv${index + 1}`]) x = tf.maxPool(x, 2, 2, 'valid');
+  }
+  if (!version2) return tf.add(tf.matMul(tf.reshape(x, [x.shape[0], -1]), weights.dense), weights.denseBias);
+  const pooled = tf.concat([tf.mean(x, [1, 2]), tf.max(x, [1, 2])], 1);
+  const hidden = tf.relu(tf.add(tf.matMul(pooled, weights.hidden), weights.hiddenBias));
+  return tf.add(tf.matMul(hidden, weights.dense), weights.denseBias);
+};
+
+/** Moves the running statistics towards a training batch's, and lets the batch's go. */
+const updateRunningStatistics = (weights: ClassifierWeights, statistics: BatchStatistics) => {
+  for (const { index, mean, variance } of statistics.splice(0)) {
+    for (const [name, batch] of [
+      [`runningMean${index}`, mean],
+      [`runningVariance${index}`, variance],
+    ] as const) {
+      weights[name].assign(tf.add(tf.mul(weights[name], 1 - MOMENTUM), tf.mul(batch, MOMENTUM)));
+      batch.dispose();
+    }
+  }
+};
+
+/**
+ * One of the eight ways a square picture can lie (turned by quarter turns, mirrored): bit 0 mirrors
+ * left-right, bit 1 top-bottom, bit 2 swaps the axes. 0 is the picture as it is.
+ */
+export const turned = (input: Float32Array, way: number): Float32Array => {
+  if (way === 0) return input;
+  const side = INPUT_SIZE;
+  const output = new Float32Array(input.length);
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      let fromX = way & 1 ? side - 1 - x : x;
+      let fromY = way & 2 ? side - 1 - y : y;
+      if (way & 4) [fromX, fromY] = [fromY, fromX];
+      const from = (fromY * side + fromX) * 3;
+      const to = (y * side + x) * 3;
+      output[to] = input[from];
+      output[to + 1] = input[from + 1];
+      output[to + 2] = input[from + 2];
+    }
+  }
+  return output;
+};
+const WAYS = 8;
 
 /** A deterministic shuffle (the split must not depend on the order the database returned). */
 const shuffled = <T>(items: readonly T[], seed: number) => {
@@ -119,7 +203,8 @@ const shuffled = <T>(items: readonly T[], seed: number) => {
   let state = seed >>> 0 || 1;
   for (let index = copy.length - 1; index > 0; index--) {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    const other = state % (index + 1);
+    // the high bits: an LCG's low bits repeat with short periods (a residue would pick the split)
+    const other = Math.floor((state / 2 ** 32) * (index + 1));
     [copy[index], copy[other]] = [copy[other], copy[index]];
   }
   return copy;
@@ -131,9 +216,19 @@ const batchTensor = (inputs: readonly Float32Array[]) => {
   return tf.tensor4d(values, [inputs.length, INPUT_SIZE, INPUT_SIZE, 3]);
 };
 
-/** Predicted label index and confidence for each input. */
+/**
+ * Predicted label index and confidence for each input: the mean of what the network says of the picture in
+ * each of its eight ways (an item lies any way up; the mean is steadier than any one of them).
+ */
 export const predict = (weights: ClassifierWeights, inputs: readonly Float32Array[]): Array<{ label: number; confidence: number }> => {
-  const rows = tf.tidy(() => tf.softmax(forward(weights, batchTensor(inputs), false)).arraySync());
+  const rows = tf.tidy(() => {
+    let sum: tf.Tensor | undefined;
+    for (let way = 0; way < WAYS; way++) {
+      const probabilities = tf.softmax(forward(weights, batchTensor(inputs.map((input) => turned(input, way)))));
+      sum = sum ? tf.add(sum, probabilities) : probabilities;
+    }
+    return tf.div(sum!, WAYS).arraySync() as number[][];
+  });
   return rows.map((row) => {
     const label = row.indexOf(Math.max(...row));
     return { label, confidence: row[label] };
@@ -150,18 +245,30 @@ export const trainClassifier = async (samples: readonly LabelledInput[], setting
   const test = all.slice(0, testCount);
   const train = all.slice(testCount);
   const weights = initialWeights(classes, seed);
-  const optimizer = tf.train.adam(0.005);
+  const optimizer = tf.train.adam(LEARNING_RATE);
+  const trained = Object.entries(weights)
+    .filter(([name]) => !isRunningStatistic(name))
+    .map(([, variable]) => variable);
+  const statistics: BatchStatistics = [];
+  // a random way for each picture of each epoch, the same for the same seed
+  let wayState = seed >>> 0 || 1;
+  const nextWay = () => {
+    wayState = (Math.imul(wayState, 1664525) + 1013904223) >>> 0;
+    return wayState >>> 29;
+  };
   const batchSize = settings.batchSize ?? 32;
   let stopped = false;
   let done = 0;
   for (let epoch = 1; epoch <= settings.epochs; epoch++) {
+    // Adam's public step size: read at every update
+    (optimizer as unknown as { learningRate: number }).learningRate = LEARNING_RATE * (0.1 + 0.45 * (1 + Math.cos((Math.PI * (epoch - 1)) / settings.epochs)));
     const order = shuffled(train, seed + epoch);
     let lossSum = 0;
     let right = 0;
     for (let from = 0; from < order.length; from += batchSize) {
       const batch = order.slice(from, from + batchSize);
       const { loss, correct } = tf.tidy(() => {
-        const x = batchTensor(batch.map((item) => item.input));
+        const x = batchTensor(batch.map((item) => turned(item.input, nextWay())));
         const labels = tf.tensor1d(
           batch.map((item) => item.label),
           'int32',
@@ -171,12 +278,13 @@ export const trainClassifier = async (samples: readonly LabelledInput[], setting
         const cost = optimizer.minimize(
           () => {
             // kept past the gradient's own scope for the batch's accuracy, released by the tidy around it
-            logits = tf.keep(forward(weights, x, true));
+            logits = tf.keep(forward(weights, x, statistics));
             return tf.losses.softmaxCrossEntropy(y, logits);
           },
           true,
-          Object.values(weights),
+          trained,
         )!;
+        updateRunningStatistics(weights, statistics);
         const hits = tf.sum(tf.cast(tf.equal(tf.argMax(logits!, 1), labels), 'int32'));
         const answer = { loss: cost.dataSync()[0], correct: hits.dataSync()[0] };
         logits!.dispose();
@@ -215,7 +323,7 @@ export const serializeClassifier = (weights: ClassifierWeights, labels: readonly
   Buffer.from(
     JSON.stringify({
       format: 'rvm-ai-classifier',
-      version: 1,
+      version: 2,
       inputSize: INPUT_SIZE,
       filters: FILTERS,
       labels,
