@@ -109,14 +109,14 @@ const LabelingPage = ({ node }: ScreenProps) => {
   }, [shown, pageNum]);
 
   const apply = useCallback(
-    (ids: number[], label: string | null, remember = true) => {
-      if (!ids.length) return;
+    (ids: number[], label: string | null, remember = true): Promise<unknown> => {
+      if (!ids.length) return Promise.resolve();
       const before = samples.filter((sample) => ids.includes(sample.id)).map((sample) => ({ id: sample.id, label: labelOf(sample) }));
       const set = (changes: ReadonlyArray<{ id: number; label: string | null }>) =>
         setOverrides((map) => new Map([...map, ...changes.map((change) => [change.id, change.label] as const)]));
       set(ids.map((id) => ({ id, label })));
       if (remember) setUndo((stack) => [...stack.slice(-49), { changes: before }]);
-      http.put<{ counts: LabelAnswer['counts'] }>('/ai/sample/label', { ids, label }).then(
+      return http.put<{ counts: LabelAnswer['counts'] }>('/ai/sample/label', { ids, label }).then(
         (answer) => labels.data && labels.setData({ ...labels.data, counts: answer.counts }),
         () => set(before), // refused (the toast says why): the pictures show their labels as they were
       );
@@ -139,11 +139,18 @@ const LabelingPage = ({ node }: ScreenProps) => {
   const labelNow = useCallback(
     (label: string) => {
       const ids = selected.size ? [...selected] : samples[focus] ? [samples[focus].id] : [];
-      apply(ids, label);
+      const saved = apply(ids, label);
       if (selected.size) setSelected(new Set());
       else setFocus((index) => Math.min(samples.length - 1, index + 1));
+      // the last unlabelled picture of the page labelled: the next ones come, as if the operator turned the page
+      if (shown === 'unlabelled' && samples.every((sample) => ids.includes(sample.id) || labelOf(sample) !== null)) {
+        void saved.then(() => {
+          setFocus(0);
+          page.reload();
+        });
+      }
     },
-    [apply, selected, samples, focus],
+    [apply, selected, samples, focus, shown, labelOf, page],
   );
 
   const onKeyDown = (event: KeyboardEvent) => {

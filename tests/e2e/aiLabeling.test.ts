@@ -63,7 +63,8 @@ describe.runIf(browserAvailable())('AI training: samples from simulated machines
     for (;;) {
       const preview = await api<Array<{ pictures: number }>>(server, 'POST', '/ai/sample/preview', { token, body: {} });
       const pictures = preview.reduce((sum, row) => sum + row.pictures, 0);
-      if (pictures >= 12) break;
+      // more than a page of 40: labelling the last unlabelled one of a page brings the next ones
+      if (pictures >= 60) break;
       if (Date.now() > deadline) throw new Error(`only ${pictures} pictures arrived in 3 minutes:\n${server.output().slice(-3000)}`);
       // the polling interval of a condition (have enough pictures arrived?)
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -123,5 +124,23 @@ describe.runIf(browserAvailable())('AI training: samples from simulated machines
     await page.goto(`${server.url}/service/trainingTask`);
     await page.getByTestId('new-model-name').waitFor();
     await checkScreen(page, 'training-tasks-zh');
+  });
+
+  it('brings the next unlabelled pictures once the last one of the page is labelled, with no reload (en)', { timeout: E2E_TEST_TIMEOUT }, async () => {
+    const page = await freshPage('en');
+    await page.goto(`${server.url}/service/imageLabeling`);
+    const tiles = page.getByTestId('sample-tile');
+    await tiles.first().waitFor();
+    const tileIds = () => tiles.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-id')));
+    const first = await tileIds();
+    expect(first.length).toBeGreaterThan(1);
+    const unlabelledBefore = (await counts())[''];
+    await page.getByTestId('sample-grid').focus();
+    for (let index = 0; index < first.length; index++) await page.keyboard.press('Digit1');
+    // a new page of pictures none of which was on the first, and focus back on its first picture
+    await expect.poll(async () => (await tileIds()).some((id) => first.includes(id)), { timeout: 30_000 }).toBe(false);
+    expect((await tileIds()).length).toBeGreaterThan(0);
+    await expect.poll(async () => page.getByTestId('sample-grid').getAttribute('data-focus')).toBe((await tileIds())[0]);
+    expect((await counts())['']).toBe(unlabelledBefore - first.length);
   });
 });
