@@ -131,7 +131,7 @@ const LabelingPage = ({ node }: ScreenProps) => {
     // each label of the step back as it was, one call per label
     const byLabel = new Map<string | null, number[]>();
     for (const change of last.changes) byLabel.set(change.label, [...(byLabel.get(change.label) ?? []), change.id]);
-    for (const [label, ids] of byLabel) apply(ids, label, false);
+    for (const [label, ids] of byLabel) void apply(ids, label, false);
     const first = samples.findIndex((sample) => sample.id === last.changes[0]?.id);
     if (first >= 0) setFocus(first);
   }, [undo, apply, samples]);
