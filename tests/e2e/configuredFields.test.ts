@@ -51,7 +51,12 @@ describe.skipIf(!browserAvailable())('configured multiReference and image limits
     await useLanguage(page, server, 'en');
 
     await page.locator('[data-menu-key="systemSettings"]').click();
-    await page.locator('[data-menu-key="resourceTypes"]').click();
+    // a click that lands while the sidebar re-renders (menu and permissions arriving on a busy machine) can be
+    // lost, as a user's would: clicked again until the screen is there (seen once in CI: still on the dashboard)
+    await eventually(async () => {
+      if (!(await page.getByRole('link', { name: rt.buttons.create }).isVisible())) await page.locator('[data-menu-key="resourceTypes"]').click();
+      return page.getByRole('link', { name: rt.buttons.create }).isVisible();
+    }).toBe(true);
     await page.getByRole('link', { name: rt.buttons.create }).click();
     const form = page.locator('form');
     const field = (index: number) => form.locator(`[data-field-index="${index}"]`);
