@@ -197,12 +197,15 @@ export const turned = (input: Float32Array, way: number): Float32Array => {
 };
 const WAYS = 8;
 
+/** The next state of a 32-bit LCG: deterministic numbers for the split, the order and the ways. */
+const nextState = (state: number) => (Math.imul(state, 1664525) + 1013904223) >>> 0;
+
 /** A deterministic shuffle (the split must not depend on the order the database returned). */
 const shuffled = <T>(items: readonly T[], seed: number) => {
   const copy = [...items];
   let state = seed >>> 0 || 1;
   for (let index = copy.length - 1; index > 0; index--) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    state = nextState(state);
     // the high bits: an LCG's low bits repeat with short periods (a residue would pick the split)
     const other = Math.floor((state / 2 ** 32) * (index + 1));
     [copy[index], copy[other]] = [copy[other], copy[index]];
@@ -253,7 +256,8 @@ export const trainClassifier = async (samples: readonly LabelledInput[], setting
   // a random way for each picture of each epoch, the same for the same seed
   let wayState = seed >>> 0 || 1;
   const nextWay = () => {
-    wayState = (Math.imul(wayState, 1664525) + 1013904223) >>> 0;
+    wayState = nextState(wayState);
+    // the high three bits (the low ones repeat with short periods)
     return wayState >>> 29;
   };
   const batchSize = settings.batchSize ?? 32;
