@@ -1,8 +1,10 @@
 // A text field that holds a comma-separated list of declared options (`display: 'optionList'`, e.g. an
-// event notification's alarm codes): picked from the options, each shown as its value and label (an
-// alarm code and its text, in the console's language) and searchable by either; the value sent and
-// stored stays the text `a, b, c` the API and its validation speak.
-import { AutocompleteArrayInput, useTranslate, type Validator } from 'react-admin';
+// event notification's alarm codes, a promotion's days): picked from the options, each chip showing its
+// label in the console's language as the list and show pages do (FieldDisplay), the stored value beside
+// the label in the drop-down only, and searchable by either; the value sent and stored stays the text
+// `a, b, c` the API and its validation speak.
+import { Box, Typography } from '@mui/material';
+import { AutocompleteArrayInput, useRecordContext, useTranslate, type Validator } from 'react-admin';
 
 interface Choice {
   id: string | number;
@@ -32,9 +34,38 @@ export const splitOptionList = (value: unknown): string[] =>
       : [];
 export const joinOptionList = (values: unknown): string => (Array.isArray(values) ? values.join(', ') : '');
 
+interface LabelledChoice {
+  id: string;
+  name: string;
+}
+
+/** A drop-down line: the label, and the stored value after it when it says something else. */
+const OptionLine = () => {
+  const choice = useRecordContext<LabelledChoice>();
+  if (!choice) return null;
+  return (
+    <Box component="span" sx={{ display: 'flex', gap: 1, alignItems: 'baseline' }}>
+      <span>{choice.name}</span>
+      {choice.name !== choice.id && (
+        <Typography component="span" variant="caption" color="text.secondary">
+          {choice.id}
+        </Typography>
+      )}
+    </Box>
+  );
+};
+
+// one element for every render: a new one each time would make the input forget the typed text
+const OPTION_LINE = <OptionLine />;
+const labelOf = (choice: LabelledChoice) => choice.name;
+const matches = (filter: string, choice: LabelledChoice) => {
+  const wanted = filter.trim().toLowerCase();
+  return choice.name.toLowerCase().includes(wanted) || choice.id.toLowerCase().includes(wanted);
+};
+
 export const OptionListInput = ({ choices, defaultValue, ...props }: OptionListInputProps) => {
   const translate = useTranslate();
-  const labelled = choices.map((choice) => ({ id: String(choice.id), name: `${choice.id} ${translate(choice.name, { _: '' })}`.trim() }));
+  const labelled: LabelledChoice[] = choices.map((choice) => ({ id: String(choice.id), name: translate(choice.name, { _: String(choice.id) }) }));
   return (
     <AutocompleteArrayInput
       {...props}
@@ -42,6 +73,9 @@ export const OptionListInput = ({ choices, defaultValue, ...props }: OptionListI
       defaultValue={defaultValue as string[] | undefined}
       choices={labelled}
       translateChoice={false}
+      optionText={OPTION_LINE}
+      inputText={labelOf}
+      matchSuggestion={matches}
       format={splitOptionList}
       parse={joinOptionList}
       filterSelectedOptions
