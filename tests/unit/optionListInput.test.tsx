@@ -27,8 +27,7 @@ const renderIn = (locale: Locale, alarmCodes: string) =>
     </CoreAdminContext>,
   );
 
-const chipTexts = () =>
-  [...document.querySelectorAll('.MuiChip-label')].map((chip) => chip.textContent);
+const chipTexts = () => [...document.querySelectorAll('.MuiChip-label')].map((chip) => chip.textContent);
 
 describe('option list input', () => {
   it('splits and joins the stored text', () => {
@@ -48,7 +47,13 @@ describe('option list input', () => {
     fireEvent.focus(input); // typed text sticks only in a focused input, as a user's does
     fireEvent.change(input, { target: { value: 'am_code_PK_4' } });
     // only options whose code holds the typed text are left once the input's debounce has passed
-    await waitFor(() => expect(within(screen.getByRole('listbox')).getAllByRole('option').every((option) => option.textContent?.includes('am_code_PK_4'))).toBe(true));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('listbox'))
+          .getAllByRole('option')
+          .every((option) => option.textContent?.includes('am_code_PK_4')),
+      ).toBe(true),
+    );
     const option = within(screen.getByRole('listbox')).getByRole('option', { name: new RegExp(fourth) });
     expect(option.textContent).toBe(`${fourth}am_code_PK_4`);
     fireEvent.click(option);
@@ -70,7 +75,13 @@ describe('option list input', () => {
     fireEvent.focus(screen.getByRole('combobox'));
     fireEvent.change(screen.getByRole('combobox'), { target: { value: 'frid' } });
     // the typed text filters the options once the input's debounce has passed
-    await waitFor(() => expect(within(screen.getByRole('listbox')).getAllByRole('option').map((option) => option.textContent)).toEqual(['Fridayfri']));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('listbox'))
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['Fridayfri']),
+    );
     const options = within(screen.getByRole('listbox')).getAllByRole('option');
     fireEvent.click(options[0]);
     expect(screen.getByTestId('value').textContent).toBe('mon, tue, fri');
