@@ -3,12 +3,13 @@
 // Every wait is on a condition bounded by the constants of ./timeouts.ts, never a fixed sleep; every
 // test gets a fresh browser context (empty localStorage, so no react-admin store, no session).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { LOCK_FILE } from '../../server/dataFolderLock';
 import { SERVER_START_TIMEOUT, UI_TIMEOUT } from './timeouts';
 
 export { SERVER_START_TIMEOUT, UI_TIMEOUT };
@@ -42,10 +43,17 @@ export interface RunningServer {
   output: () => string;
 }
 
-/** Starts `server/server.ts` on a free port with a fresh PGlite data folder, serving the console built by globalSetup.ts. */
+/**
+ * Starts `server/server.ts` on a free port, serving the console built by globalSetup.ts, with a data folder of
+ * its own: a copy of the folder globalSetup.ts started once (with or without the demo fleet, as DEMO_FLEET says).
+ */
 export const startServer = async (env: Record<string, string> = {}): Promise<RunningServer> => {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'rvm-e2e-'));
+  const templates = inject('dataTemplates');
+  const template = { ...process.env, ...env }.DEMO_FLEET === '0' ? templates.empty : templates.demo;
+  // without the template's lock file: its server has ended, and this one takes the copy's
+  cpSync(template, dataDir, { recursive: true, filter: (source) => basename(source) !== LOCK_FILE });
   let output = '';
   const started = Date.now();
   // --report-on-signal: a server that does not come up is asked (SIGUSR2) where it is stuck

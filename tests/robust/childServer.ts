@@ -24,7 +24,7 @@ export const freePort = () =>
 /** Where the server keeps its data: survives the process, so a restart finds it. */
 export type Store = { kind: 'pglite'; dataDir: string; drop(): Promise<void> } | { kind: 'postgres'; url: string; name: string; drop(): Promise<void> };
 
-export const pgliteStore = (): Store => {
+export const pgliteStore = (): Extract<Store, { kind: 'pglite' }> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rvm-robust-'));
   return { kind: 'pglite', dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
 };
