@@ -2,6 +2,7 @@
 // second claim finds nothing), trains on its thread with each epoch written to the task, evaluates on held-out
 // samples and stores the model as an AI package that loads back and classifies; a task cancelled while it
 // trains stops after the epoch and ends canceled, with no package.
+import { readdirSync, readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { loadClassifier, pictureInput, predict } from '../../server/ai/classifier';
@@ -18,6 +19,12 @@ import { drawItemPicture } from '../../server/simulator/itemPicture';
 import { describeFleetOneBackend } from './fleetSuite';
 
 const PER_CLASS = 24;
+/** The nice value server/ai/train.worker.ts gives its thread (written out: importing the worker file would run it). */
+const TRAINING_NICE = 15;
+
+/** This process's threads' nice values (Linux: field 19 of /proc/self/task/<tid>/stat). */
+const threadNices = () =>
+  readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
 
 describeFleetOneBackend('AI trainer', (context) => {
   beforeAll(async () => {
@@ -82,6 +89,8 @@ describeFleetOneBackend('AI trainer', (context) => {
       if (row.progress.length > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // the training thread yields the cores to requests: on Linux it alone runs at a lower priority (a higher nice)
+    if (process.platform === 'linux') expect(threadNices().filter((nice) => nice > 0)).toEqual([TRAINING_NICE]);
     await server.db.update(aiTrainingTask).set({ status: 'canceling' }).where(eq(aiTrainingTask.id, task.id));
     await running;
     const [row] = await server.db.select().from(aiTrainingTask).where(eq(aiTrainingTask.id, task.id));
