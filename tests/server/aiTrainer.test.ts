@@ -23,8 +23,7 @@ const PER_CLASS = 24;
 const TRAINING_NICE = 15;
 
 /** This process's threads' nice values (Linux: field 19 of /proc/self/task/<tid>/stat). */
-const threadNices = () =>
-  readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+const threadNices = () => readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
 
 describeFleetOneBackend('AI trainer', (context) => {
   beforeAll(async () => {
