@@ -21,6 +21,24 @@ export const freePort = () =>
     });
   });
 
+/**
+ * A port held by a listener of this process until `release()` (which may be called more than once): for a server
+ * whose address must be known before it is built. With `freePort` the port is free again while the server is being
+ * built, and anything else on the machine (a suite running beside, an outgoing connection's local port) can take
+ * it meanwhile: a CI run once failed on EADDRINUSE that way. Release it just before listening.
+ */
+export const reservePort = () =>
+  new Promise<{ port: number; release(): Promise<void> }>((resolve, reject) => {
+    const holder = createServer();
+    holder.once('error', reject);
+    holder.listen(0, '127.0.0.1', () => {
+      const address = holder.address();
+      if (typeof address !== 'object' || !address) return reject(new Error('no port'));
+      let released: Promise<void> | undefined;
+      resolve({ port: address.port, release: () => (released ??= new Promise<void>((done) => holder.close(() => done()))) });
+    });
+  });
+
 /** Where the server keeps its data: survives the process, so a restart finds it. */
 export type Store = { kind: 'pglite'; dataDir: string; drop(): Promise<void> } | { kind: 'postgres'; url: string; name: string; drop(): Promise<void> };
 

@@ -11,10 +11,12 @@ import { DEPLOYMENTS_JOB } from '../../server/deployments/rollout';
 import { issueCredential } from '../../server/gateway/credentials';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { freePort } from '../robust/childServer';
+import { reservePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
-const port = await freePort();
+// held until the server listens (reservePort: a port merely found free can be taken meanwhile)
+const reserved = await reservePort();
+const port = reserved.port;
 const PASSWORD = 'Keypad-4711';
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
@@ -24,6 +26,7 @@ describeOneBackend(
     let token = '';
     let machine: VirtualMachine | undefined;
     afterAll(async () => {
+      await reserved.release();
       await machine?.stop();
     });
     const post = (path: string, body: unknown) => server.call('POST', path, { token, body });
@@ -94,6 +97,7 @@ describeOneBackend(
     });
 
     it('a machine gets the personnel (hashes only) and the ban list, signs the person in, refuses the banned consumer', async () => {
+      await reserved.release();
       await server.app.listen({ port, host: '127.0.0.1' });
       const account = (await server.call('GET', '/login/current', { token })).body.resData.licenseAccountId as number;
       const [root] = await server.db.insert(fleet).values({ licenseAccountId: account, name: 'Personnel fleet', level: 1 }).returning({ id: fleet.id });

@@ -14,10 +14,12 @@ import { issueCredential } from '../../server/gateway/credentials';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { MachineSettings } from '../../server/simulator/machineSettings';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { freePort } from '../robust/childServer';
+import { reservePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
-const port = await freePort();
+// held until the server listens (reservePort: a port merely found free can be taken meanwhile)
+const reserved = await reservePort();
+const port = reserved.port;
 
 interface Simulated {
   machine: VirtualMachine;
@@ -30,6 +32,7 @@ describeOneBackend(
     let token = '';
     const machines: Simulated[] = [];
     afterAll(async () => {
+      await reserved.release();
       for (const { machine } of machines) await machine.stop();
     });
 
@@ -99,6 +102,7 @@ describeOneBackend(
     const diagnosis = (machine: VirtualMachine) => Buffer.from(machine.report('diagnosis', {}).data, 'base64').toString('utf8');
 
     it("applies a generated file's sections on the model its template is for; another model refuses it with a reason", async () => {
+      await reserved.release();
       await server.app.listen({ port, host: '127.0.0.1' });
       token = await server.login();
       const account = (await server.call('GET', '/login/current', { token })).body.resData.licenseAccountId;

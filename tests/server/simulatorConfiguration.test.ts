@@ -14,10 +14,12 @@ import { issueCredential } from '../../server/gateway/credentials';
 import { PRODUCTS } from '../../server/seed/vocabulary';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { freePort } from '../robust/childServer';
+import { reservePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
-const port = await freePort();
+// held until the server listens (reservePort: a port merely found free can be taken meanwhile)
+const reserved = await reservePort();
+const port = reserved.port;
 
 describeOneBackend(
   'configuration packages on a simulated machine',
@@ -26,6 +28,7 @@ describeOneBackend(
     let token = '';
     let row: typeof rvm.$inferSelect;
     afterAll(async () => {
+      await reserved.release();
       await machine?.stop();
     });
 
@@ -76,6 +79,7 @@ describeOneBackend(
     };
 
     it('carries a deployed refund value in the next sessions', async () => {
+      await reserved.release();
       await server.app.listen({ port, host: '127.0.0.1' });
       token = await server.login();
       const account = (await server.call('GET', '/login/current', { token })).body.resData.licenseAccountId;

@@ -18,11 +18,13 @@ import { APPLY_FAILURE_REASONS, type DeployFaults } from '../../server/simulator
 import { startInProcessSimulation, type InProcessSimulation } from '../../server/simulator/inProcess';
 import { VirtualMachine } from '../../server/simulator/machine';
 import { embeddedGateway, waitFor } from './gatewayHarness';
-import { freePort } from '../robust/childServer';
+import { reservePort } from '../robust/childServer';
 import { describeOneBackend } from './helpers';
 
 /** The download URLs name the server's address, so it listens on a port known before it is built. */
-const port = await freePort();
+// held until the server listens (reservePort: a port merely found free can be taken meanwhile)
+const reserved = await reservePort();
+const port = reserved.port;
 const WAIT = { timeout: 30_000, interval: 100 };
 
 describeOneBackend(
@@ -34,6 +36,7 @@ describeOneBackend(
     let token = '';
     let rows: Array<typeof rvm.$inferSelect> = [];
     afterAll(async () => {
+      await reserved.release();
       await simulation?.stop();
       await Promise.all(machines.map((machine) => machine.stop()));
     });
@@ -100,6 +103,7 @@ describeOneBackend(
     };
 
     it('a rollout to the in-process fleet: each download cut once and resumed by Range, applied, its version recorded', async () => {
+      await reserved.release();
       await server.app.listen({ port, host: '127.0.0.1' });
       token = await server.login();
       account = (await server.call('GET', '/login/current', { token })).body.resData.licenseAccountId;
