@@ -133,7 +133,9 @@ export class MachineLink {
     if (!this.ready) return null;
     if (!(await this.options.gate(kind))) return null;
     const client = this.client;
-    if (!client || !this.ready) return null;
+    // Nothing after a goodbye has begun: a heartbeat that waited for the publish budget meanwhile would reach the
+    // server after the goodbye, newer than it, and show the machine online again until the offline time-out.
+    if (!client || !this.ready || (!this.wanted && kind !== 'goodbye')) return null;
     const message = { ...this.head(), ...fields };
     try {
       await client.publishAsync(`${this.upTopic}${kind}`, JSON.stringify(message), { qos: 1 });
