@@ -30,7 +30,11 @@ const budget = JSON.parse(readFileSync('tests/budget.json', 'utf8'));
 
 const byProject = new Map();
 for (const file of times.files) byProject.set(file.project, (byProject.get(file.project) ?? 0) + file.seconds);
-const minutes = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
+// whole seconds first: 1019.5 s is 17:00, not 16:60
+const minutes = (seconds) => {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+};
 
 console.log("\nTest time budget (sum of each file's import, set-up and tests; tests/budget.json)");
 console.log('project     time (s)   budget (s)');
