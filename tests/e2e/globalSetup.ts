@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort } from '../robust/childServer';
+import { startChildServer } from '../robust/childServer';
 import { BUILD_TIMEOUT, SERVER_START_TIMEOUT } from './timeouts';
 
 declare module 'vitest' {
@@ -34,41 +34,14 @@ const run = (command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs:
 
 /** The server's first start on `dataDir`, until it answers, then its clean shutdown (SIGINT closes PGlite). */
 const firstStart = async (dataDir: string, demoFleet: boolean) => {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    MQTT_PORT: String(await freePort()),
-    MQTT_HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    STATIC_DIR: `${dataDir}-no-console`,
-    DEMO_FLEET: demoFleet ? '1' : '0',
-    SIMULATE: '',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + SERVER_START_TIMEOUT;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the template server exited while starting:\n${output}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/test-api/docs/json`, { signal: AbortSignal.timeout(5_000) }).then(
-      async (response) => (await response.body?.cancel(), response.ok),
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the template server did not start within ${SERVER_START_TIMEOUT} ms:\n${output}`);
-    }
-    // the polling interval of a condition (listening yet?), not a sleep standing in for one
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  child.kill('SIGINT');
-  if ((await exited) !== 0) throw new Error(`the template server did not shut down cleanly:\n${output}`);
+  // the robust suite's child server, with the e2e servers' own password cost: the admin's hash is stored at the seed
+  const server = await startChildServer(
+    { kind: 'pglite', dataDir, drop: async () => undefined },
+    { DEMO_FLEET: demoFleet ? '1' : '0', PASSWORD_HASH_LOG_N: process.env.PASSWORD_HASH_LOG_N ?? '' },
+    SERVER_START_TIMEOUT,
+  );
+  await server.stop();
+  if (server.child.exitCode !== 0) throw new Error(`the template server did not shut down cleanly:\n${server.output()}`);
 };
 
 export default async function setup(project: TestProject) {
