@@ -56,8 +56,11 @@ export const FOLDER_TESTS = {
   'server/configuredTypes': ['tests/server/{configuredTypesRules,configuredTypesStore}.test.ts'],
   // server/dashboard is measured in parts (FOLDER_PARTS below); this is every file of its parts
   'server/dashboard': ['tests/server/{dashboardCompute,dashboard}.test.ts', 'tests/unit/dashboardCatalogue.test.ts'],
-  'server/commands': ['tests/server/{commands,commandsBatch}.test.ts'],
-  'server/gateway': ['tests/server/{gateway,gatewayAck,gatewayHostile}.test.ts'],
+  // the command suites, the expiry edges and the generated protocol reference (reference.ts writes its command table)
+  'server/commands': ['tests/server/{commands,commandsBatch,commandExpiry}.test.ts', 'tests/unit/protocolReference.test.ts'],
+  // the gateway suites over the embedded broker (Stryker sets no MQTT_TEST_URL), the limits at their edges, the
+  // firmware conformance check and the generated protocol reference
+  'server/gateway': ['tests/server/{gateway,gatewayAck,gatewayHostile,gatewayEdges,conformance}.test.ts', 'tests/unit/protocolReference.test.ts'],
 };
 
 /**
