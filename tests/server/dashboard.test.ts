@@ -10,6 +10,7 @@ import { rvmEvent } from '../../server/db/schema/fleetActivity';
 import { quarantineMessage } from '../../server/db/schema/quarantine';
 import { sysPermission, sysRole, sysRolePermission, sysUserRole } from '../../server/db/schema/system';
 import { ingestBatch, type IncomingMessage } from '../../server/gateway/ingest';
+import { AccountUsageBatch } from '../../server/dashboard/rollup';
 import { rowsOf } from '../../server/db/client';
 import { accountNamed, seedSmallFleet } from './fleetHarness';
 import { describeFleet, type FleetContext } from './fleetSuite';
@@ -574,6 +575,58 @@ describeFleet(
         await rows(sql`select rvm_id, max(start_time) as t from service_session where license_account_id = ${account} and cleaning_outcome = 'completed'
           group by 1 order by 1`),
       );
+    });
+
+    it("a gateway batch's sessions go into the account roll-up by account and quarter hour, once, and into their fleet's hourly roll-up", async () => {
+      const { db } = context.server;
+      const machineOf = async (name: string) => {
+        const account = await accountNamed(context.server, name);
+        const [home] = await db.insert(fleet).values({ licenseAccountId: account, name }).returning({ id: fleet.id });
+        const [machine] = await db
+          .insert(rvm)
+          .values({ licenseAccountId: account, fleetId: home.id, termNo: `RU${account}`, serialNumber: `SN-RU${account}`, termType: 'H30' })
+          .returning({ id: rvm.id });
+        return { account, fleetId: home.id, rvmId: machine.id };
+      };
+      const [one, two] = [await machineOf('Roll-up one'), await machineOf('Roll-up two')];
+      const quarter = Date.UTC(2026, 0, 5, 10, 0);
+      const session = (machine: typeof one, startOffset: number, items: number, accepted: number, rejected: number, refund: number) => ({
+        licenseAccountId: machine.account,
+        rvmId: machine.rvmId,
+        startTime: new Date(quarter + startOffset),
+        items,
+        accepted,
+        rejected,
+        refund,
+      });
+      const batch = new AccountUsageBatch();
+      batch.add(session(two, MINUTE, 4, 3, 1, 0.3));
+      batch.add(session(one, 15 * MINUTE - 1, 5, 2, 3, 0.2));
+      batch.add(session(one, 15 * MINUTE, 7, 7, 0, 0.7));
+      batch.add(session(one, 0, 2, 1, 1, 0.1));
+      await db.transaction((tx) => batch.flush(tx));
+      // flushed: a second flush adds nothing
+      await db.transaction((tx) => batch.flush(tx));
+      const accounts = sql.param([one.account, two.account]);
+      expect(
+        rowsOf(
+          await db.execute(sql`select license_account_id as account, (extract(epoch from bucket) * 1000)::float8 as bucket, sessions, items, accepted, rejected,
+            refund::numeric(14,2)::text as refund from account_usage_15m where license_account_id = any(${accounts}::int[]) order by 1, 2`),
+        ),
+      ).toEqual([
+        { account: one.account, bucket: quarter, sessions: 2, items: 7, accepted: 3, rejected: 4, refund: '0.30' },
+        { account: one.account, bucket: quarter + 15 * MINUTE, sessions: 1, items: 7, accepted: 7, rejected: 0, refund: '0.70' },
+        { account: two.account, bucket: quarter, sessions: 1, items: 4, accepted: 3, rejected: 1, refund: '0.30' },
+      ]);
+      expect(
+        rowsOf(
+          await db.execute(sql`select fleet_id as fleet, sessions, items, accepted, rejected, refund::numeric(14,2)::text as refund from fleet_hourly_usage
+            where license_account_id = any(${accounts}::int[]) order by 1`),
+        ),
+      ).toEqual([
+        { fleet: one.fleetId, sessions: 3, items: 14, accepted: 10, rejected: 4, refund: '1.00' },
+        { fleet: two.fleetId, sessions: 1, items: 4, accepted: 3, rejected: 1, refund: '0.30' },
+      ]);
     });
 
     it('an account without machines answers zeros', async () => {
