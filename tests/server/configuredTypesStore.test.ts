@@ -369,6 +369,10 @@ describeBackends('configured types: store, permission rows, registry and route e
     expect((await call('GET', '/resource-types/active', undefined, undefined, listerToken)).body.resData.map((type: { name: string }) => type.name)).toEqual(['pageOnly']);
     // a caller who is not superAdmin is refused before the body is read: a body the schema refuses still answers 4003
     expect((await call('POST', '/resource-types', { name: 5 }, undefined, listerToken)).body.resCode).toBe('4003');
+    // every type for the superAdmin, active and archived alike, each with its status
+    const listed = (await call('GET', '/resource-types')).body.resData as Array<{ name: string; status: string }>;
+    expect(listed.find((type) => type.name === 'pageOnly')).toMatchObject({ name: 'pageOnly', status: 'active', actions: ['page'] });
+    expect(listed.every((type) => ['active', 'archived'].includes(type.status))).toBe(true);
 
     // options: the name field's text, null where a record has none
     const numbered = small(
