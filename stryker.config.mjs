@@ -93,6 +93,15 @@ export const FOLDER_PARTS = {
     { mutate: ['server/configuredTypes/store.ts'], tests: ['tests/server/configuredTypesStore.test.ts'] },
     { mutate: ['server/configuredTypes/{recordRoutes,typeRoutes}.ts'], tests: ['tests/server/configuredTypesStore.test.ts'] },
   ],
+  // the command rules (queueing, the state machine, records, audit rows, the generated reference) against the command
+  // and expiry suites; the route handlers, batches and the live stream (SSE polls, ~10 s a mutant) against both command suites
+  'server/commands': [
+    {
+      mutate: ['server/commands/{audit,create,records,reference,shared,store}.ts'],
+      tests: ['tests/server/{commands,commandExpiry}.test.ts', 'tests/unit/protocolReference.test.ts'],
+    },
+    { mutate: ['server/commands/{routes,batch,stream}.ts'], tests: ['tests/server/{commands,commandsBatch}.test.ts'] },
+  ],
   'server/crud': [
     { mutate: ['server/crud/export.ts'], tests: ['tests/server/{crudRules,export}.test.ts'] },
     { mutate: ['server/crud/**/*.ts', '!server/crud/export.ts'], tests: ['tests/server/{crudRules,crudEdges,crudRoutes}.test.ts'] },
