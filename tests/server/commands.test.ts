@@ -37,12 +37,20 @@ describeFleet(
         attempts: 0,
         batchId: null,
         resendOf: null,
-        createdByName: expect.any(String),
+        // the sender's real name (the seed's admin is "Administrator"), not the user name
+        createdByName: 'Administrator',
       });
       expect(Date.parse(record.expiresTime as string) - Date.parse(record.createdTime as string)).toBe(24 * HOUR);
       expect(fleet.delivered).toContain(machine);
       const [audit] = await context.server.db.select().from(auditLog).where(eq(auditLog.action, 'command.restart')).orderBy(desc(auditLog.id)).limit(1);
-      expect(audit).toMatchObject({ userName: 'admin', outcome: 'queued', target: { rvmIds: [machine], commandIds: [record.id] }, detail: { params: {} } });
+      expect(audit).toMatchObject({
+        userName: 'admin',
+        outcome: 'queued',
+        resource: 'machine',
+        recordId: machine,
+        target: { rvmIds: [machine], commandIds: [record.id] },
+        detail: { params: {} },
+      });
     });
 
     it('claims waiting commands once, oldest first; release puts them back; ack and result move them on', async () => {
