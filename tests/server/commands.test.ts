@@ -115,7 +115,10 @@ describeFleet(
       expect(await applyResult(db, machine, { commandId: refused.id, success: true }, new Date())).toBe(false);
 
       expect(await applyAck(db, machine, { commandId: bins.id, accepted: true }, new Date())).toBe(true);
-      expect(await applyResult(db, machine, { commandId: bins.id, success: true }, new Date())).toBe(true);
+      // a machine's long message: the status reason keeps its first 200 characters, the result the whole text
+      const long = `${'a'.repeat(199)}bc${'d'.repeat(49)}`;
+      expect(await applyResult(db, machine, { commandId: bins.id, success: true, message: long }, new Date())).toBe(true);
+      expect(await commandRow(context, bins.id)).toMatchObject({ statusReason: `${'a'.repeat(199)}b`, result: { success: true, message: long } });
       const [stored] = await db
         .select({ binEmptyHeight: rvm.binEmptyHeight, binFullHeight: rvm.binFullHeight, binAlmostFull: rvm.binAlmostFull, binAlreadyFull: rvm.binAlreadyFull })
         .from(rvm)
