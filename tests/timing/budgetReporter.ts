@@ -1,6 +1,6 @@
 // Writes where the suite's time went (per project, per file) to .test-times.<projects>.json, one file per
 // vitest run (npm test runs three side by side), for the budget check that CI runs after the tests
-// (scripts/testBudget.mjs, docs/test-quality.md "Time budget").
+// (scripts/testBudget.ts, docs/test-quality.md "Time budget").
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
