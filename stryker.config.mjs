@@ -93,14 +93,22 @@ export const FOLDER_PARTS = {
     { mutate: ['server/configuredTypes/store.ts'], tests: ['tests/server/configuredTypesStore.test.ts'] },
     { mutate: ['server/configuredTypes/{recordRoutes,typeRoutes}.ts'], tests: ['tests/server/configuredTypesStore.test.ts'] },
   ],
-  // the command rules (queueing, the state machine, records, audit rows, the generated reference) against the command
-  // and expiry suites; the route handlers, batches and the live stream (SSE polls, ~10 s a mutant) against both command suites
+  // the command rules (queueing, the state machine, records, audit rows, the generated reference) against the command,
+  // batch and expiry suites (create.ts's batch path runs only under the batch suite); the route handlers, batches and
+  // the live stream (SSE polls, ~10 s a mutant) against both command suites
   'server/commands': [
     {
       mutate: ['server/commands/{audit,create,records,reference,shared,store}.ts'],
-      tests: ['tests/server/{commands,commandExpiry}.test.ts', 'tests/unit/protocolReference.test.ts'],
+      tests: ['tests/server/{commands,commandsBatch,commandExpiry}.test.ts', 'tests/unit/protocolReference.test.ts'],
     },
     { mutate: ['server/commands/{routes,batch,stream}.ts'], tests: ['tests/server/{commands,commandsBatch}.test.ts'] },
+  ],
+  // ~1,000 mutants under the broker suites (~1.5 h at concurrency 2): in parts that finish within a sitting, each
+  // against every gateway suite (a message passes the protocol, the handlers and the ingest in one test)
+  'server/gateway': [
+    { mutate: ['server/gateway/{protocol,protocolReference,refusals,quarantine,intake}.ts'], tests: FOLDER_TESTS['server/gateway'] },
+    { mutate: ['server/gateway/{handlers,ingest}.ts'], tests: FOLDER_TESTS['server/gateway'] },
+    { mutate: ['server/gateway/{brokers,credentials,index,liveState,routes,types}.ts'], tests: FOLDER_TESTS['server/gateway'] },
   ],
   'server/crud': [
     { mutate: ['server/crud/export.ts'], tests: ['tests/server/{crudRules,export}.test.ts'] },

@@ -7,10 +7,12 @@
 // scripts/mutationReport.equivalents.json, keyed by `file|mutator|source line|original|replacement`
 // (no line number, so edits elsewhere in the file keep the entry); the open survivors' keys are printed.
 // A folder in FOLDER_PARTS (stryker.config.mjs) runs as one Stryker run per part (some of its files, with the
-// tests dedicated to them), each writing reports/mutation/<folder>.part<n>.json; the parts' reports are then
-// merged into the folder's report, so its row counts every mutant of the folder. `--part <n>` runs only part n
-// (e.g. again after new tests) and merges it with the other parts' last reports.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// tests dedicated to them), each writing reports/mutation/<folder>.part<n>.json and a summary of it (figures and
+// survivors) to docs/mutation/<folder>.part<n>.json, which is committed; the folder's row merges every part's
+// summary, so it counts every mutant of the folder. `--part <n>` runs only part n (e.g. again after new tests)
+// and merges it with the other parts' last summaries, whichever machine ran them.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { FOLDER_PARTS, MUTATED_FOLDERS, mutatePatterns, testFilesFor } from '../stryker.config.mjs';
 
 /** One report and one sandbox per folder set, so runs over different folders may go at the same time. */
@@ -59,23 +61,54 @@ const runStryker = async (folders, testFiles, mutate = mutatePatterns(folders), 
   return Math.round((Date.now() - started) / 60_000);
 };
 
-/** Runs a folder's parts (all, or only `only`), then merges every part's last report into the folder's. */
+/** A part's figures and survivors as its last run left them, kept in the repository beside the document. */
+const partSummaryFile = (folder, index) => `docs/mutation/${runName([folder])}.part${index + 1}.json`;
+const partReportFile = (folder, index) => `reports/mutation/${runName([folder])}.part${index + 1}.json`;
+const emptyFigures = () => ({ mutants: 0, killed: 0, survived: 0, noCoverage: 0, timeout: 0, errors: 0, ignored: 0, survivors: [] });
+const utcMinute = (date) => date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+
+/** Summarises a part's Stryker report into docs/mutation (its survivors without reasons: those are joined at merge). */
+const keepPartSummary = (folder, parts, index, minutes, date) => {
+  const figures = summarise(JSON.parse(readFileSync(partReportFile(folder, index), 'utf8')), {}).get(folder) ?? emptyFigures();
+  const summary = {
+    part: index + 1,
+    date,
+    minutes,
+    tests: parts[index].tests,
+    mutate: parts[index].mutate,
+    ...figures,
+    survivors: figures.survivors.map(({ why: _, ...survivor }) => survivor),
+  };
+  mkdirSync('docs/mutation', { recursive: true });
+  writeFileSync(partSummaryFile(folder, index), `${JSON.stringify(summary, null, 1)}\n`);
+};
+
+/**
+ * Runs a folder's parts (all, or only `only`; 0 runs none), then merges every part's figures: a part's
+ * Stryker report stays on the machine that ran it, so each run keeps a summary in docs/mutation and a later
+ * run of another part (on any machine) merges with it. A report without a summary (a run before summaries
+ * were kept) is summarised as found.
+ */
 const runParts = async (folder, parts, only) => {
-  let minutes = 0;
   for (const [index, part] of parts.entries()) {
-    if (only === undefined || only === index + 1) minutes += await runStryker([folder], part.tests, part.mutate, `${runName([folder])}.part${index + 1}`);
+    if (only === undefined || only === index + 1) {
+      const minutes = await runStryker([folder], part.tests, part.mutate, `${runName([folder])}.part${index + 1}`);
+      keepPartSummary(folder, parts, index, minutes, utcMinute(new Date()));
+    } else if (!existsSync(partSummaryFile(folder, index)) && existsSync(partReportFile(folder, index))) {
+      keepPartSummary(folder, parts, index, undefined, utcMinute(statSync(partReportFile(folder, index)).mtime));
+    }
   }
-  const partFile = (index) => `reports/mutation/${runName([folder])}.part${index + 1}.json`;
-  // a part never run (or stopped before its report) is left out and named in the folder's section
-  const missing = parts.map((_, index) => index + 1).filter((number) => !existsSync(partFile(number - 1)));
-  const reports = parts.flatMap((_, index) => (existsSync(partFile(index)) ? [JSON.parse(readFileSync(partFile(index), 'utf8'))] : []));
-  // a file split between parts by line ranges (`file.ts:1-58`) has mutants in several reports: they add up
-  const files = {};
-  for (const report of reports) {
-    for (const [file, entry] of Object.entries(report.files)) files[file] = files[file] ? { ...entry, mutants: [...files[file].mutants, ...entry.mutants] } : entry;
+  return parts.map((_, index) => (existsSync(partSummaryFile(folder, index)) ? JSON.parse(readFileSync(partSummaryFile(folder, index), 'utf8')) : undefined));
+};
+
+/** The folder's figures over its parts' summaries, each survivor with its reason from the equivalents as they are now. */
+export const mergeParts = (summaries, equivalents) => {
+  const merged = emptyFigures();
+  for (const summary of summaries.filter(Boolean)) {
+    for (const figure of ['mutants', 'killed', 'survived', 'noCoverage', 'timeout', 'errors', 'ignored']) merged[figure] += summary[figure];
+    merged.survivors.push(...summary.survivors.map((survivor) => ({ ...survivor, why: equivalents[survivor.key] })));
   }
-  writeFileSync(reportFile([folder]), JSON.stringify({ ...reports[0], files, missingParts: missing }));
-  return minutes;
+  return merged;
 };
 
 /** The folder of MUTATED_FOLDERS a report file belongs to (the longest prefix). */
@@ -134,14 +167,20 @@ const score = ({ mutants, killed, timeout }) => (mutants === 0 ? 100 : (100 * (k
 
 const code = (text) => `\`${text.replaceAll('`', "'").replaceAll('|', '\\|')}\``;
 
+const partRun = (summary) =>
+  `part ${summary.part} on ${summary.date} (${Number.isFinite(summary.minutes) ? `${summary.minutes} min, ` : ''}${summary.mutants} mutants, ${score(summary).toFixed(1)}%)`;
+
 const folderSection = (folder, figures, meta) => {
-  const data = { folder, ...meta, ...figures, survivors: undefined };
+  const data = { folder, ...meta, ...figures, parts: undefined, survivors: undefined };
   const equivalent = figures.survivors.filter((survivor) => survivor.why && !survivor.why.startsWith('not equivalent'));
+  const runs = meta.parts
+    ? `Runs of \`${meta.command} --part <n>\`: ${meta.parts.map(partRun).join(', ')}`
+    : `Run ${meta.date} with \`${meta.command}\`${Number.isFinite(meta.minutes) ? ` (${meta.minutes} min)` : ''}`;
   const lines = [
     `<!-- folder:${folder} ${JSON.stringify(data)} -->`,
     `### ${folder}`,
     '',
-    `Run ${meta.date} with \`${meta.command}\`${Number.isFinite(meta.minutes) ? ` (${meta.minutes} min)` : ''}: ${figures.mutants} mutants, score **${score(figures).toFixed(1)}%** ` +
+    `${runs}: ${figures.mutants} mutants, score **${score(figures).toFixed(1)}%** ` +
       `(${equivalent.length} equivalent survivors; ${figures.ignored} static mutants ignored, ${figures.errors} compile/runtime errors).`,
     '',
     `Tests run against the mutants: ${meta.tests}.`,
@@ -203,25 +242,43 @@ const main = async () => {
   const { folders, reportOnly, allTests, part } = parseArgs(process.argv.slice(2));
   const parts = !allTests && folders.length === 1 ? FOLDER_PARTS[folders[0]] : undefined;
   const testFiles = allTests ? undefined : testFilesFor(folders);
-  // report-only over a folder in parts merges its parts' last reports again (runs none)
-  if (reportOnly && parts) await runParts(folders[0], parts, 0);
-  const minutes = reportOnly ? undefined : parts ? await runParts(folders[0], parts, part) : await runStryker(folders, testFiles);
-  const report = JSON.parse(readFileSync(reportFile(folders), 'utf8'));
   const equivalents = existsSync(EQUIVALENTS) ? JSON.parse(readFileSync(EQUIVALENTS, 'utf8')) : {};
-  const byFolder = summarise(report, equivalents);
-  // only the folders of this run: a report-only pass over an older mutation.json must name its folders
-  for (const folder of byFolder.keys()) if (!folders.includes(folder)) byFolder.delete(folder);
-  const meta = {
-    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-    command: `npm run test:mutation -- ${folders.map((folder) => `--folder ${folder}`).join(' ')}${allTests ? ' --all-tests' : ''}`,
-    tests: parts
-      ? parts.map((p) => `${p.tests.join(', ')} against ${p.mutate.join(', ')}`).join('; ')
-      : testFiles
-        ? testFiles.join(', ')
-        : 'every related test of the unit and server projects',
-    minutes: minutes ?? Number(process.env.MUTATION_MINUTES ?? Number.NaN),
-    ...(report.missingParts?.length ? { missingParts: report.missingParts } : {}),
-  };
+  const command = `npm run test:mutation -- ${folders.map((folder) => `--folder ${folder}`).join(' ')}${allTests ? ' --all-tests' : ''}`;
+  let byFolder;
+  let meta;
+  if (parts) {
+    // report-only over a folder in parts merges its parts' summaries again (runs none)
+    const summaries = await runParts(folders[0], parts, reportOnly ? 0 : part);
+    const kept = summaries.filter(Boolean);
+    if (!kept.length) {
+      console.log(`${folders[0]}: no part has a summary in docs/mutation yet; its section is left as written`);
+      return;
+    }
+    const missingParts = summaries.flatMap((summary, index) => (summary ? [] : [index + 1]));
+    byFolder = new Map([[folders[0], mergeParts(kept, equivalents)]]);
+    meta = {
+      date: kept
+        .map((summary) => summary.date)
+        .sort()
+        .at(-1),
+      command,
+      tests: parts.map((p) => `${p.tests.join(', ')} against ${p.mutate.join(', ')}`).join('; '),
+      minutes: kept.reduce((sum, summary) => sum + (summary.minutes ?? 0), 0),
+      parts: kept,
+      ...(missingParts.length ? { missingParts } : {}),
+    };
+  } else {
+    const minutes = reportOnly ? undefined : await runStryker(folders, testFiles);
+    byFolder = summarise(JSON.parse(readFileSync(reportFile(folders), 'utf8')), equivalents);
+    // only the folders of this run: a report-only pass over an older mutation.json must name its folders
+    for (const folder of byFolder.keys()) if (!folders.includes(folder)) byFolder.delete(folder);
+    meta = {
+      date: utcMinute(new Date()),
+      command,
+      tests: testFiles ? testFiles.join(', ') : 'every related test of the unit and server projects',
+      minutes: minutes ?? Number(process.env.MUTATION_MINUTES ?? Number.NaN),
+    };
+  }
   writeDoc(byFolder, meta);
   for (const [folder, figures] of byFolder) {
     console.log(`${folder}: ${figures.mutants} mutants, ${score(figures).toFixed(1)}%, ${figures.survivors.length} survivors`);
@@ -229,4 +286,5 @@ const main = async () => {
   }
 };
 
-await main();
+// importing the module (e.g. for its summarise) runs nothing
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { adminPastForcedChange, audit, blocking, describeViolations, settle } from './a11ySteps';
-import { api, browserAvailable, freePort, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, FREE_PORT, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Labels#2026';
@@ -55,7 +55,7 @@ describe.runIf(browserAvailable())('AI training: samples from simulated machines
 
   beforeAll(async () => {
     mkdirSync(SHOTS_DIR, { recursive: true });
-    server = await startServer({ MQTT_PORT: String(await freePort()), MQTT_HOST: '127.0.0.1', SIMULATE: '2', SIMULATE_SPEED: '1500', SIMULATE_PICTURE_RATE: '1', TRAINER: '0' });
+    server = await startServer({ MQTT_PORT: FREE_PORT, MQTT_HOST: '127.0.0.1', SIMULATE: '2', SIMULATE_SPEED: '1500', SIMULATE_PICTURE_RATE: '1', TRAINER: '0' });
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);
     // the machines' pictures arrive over HTTP as their consumers come (a loop: expect.poll belongs to tests, not hooks)

@@ -48,7 +48,26 @@ export interface RunningServer {
  * its own: a copy of the folder globalSetup.ts started once (with or without the demo fleet, as DEMO_FLEET says).
  */
 export const startServer = async (env: Record<string, string> = {}): Promise<RunningServer> => {
-  const port = await freePort();
+  // A port found free is free again until the server binds it, and a suite running beside may take it meanwhile:
+  // the server then exits on EADDRINUSE, and starts again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    const ports = { PORT: String(await freePort()), ...(env.MQTT_PORT === FREE_PORT ? { MQTT_PORT: String(await freePort()) } : {}) };
+    try {
+      return await startServerOnce({ ...env, ...ports });
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+      console.info(`e2e server: ${error.message}; starting again on other ports`);
+    }
+  }
+};
+
+/** As MQTT_PORT: the embedded broker listens on a port found free at each start. */
+export const FREE_PORT = 'free';
+
+class PortTaken extends Error {}
+
+const startServerOnce = async (env: Record<string, string>): Promise<RunningServer> => {
+  const port = Number(env.PORT);
   const dataDir = mkdtempSync(join(tmpdir(), 'rvm-e2e-'));
   const templates = inject('dataTemplates');
   const template = { ...process.env, ...env }.DEMO_FLEET === '0' ? templates.empty : templates.demo;
@@ -60,7 +79,7 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
   const reportArgs = ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${dataDir}-report`, '--report-compact'];
   const child: ChildProcess = spawn(process.execPath, [...reportArgs, '--import', 'tsx', 'server/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', STATIC_DIR: inject('consoleDir'), ...env },
+    env: { ...process.env, HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', STATIC_DIR: inject('consoleDir'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -74,13 +93,17 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Run
     return new Error(message);
   };
   for (;;) {
-    if (child.exitCode !== null) throw await giveUp(`server exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      const error = await giveUp(`server exited early:\n${output}`);
+      throw /EADDRINUSE/.test(output) ? new PortTaken(`a port of ${JSON.stringify(env.MQTT_PORT ? [port, Number(env.MQTT_PORT)] : [port])} was taken`) : error;
+    }
     try {
       const response = await fetch(`${url}/test-api/docs/json`, { signal: AbortSignal.timeout(UI_TIMEOUT) });
       // Unread, the answer (the whole API description) kept its connection busy to the end of the file, and the
       // server's shutdown waited on it until stop() killed it (30 s later, in most e2e files).
       await response.body?.cancel();
-      if (response.ok) break;
+      // the answer may come from another server that took the port: this one says when it listens on it
+      if (response.ok && output.includes(`RVM Console on ${url}/`)) break;
     } catch {
       // not listening yet
     }

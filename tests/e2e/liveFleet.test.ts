@@ -12,7 +12,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { UP_TOPIC } from '../../server/gateway/protocol';
-import { api, browserAvailable, eventually, freePort, launchBrowser, markDocument, newContext, snap, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, FREE_PORT, launchBrowser, markDocument, newContext, snap, startServer, type RunningServer } from './harness';
 
 const PASSWORD = 'Live#2026';
 const SIMULATED = 6;
@@ -58,9 +58,8 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
   const machine = (id: number) => api<MachineRow>(server, 'GET', `/rvm/${id}`, { token });
 
   beforeAll(async () => {
-    const mqttPort = await freePort();
     server = await startServer({
-      MQTT_PORT: String(mqttPort),
+      MQTT_PORT: FREE_PORT,
       MQTT_HOST: '127.0.0.1',
       SIMULATE: String(SIMULATED),
       SIMULATE_SPEED: '2',

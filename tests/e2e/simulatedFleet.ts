@@ -1,12 +1,12 @@
 // A server with a small simulated fleet for the e2e files that deploy to machines (deployments, machine
 // configuration, personnel and bans, promotions): machines that never fail a delivery, and a wait until each has
 // said hello to the gateway (the demo fleet's other machines never connect).
-import { api, freePort, startServer, type RunningServer } from './harness';
+import { api, FREE_PORT, startServer, type RunningServer } from './harness';
 
 /** Starts the server with `count` simulated machines whose clocks run `speed` times real time. */
 export const startWithSimulatedFleet = async (count: number, speed: number): Promise<RunningServer> =>
   startServer({
-    MQTT_PORT: String(await freePort()),
+    MQTT_PORT: FREE_PORT,
     MQTT_HOST: '127.0.0.1',
     SIMULATE: String(count),
     SIMULATE_SPEED: String(speed),

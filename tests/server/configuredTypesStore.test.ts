@@ -3,11 +3,11 @@
 // rows of a type at their length limits (permissionRows.ts), the registry's reads (a broken row skipped, a read
 // only when the signature moved, entries of unchanged types kept) and the edges of the routes (a name outside the
 // pattern, an action the type does not offer, the export's names). Expected values are written out by hand.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, like, sql } from 'drizzle-orm';
-import { beforeAll, expect, it, vi } from 'vitest';
+import { beforeAll, expect, it, onTestFinished, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { translate } from '../../i18n';
 import type { Db } from '../../server/db/client';
@@ -287,6 +287,7 @@ describeBackends('configured types: store, permission rows, registry and route e
 
   it("loads definition files: every *.json in name order, an export file's types, nothing from other files; a bad one names its file", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvm-type-files-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const codeNames = new Set(['fleet', 'user']);
     expect(await loadTypeFiles(server.db, undefined, codeNames)).toEqual({ created: [], updated: [] });
     expect(await loadTypeFiles(server.db, join(dir, 'absent'), codeNames)).toEqual({ created: [], updated: [] });

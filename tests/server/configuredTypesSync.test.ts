@@ -2,7 +2,7 @@
 // archived through one is served by the other, through the other's poll (every 500 ms, server/configuredTypes/registry.ts;
 // the condition is awaited with a deadline sized for a busy machine, never a fixed sleep, and its time is not asserted). Also: definitions loaded from
 // RESOURCE_TYPES_DIR at start, and the per-type indexes the server creates.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -46,6 +46,7 @@ describeBackends('configured types across instances', (server) => {
   afterAll(async () => {
     await other?.close();
     await otherDatabase?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   const activeOn = async (app: FastifyInstance) => {
