@@ -170,7 +170,10 @@ const code = (text) => `\`${text.replaceAll('`', "'").replaceAll('|', '\\|')}\``
 const partRun = (summary) =>
   `part ${summary.part} on ${summary.date} (${Number.isFinite(summary.minutes) ? `${summary.minutes} min, ` : ''}${summary.mutants} mutants, ${score(summary).toFixed(1)}%)`;
 
-const folderSection = (folder, figures, meta) => {
+const NOTES = (folder) => `<!-- notes:${folder} -->`;
+const NOTES_END = (folder) => `<!-- /notes:${folder} -->`;
+
+const folderSection = (folder, figures, meta, notes = `${NOTES(folder)}\n${NOTES_END(folder)}`) => {
   const data = { folder, ...meta, ...figures, parts: undefined, survivors: undefined };
   const equivalent = figures.survivors.filter((survivor) => survivor.why && !survivor.why.startsWith('not equivalent'));
   const runs = meta.parts
@@ -186,6 +189,8 @@ const folderSection = (folder, figures, meta) => {
     `Tests run against the mutants: ${meta.tests}.`,
     '',
     ...(meta.missingParts?.length ? [`**Not measured: part ${meta.missingParts.join(', ')}** (no report yet): the figures count the other parts' mutants only.`, ''] : []),
+    notes,
+    '',
   ];
   if (figures.survivors.length === 0) lines.push('No surviving mutants.');
   for (const survivor of figures.survivors) {
@@ -230,7 +235,9 @@ export const writeDoc = (byFolder, meta) => {
   if (startAt < 0 || endAt < startAt) throw new Error(`${DOC} lacks the ${START} … ${END} markers`);
   const sections = existingSections(doc.slice(startAt, endAt));
   for (const [folder, figures] of byFolder) {
-    const text = folderSection(folder, figures, meta);
+    // what was written by hand between the notes markers (what the survivors say, what was tried) stays
+    const notes = sections.get(folder)?.text.match(new RegExp(`${NOTES(folder)}[\\s\\S]*?${NOTES_END(folder)}`))?.[0];
+    const text = folderSection(folder, figures, meta, notes);
     sections.set(folder, { text, data: existingSections(text).get(folder).data });
   }
   const ordered = sectionOrder(sections).map((folder) => sections.get(folder).text);

@@ -9,7 +9,8 @@ import type { CrossFieldRule, FieldDeclaration } from '../../resources/types';
 /** A markdown table cell may hold no bare `|`. */
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
-const fieldText = (name: string, field: FieldDeclaration): string => {
+/** A parameter as the table says it: name (`?` when optional), kind, range or patterns. */
+export const fieldText = (name: string, field: FieldDeclaration): string => {
   const kind: string[] = [];
   if (field.type === 'number') {
     kind.push(field.integer ? 'whole number' : 'number');
@@ -23,12 +24,12 @@ const fieldText = (name: string, field: FieldDeclaration): string => {
 const RULE_WORDS: Readonly<Record<CrossFieldRule['kind'], string>> = { after: 'after', greaterThan: '>', notGreaterThan: '≤', equals: '=' };
 const ruleText = (rule: CrossFieldRule) => `\`${rule.field}\` ${RULE_WORDS[rule.kind]} \`${rule.other}\``;
 
-const modelsText = (entry: CommandDefinition) => {
+export const modelsText = (entry: Pick<CommandDefinition, 'onlyModels' | 'exceptModels'>) => {
   if (entry.onlyModels) return entry.onlyModels.join(', ');
   return entry.exceptModels?.length ? `all but ${entry.exceptModels.join(', ')}` : 'all';
 };
 
-const successText = (entry: CommandDefinition) =>
+export const successText = (entry: Pick<CommandDefinition, 'uploadsFile' | 'storesParams'>) =>
   [entry.uploadsFile ? 'uploads a file (`file`) before its result' : '', entry.storesParams ? "the server writes the params to the machine's fields of the same names" : '']
     .filter(Boolean)
     .join('; ') || '–';

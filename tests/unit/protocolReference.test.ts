@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import { SCHEMA_FOLDER, schemaFiles, withReference } from '../../server/gateway/protocolReference';
 import { schemaProblem } from '../../server/gateway/protocol';
+import { fieldText, modelsText, successText } from '../../server/commands/reference';
 
 describe('the machine protocol document', () => {
   it('holds the allowed values and limits the code checks (npm run docs:protocol)', () => {
@@ -46,5 +47,36 @@ describe('the machine protocol document', () => {
     ]) {
       expect(validate(candidate), JSON.stringify(candidate)).toBe(schemaProblem('session', candidate) === null);
     }
+  });
+});
+
+// The catalogue has no parameter with only one bound or a text without pattern, nor a command that both uploads and
+// stores: the command table's wording for them is checked here, on declarations made for the test.
+describe("the command table's wording", () => {
+  it('says each kind of parameter, its bounds on either side and its patterns', () => {
+    expect(fieldText('volume', { type: 'number', integer: true, min: 0, required: true })).toBe('`volume` (whole number, 0..…)');
+    expect(fieldText('ratio', { type: 'number', max: 1.5 })).toBe('`ratio?` (number, …..1.5)');
+    expect(fieldText('ratio', { type: 'number' })).toBe('`ratio?` (number)');
+    expect(fieldText('note', { type: 'text' })).toBe('`note?` (text)');
+    expect(
+      fieldText('code', {
+        type: 'text',
+        patterns: [
+          { regex: '^[A-Z]+$', message: 'validation.pattern' },
+          { regex: '^.{2,4}$', message: 'validation.pattern' },
+        ],
+      }),
+    ).toBe('`code?` (matching `^[A-Z]+$`, matching `^.{2,4}$`)');
+    expect(fieldText('enabled', { type: 'boolean', patterns: [{ regex: 'x', message: 'validation.pattern' }] })).toBe('`enabled?` (boolean)');
+  });
+
+  it('names the models a command is for or not for, and what its success does', () => {
+    expect(modelsText({ onlyModels: ['H30', 'S1'] })).toBe('H30, S1');
+    expect(modelsText({ exceptModels: ['S1', 'M5'] })).toBe('all but S1, M5');
+    expect(modelsText({ exceptModels: [] })).toBe('all');
+    expect(successText({ uploadsFile: true, storesParams: true })).toBe(
+      "uploads a file (`file`) before its result; the server writes the params to the machine's fields of the same names",
+    );
+    expect(successText({})).toBe('–');
   });
 });
