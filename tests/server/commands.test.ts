@@ -206,6 +206,14 @@ describeFleet(
       expect(afterInterval.id).toBeGreaterThan(afterCancel.id);
     });
 
+    it('two senders of the same command to one machine at once: one is queued, the other is a repeat (8001)', async () => {
+      // the machine's row is locked while its recent commands are read, so the second sees the first's
+      const machine = fleet.h30[4];
+      await ageCommands(context, machine, 3600);
+      const answers = await Promise.all([0, 1].map(() => call('POST', '/rvm/command', { rvmId: machine, command: 'uiServiceReset' })));
+      expect(answers.map((answer) => answer.body.resCode).sort()).toEqual(['00000', '8001']);
+    });
+
     it("validates parameters with the machine's bin and on/off rules, in the caller's language", async () => {
       const machine = fleet.h30[5];
       const bins = (change: Record<string, unknown>) => ({ binEmptyHeight: 120, binFullHeight: 20, binAlmostFull: 80, binAlreadyFull: 95, ...change });
