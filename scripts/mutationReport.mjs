@@ -154,6 +154,8 @@ export const summarise = (report, equivalents) => {
           mutator: mutant.mutatorName,
           original: oneLine(original),
           replacement: oneLine(mutant.replacement ?? ''),
+          // first reached outside a test (a beforeAll: the app's routes and schemas): see folderSection
+          ...(mutant.static ? { static: true } : {}),
           why: equivalents[key],
         });
       }
@@ -167,8 +169,12 @@ const score = ({ mutants, killed, timeout }) => (mutants === 0 ? 100 : (100 * (k
 
 const code = (text) => `\`${text.replaceAll('`', "'").replaceAll('|', '\\|')}\``;
 
-const partRun = (summary) =>
-  `part ${summary.part} on ${summary.date} (${Number.isFinite(summary.minutes) ? `${summary.minutes} min, ` : ''}${summary.mutants} mutants, ${score(summary).toFixed(1)}%)`;
+const partRun = (summary) => {
+  const staticPass = summary.staticPass
+    ? `; its ${summary.staticPass.retested} static survivors run again with every test of the part on ${summary.staticPass.date} (${summary.staticPass.minutes} min, scripts/mutationStaticPass.mjs): ${summary.staticPass.killed} killed`
+    : '';
+  return `part ${summary.part} on ${summary.date} (${Number.isFinite(summary.minutes) ? `${summary.minutes} min, ` : ''}${summary.mutants} mutants, ${score(summary).toFixed(1)}%${staticPass})`;
+};
 
 const NOTES = (folder) => `<!-- notes:${folder} -->`;
 const NOTES_END = (folder) => `<!-- /notes:${folder} -->`;
@@ -179,6 +185,7 @@ const folderSection = (folder, figures, meta, notes = `${NOTES(folder)}\n${NOTES
   const runs = meta.parts
     ? `Runs of \`${meta.command} --part <n>\`: ${meta.parts.map(partRun).join(', ')}`
     : `Run ${meta.date} with \`${meta.command}\`${Number.isFinite(meta.minutes) ? ` (${meta.minutes} min)` : ''}`;
+  const staticSurvivors = figures.survivors.filter((survivor) => survivor.static && survivor.status === 'Survived' && !survivor.why).length;
   const lines = [
     `<!-- folder:${folder} ${JSON.stringify(data)} -->`,
     `### ${folder}`,
@@ -186,6 +193,12 @@ const folderSection = (folder, figures, meta, notes = `${NOTES(folder)}\n${NOTES
     `${runs}: ${figures.mutants} mutants, score **${score(figures).toFixed(1)}%** ` +
       `(${equivalent.length} equivalent survivors; ${figures.ignored} static mutants ignored, ${figures.errors} compile/runtime errors).`,
     '',
+    ...(staticSurvivors
+      ? [
+          `${staticSurvivors} open survivors are marked *static*: code the tests' set-up ran first (the app's routes and schemas, built in a beforeAll), which Stryker then tests only with the tests that also reach it inside a test; see "Static survivors" above.`,
+          '',
+        ]
+      : []),
     `Tests run against the mutants: ${meta.tests}.`,
     '',
     ...(meta.missingParts?.length ? [`**Not measured: part ${meta.missingParts.join(', ')}** (no report yet): the figures count the other parts' mutants only.`, ''] : []),
@@ -196,7 +209,9 @@ const folderSection = (folder, figures, meta, notes = `${NOTES(folder)}\n${NOTES
   for (const survivor of figures.survivors) {
     // a reason starting 'not equivalent' is a note (e.g. killed by a test Stryker cannot run), not a claim
     const why = !survivor.why ? 'open' : survivor.why.startsWith('not equivalent') ? `note: ${survivor.why}` : `equivalent: ${survivor.why}`;
-    lines.push(`- ${survivor.file}:${survivor.line} ${survivor.status} ${survivor.mutator} ${code(survivor.original)} → ${code(survivor.replacement)}: ${why}`);
+    lines.push(
+      `- ${survivor.file}:${survivor.line} ${survivor.status}${survivor.static ? ' *static*' : ''} ${survivor.mutator} ${code(survivor.original)} → ${code(survivor.replacement)}: ${why}`,
+    );
   }
   lines.push(`<!-- /folder:${folder} -->`);
   return lines.join('\n');
