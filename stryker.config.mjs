@@ -57,7 +57,7 @@ export const FOLDER_TESTS = {
   // server/dashboard is measured in parts (FOLDER_PARTS below); this is every file of its parts
   'server/dashboard': ['tests/server/{dashboardCompute,dashboard}.test.ts', 'tests/unit/dashboardCatalogue.test.ts'],
   // the command suites, the expiry edges and the generated protocol reference (reference.ts writes its command table)
-  'server/commands': ['tests/server/{commands,commandsBatch,commandExpiry,commandRules,auditLog}.test.ts', 'tests/unit/protocolReference.test.ts'],
+  'server/commands': ['tests/server/{commands,commandsBatch,commandExpiry,commandRules,commandStream,auditLog}.test.ts', 'tests/unit/protocolReference.test.ts'],
   // the gateway suites over the embedded broker (Stryker sets no MQTT_TEST_URL), the limits at their edges, the
   // firmware conformance check and the generated protocol reference
   'server/gateway': ['tests/server/{gateway,gatewayAck,gatewayHostile,gatewayEdges,conformance}.test.ts', 'tests/unit/protocolReference.test.ts'],
@@ -102,7 +102,7 @@ export const FOLDER_PARTS = {
       mutate: ['server/commands/{audit,create,records,reference,shared,store}.ts'],
       tests: ['tests/server/{commands,commandsBatch,commandExpiry,commandRules,auditLog}.test.ts', 'tests/unit/protocolReference.test.ts'],
     },
-    { mutate: ['server/commands/{routes,batch,stream}.ts'], tests: ['tests/server/{commands,commandsBatch}.test.ts'] },
+    { mutate: ['server/commands/{routes,batch,stream}.ts'], tests: ['tests/server/{commands,commandsBatch,commandStream}.test.ts'] },
   ],
   // ~1,000 mutants under the broker suites (~1.5 h at concurrency 2): in parts that finish within a sitting, each
   // against every gateway suite (a message passes the protocol, the handlers and the ingest in one test)
