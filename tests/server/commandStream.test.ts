@@ -7,7 +7,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { sha256 } from '../../server/auth/tokens';
 import { sysRole, sysRolePermission, sysToken } from '../../server/db/schema';
 import { rvmCommand, rvmCommandBatch } from '../../server/db/schema/liveFleet';
-import { ageCommands, setUpCommandFleet, userWith, type CommandFleet } from './commandsHarness';
+import { ageCommands, setUpCommandFleet, takeStreamBlocks, userWith, type CommandFleet } from './commandsHarness';
 import { describeFleetOneBackend, type FleetContext } from './fleetSuite';
 
 const fleet = {} as CommandFleet;
@@ -42,14 +42,11 @@ describeFleetOneBackend(
           ended = true;
           return;
         }
-        text += decoder.decode(value, { stream: true });
-        for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
-          const block = text.slice(0, end);
-          text = text.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event) events.push({ event, data: data ? JSON.parse(data) : null });
-          if (block === ': keep-alive') keepAlives++;
+        const { blocks, rest } = takeStreamBlocks(text + decoder.decode(value, { stream: true }));
+        text = rest;
+        for (const { event, data, comment } of blocks) {
+          if (event) events.push({ event, data });
+          if (comment === 'keep-alive') keepAlives++;
         }
       };
       const until = async (want: () => boolean, what: string) => {

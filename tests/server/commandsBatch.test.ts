@@ -8,7 +8,7 @@ import { applyAck, applyResult, claimPending } from '../../server/commands/store
 import { MAX_STREAMS_PER_USER } from '../../server/commands/stream';
 import { rvm } from '../../server/db/schema/fleet';
 import { auditLog, rvmCommand, rvmCommandBatch } from '../../server/db/schema/liveFleet';
-import { ageCommands, setUpCommandFleet, type CommandFleet } from './commandsHarness';
+import { ageCommands, setUpCommandFleet, takeStreamBlocks, type CommandFleet } from './commandsHarness';
 import { describeFleet, type FleetContext } from './fleetSuite';
 
 const fleet = {} as CommandFleet;
@@ -153,14 +153,9 @@ describeFleet(
           while (!want()) {
             const { value, done } = await reader.read();
             if (done) throw new Error('stream ended');
-            text += decoder.decode(value, { stream: true });
-            for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
-              const block = text.slice(0, end);
-              text = text.slice(end + 2);
-              const event = /^event: (.*)$/m.exec(block)?.[1];
-              const data = /^data: (.*)$/m.exec(block)?.[1];
-              if (event) events.push({ event, data: data ? JSON.parse(data) : null });
-            }
+            const { blocks, rest } = takeStreamBlocks(text + decoder.decode(value, { stream: true }));
+            text = rest;
+            for (const { event, data } of blocks) if (event) events.push({ event, data });
           }
         } finally {
           clearTimeout(timer);

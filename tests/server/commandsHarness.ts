@@ -78,3 +78,23 @@ export const userWith = async (context: FleetContext, name: string, identifiers:
   await server.createUser({ name, roles: [role.body.resData.id] }, token);
   return server.login(name, 'Passw0rd!');
 };
+
+/** One block of a Server-Sent Events stream: its event name and JSON data, or a comment (`: keep-alive`). */
+export interface StreamBlock {
+  event?: string;
+  data: any;
+  comment?: string;
+}
+
+/** Splits the complete blocks off the text read so far; `rest` is the incomplete tail to read on from. */
+export const takeStreamBlocks = (text: string): { blocks: StreamBlock[]; rest: string } => {
+  const blocks: StreamBlock[] = [];
+  let rest = text;
+  for (let end = rest.indexOf('\n\n'); end >= 0; end = rest.indexOf('\n\n')) {
+    const block = rest.slice(0, end);
+    rest = rest.slice(end + 2);
+    const data = /^data: (.*)$/m.exec(block)?.[1];
+    blocks.push({ event: /^event: (.*)$/m.exec(block)?.[1], data: data ? JSON.parse(data) : null, comment: block.startsWith(': ') ? block.slice(2) : undefined });
+  }
+  return { blocks, rest };
+};
