@@ -143,6 +143,12 @@ describeFleetOneBackend(
       await settleDeliveries({} as Services);
     });
 
+    it('filters the machine audit log by an action of at most 48 characters; a longer one is refused (1002)', async () => {
+      const page = (action: string) => context.server.call('POST', '/audit-log/page', { token: context.token, body: { action, pageNum: 1, pageSize: 10 } });
+      expect((await page('c'.repeat(48))).body).toMatchObject({ resCode: '00000', resData: { list: [], total: 0 } });
+      expect((await page('c'.repeat(49))).body.resCode).toBe('1002');
+    });
+
     it("answers a command's result with its record", async () => {
       const machine = fleet.h30[5];
       const [command] = (await queue([machine], 'restart')).queued;
