@@ -62,10 +62,10 @@ const runStryker = async (folders, testFiles, mutate = mutatePatterns(folders), 
 };
 
 /** A part's figures and survivors as its last run left them, kept in the repository beside the document. */
-const partSummaryFile = (folder, index) => `docs/mutation/${runName([folder])}.part${index + 1}.json`;
-const partReportFile = (folder, index) => `reports/mutation/${runName([folder])}.part${index + 1}.json`;
+export const partSummaryFile = (folder, index) => `docs/mutation/${runName([folder])}.part${index + 1}.json`;
+export const partReportFile = (folder, index) => `reports/mutation/${runName([folder])}.part${index + 1}.json`;
 const emptyFigures = () => ({ mutants: 0, killed: 0, survived: 0, noCoverage: 0, timeout: 0, errors: 0, ignored: 0, survivors: [] });
-const utcMinute = (date) => date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+export const utcMinute = (date) => date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
 /** Summarises a part's Stryker report into docs/mutation (its survivors without reasons: those are joined at merge). */
 const keepPartSummary = (folder, parts, index, minutes, date) => {

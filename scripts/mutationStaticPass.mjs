@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FOLDER_PARTS } from '../stryker.config.mjs';
-import { summarise } from './mutationReport.mjs';
+import { partReportFile, partSummaryFile, summarise, utcMinute } from './mutationReport.mjs';
 
 const argument = (name) => {
   const index = process.argv.indexOf(name);
@@ -19,9 +19,10 @@ const part = Number(argument('--part'));
 const parts = FOLDER_PARTS[folder];
 if (!parts?.[part - 1]) throw new Error(`${folder} has no part ${part} (FOLDER_PARTS in stryker.config.mjs)`);
 
-const name = `${folder.replace(/\//g, '-')}.part${part}`;
-const summaryFile = `docs/mutation/${name}.json`;
-const report = JSON.parse(readFileSync(`reports/mutation/${name}.json`, 'utf8'));
+const summaryFile = partSummaryFile(folder, part - 1);
+const reportFile = partReportFile(folder, part - 1);
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+const name = reportFile.slice('reports/mutation/'.length, -'.json'.length);
 // Stryker's mutate ranges take line:column pairs; a range holds the mutants inside it, so it names each survivor
 const ranges = Object.entries(report.files).flatMap(([file, { mutants }]) =>
   mutants
@@ -61,7 +62,7 @@ writeFileSync(
       ...summary,
       survived: summary.survived - killed.length,
       killed: summary.killed + killed.length,
-      staticPass: { date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', minutes, retested: retested.length, killed: killed.length },
+      staticPass: { date: utcMinute(new Date()), minutes, retested: retested.length, killed: killed.length },
       survivors: summary.survivors.filter((survivor) => !killedKeys.has(survivor.key)),
     },
     null,
