@@ -57,7 +57,7 @@ export const FOLDER_TESTS = {
   // server/dashboard is measured in parts (FOLDER_PARTS below); this is every file of its parts
   'server/dashboard': ['tests/server/{dashboardCompute,dashboard}.test.ts', 'tests/unit/dashboardCatalogue.test.ts'],
   // the command suites, the expiry edges and the generated protocol reference (reference.ts writes its command table)
-  'server/commands': ['tests/server/{commands,commandsBatch,commandExpiry,commandRules,commandStream,auditLog}.test.ts', 'tests/unit/protocolReference.test.ts'],
+  'server/commands': ['tests/server/{commands,commandsBatch,commandExpiry,commandRules,commandRoutes,commandStream,auditLog}.test.ts', 'tests/unit/protocolReference.test.ts'],
   // the gateway suites over the embedded broker (Stryker sets no MQTT_TEST_URL), the limits at their edges, the
   // firmware conformance check and the generated protocol reference
   'server/gateway': ['tests/server/{gateway,gatewayAck,gatewayHostile,gatewayEdges,conformance}.test.ts', 'tests/unit/protocolReference.test.ts'],
@@ -96,13 +96,13 @@ export const FOLDER_PARTS = {
   // the command rules (queueing, the state machine, records, audit rows, the generated reference) against the command,
   // batch, expiry and rules suites and the audit log's (create.ts's batch path runs only under the batch suite, the
   // audit route under the audit log's); the route handlers, batches and
-  // the live stream (SSE polls, ~10 s a mutant) against both command suites
+  // the live stream (SSE polls, ~10 s a mutant) against both command suites, the stream's and the routes' edges
   'server/commands': [
     {
       mutate: ['server/commands/{audit,create,records,reference,shared,store}.ts'],
       tests: ['tests/server/{commands,commandsBatch,commandExpiry,commandRules,auditLog}.test.ts', 'tests/unit/protocolReference.test.ts'],
     },
-    { mutate: ['server/commands/{routes,batch,stream}.ts'], tests: ['tests/server/{commands,commandsBatch,commandStream}.test.ts'] },
+    { mutate: ['server/commands/{routes,batch,stream}.ts'], tests: ['tests/server/{commands,commandsBatch,commandRoutes,commandStream}.test.ts'] },
   ],
   // ~1,000 mutants under the broker suites (~1.5 h at concurrency 2): in parts that finish within a sitting, each
   // against every gateway suite (a message passes the protocol, the handlers and the ingest in one test)
