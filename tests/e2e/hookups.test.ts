@@ -16,7 +16,7 @@ import { walkMenu } from '../../resources/menu';
 import { buildApp } from '../../server/app';
 import { rvm } from '../../server/db/schema/fleet';
 import { deliverDue, RETRY_SCHEDULE_MS } from '../../server/hookups/delivery';
-import { adminPastForcedChange, audit, blocking, describeViolations, settle, type Violation } from './a11ySteps';
+import { adminPastForcedChange, audit, blocking, describeViolations, navigateInApp, settle, type Violation } from './a11ySteps';
 import { CATALOGUES, RA, expectHeading, row, signIn, useLanguage, type Lang } from './consoleSteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, snap, type RunningServer } from './harness';
 import { ingest, sessionMessage, startReceiver, type MachineRef, type Receiver } from '../server/hookupsHarness';
@@ -202,7 +202,9 @@ describe.skipIf(!browserAvailable())('API hookups end to end', () => {
     expect(blocking(audited), describeViolations(blocking(audited))).toEqual([]);
   });
 
-  it('every screen of the APIs area fits 1280 px and passes the accessibility audit in English and Chinese', async () => {
+  // The accessibility sweep (a11y.test.ts) audits these screens in both languages with the demo fleet; here they hold
+  // this file's apps, messages and webhooks, audited once (in English: axe's rules read colours and roles, not words).
+  it('every screen of the APIs area fits 1280 px in English and Chinese and passes the accessibility audit with its rows', async () => {
     const violations: Violation[] = [];
     for (const lang of ['en', 'zh'] as const) {
       for (const width of [1280, 1440]) {
@@ -210,12 +212,12 @@ describe.skipIf(!browserAvailable())('API hookups end to end', () => {
         const page = await signedIn(width);
         for (const [index, route] of SCREENS.entries()) {
           if (index === 0) await useLanguage(page, server, lang, route);
-          else await page.goto(`${server.url}${route}`);
+          else await navigateInApp(page, route);
           await settle(page);
           const key = route.split('/').pop() as string;
           await expectHeading(page, plural(lang, key));
           if (width === 1280) {
-            violations.push(...(await audit(page, `${route} (${lang})`)));
+            if (lang === 'en') violations.push(...(await audit(page, `${route} (${lang})`)));
             const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
             expect(overflow, `${route} (${lang}) is wider than the window`).toBeLessThanOrEqual(0);
           }
