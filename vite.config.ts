@@ -42,7 +42,7 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/server/pgliteSnapshot.ts'],
+          globalSetup: ['tests/server/migratedTemplates.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

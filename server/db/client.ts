@@ -41,7 +41,7 @@ export interface DatabaseOptions {
   dataDir?: string;
   /**
    * PGlite in memory only: start from this dumped database (PGlite's dumpDataDir) instead of initdb.
-   * The server suite starts every file from one migrated snapshot (tests/server/pgliteSnapshot.ts).
+   * The server suite starts every file from one migrated snapshot (tests/server/migratedTemplates.ts).
    */
   pgliteSnapshot?: string;
 }

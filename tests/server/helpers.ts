@@ -67,7 +67,9 @@ const throwAwayDatabase = async () => {
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   try {
-    await admin.query(`create database "${name}"`);
+    // a copy of the run's migrated template (tests/server/migratedTemplates.ts), or empty without one
+    const template = inject('postgresTemplate');
+    await admin.query(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   } finally {
     await admin.end();
   }
@@ -91,7 +93,7 @@ export const startTestServer = async (backend: BackendName, options: Partial<Bui
   const cleanups: Array<() => Promise<unknown>> = [];
   const throwAway = backend === 'postgres' ? await throwAwayDatabase() : undefined;
   if (throwAway) cleanups.push(throwAway.drop);
-  // PGlite starts from the suite's migrated dump (tests/server/pgliteSnapshot.ts), not from initdb
+  // PGlite starts from the suite's migrated dump (tests/server/migratedTemplates.ts), not from initdb
   const database = await openDatabase({ databaseUrl: throwAway?.url, pgliteSnapshot: throwAway ? undefined : inject('pgliteSnapshot') });
   cleanups.push(() => database.close());
   const appOptions: BuildAppOptions = { ...options, database, config: { ...TEST_CONFIG, ...options.config } };
