@@ -3,7 +3,8 @@
 // held-out accuracy, the time and the machine's load. `npx tsx bench/aiTraining.ts [samples] [epochs] [seed]`
 // (the seed picks the held-out pictures, the first weights and the order: runs with two seeds show the spread)
 import { loadavg } from 'node:os';
-import { pictureInput, trainClassifier } from '../server/ai/classifier';
+import { trainClassifier } from '../server/ai/classifier';
+import { pictureInput } from '../server/ai/pictureInput';
 import { Random } from '../server/seed/random';
 import { drawItemPicture } from '../server/simulator/itemPicture';
 import { ITEM_TYPES } from '../resources/fleetCatalogue';

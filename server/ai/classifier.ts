@@ -7,21 +7,10 @@ import '@tensorflow/tfjs-backend-wasm';
 // tfjs-core's Node bundle registers no gradients; the layers bundle registers all of them as it loads
 import '@tensorflow/tfjs-layers';
 import * as tf from '@tensorflow/tfjs-core';
-import sharp from 'sharp';
-
-export const INPUT_SIZE = 32;
+import { INPUT_SIZE } from './pictureInput';
 
 let ready: Promise<void> | undefined;
 const ensureBackend = () => (ready ??= tf.setBackend('wasm').then(() => undefined));
-
-/** A picture file (PNG, JPEG…) as the network's input: INPUT_SIZE² RGB values in -1..1. */
-export const pictureInput = async (file: Buffer): Promise<Float32Array> => {
-  const raw = await sharp(file).removeAlpha().resize(INPUT_SIZE, INPUT_SIZE, { fit: 'fill' }).raw().toBuffer();
-  const input = new Float32Array(raw.length);
-  // centred on 0 (-1..1): plain gradient steps then move every filter weight both ways
-  for (let index = 0; index < raw.length; index++) input[index] = raw[index] / 127.5 - 1;
-  return input;
-};
 
 export interface LabelledInput {
   input: Float32Array;

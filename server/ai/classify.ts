@@ -17,7 +17,7 @@ import { AppError } from '../lib/errors';
 import { RowId, StrictObject, StringEnum, type TypedApp } from '../lib/typedApp';
 import { startWorkerThread } from '../lib/workerThread';
 import type { Services } from '../services';
-import { pictureInput } from './classifier';
+import { pictureInput } from './pictureInput';
 import type { ClassifyJob, ClassifyMessage } from './classify.worker';
 import { confusionOf, type PairCount } from './confusion';
 import { labelsOf } from './labeling';

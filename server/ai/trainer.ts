@@ -15,7 +15,8 @@ import { deploymentPackage } from '../db/schema/deployments';
 import { uploadedFile } from '../db/schema/files';
 import type { FileStorage } from '../files/storage';
 import { startWorkerThread } from '../lib/workerThread';
-import { pictureInput, type LabelledInput } from './classifier';
+import type { LabelledInput } from './classifier';
+import { pictureInput } from './pictureInput';
 import type { TrainJob, TrainMessage } from './train.worker';
 
 /** A task whose trainer said nothing for this long is queued again. */

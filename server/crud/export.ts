@@ -3,7 +3,6 @@
 // references as their labels, files and images by their names, datetimes in the caller's local time.
 import { PassThrough, Readable } from 'node:stream';
 import { and, eq, inArray } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { translate, type Locale } from '../../i18n';
 import { formatDuration, valueWithLabel } from '../../resources/display';
@@ -144,6 +143,8 @@ export const exportListing = async (deps: CrudDeps, caller: Caller, model: Resou
     return reply.type('text/csv; charset=utf-8').send(Readable.from(lines()));
   }
 
+  // loaded on the first workbook: most starts (and every test server) never write one
+  const { default: ExcelJS } = await import('exceljs');
   const stream = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(textOf(model, locale, `resources.${name}.name`).split('||||')[0].trim().slice(0, 31) || name);

@@ -1,6 +1,5 @@
 // Renders one report as a CSV or XLSX file and stores it as a generated report (docs/reports.md).
 // Called by the report screen's "Generate" and by the notification scheduler (subscriptions).
-import ExcelJS from 'exceljs';
 import { translate, type Locale } from '../../i18n';
 import { REPORT_COLUMNS, REPORT_NAMES, type ReportFormat, type ReportKind } from '../../resources/reports';
 import { csvCell, localDateTime } from '../crud/export';
@@ -89,6 +88,7 @@ export const renderReport = async (data: ReportData, range: ReportRange, format:
     const lines = [header, ...rows].map((row) => row.map((cell) => csvCell(cell === null ? '' : String(cell))).join(','));
     return { fileName, contentType: CSV_TYPE, content: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8') };
   }
+  const { default: ExcelJS } = await import('exceljs'); // loaded on the first workbook, not at the server's start
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(translate(locale, 'reports.file.sheet'));
   sheet.addRow(header).font = { bold: true };

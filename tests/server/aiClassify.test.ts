@@ -5,7 +5,8 @@
 // screen's permission (4003) and another account's model (2003).
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serializeClassifier, trainClassifier, pictureInput } from '../../server/ai/classifier';
+import { serializeClassifier, trainClassifier } from '../../server/ai/classifier';
+import { pictureInput } from '../../server/ai/pictureInput';
 import { storePicture } from '../../server/ai/pictures';
 import { advanceSampleJobs } from '../../server/ai/samples';
 import { aiPicture, aiPrediction, aiSample, aiTrainingTask } from '../../server/db/schema/aiTraining';

@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { loadClassifier, pictureInput, predict } from '../../server/ai/classifier';
+import { loadClassifier, predict } from '../../server/ai/classifier';
+import { pictureInput } from '../../server/ai/pictureInput';
 import { storePicture } from '../../server/ai/pictures';
 import { advanceSampleJobs } from '../../server/ai/samples';
 import { createTask } from '../../server/ai/tasks';

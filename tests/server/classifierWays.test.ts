@@ -2,7 +2,8 @@
 // eight) and its model files of version 1, without normalisation or hidden layer (docs/ai-training.md "Trainer").
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { INPUT_SIZE, loadClassifier, predict, serializeClassifier, trainClassifier, turned, type ClassifierWeights } from '../../server/ai/classifier';
+import { loadClassifier, predict, serializeClassifier, trainClassifier, turned, type ClassifierWeights } from '../../server/ai/classifier';
+import { INPUT_SIZE } from '../../server/ai/pictureInput';
 
 const VALUES = INPUT_SIZE * INPUT_SIZE * 3;
 /** A picture unlike any of its turns: every value its own. */
