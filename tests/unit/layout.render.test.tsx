@@ -126,7 +126,8 @@ describe('left menu', () => {
 
   it('collapses to icons with names and pop-up children, and remembers it', async () => {
     const user = userEvent.setup();
-    consoleHarness().renderApp('/search/search');
+    // the promotion list it opens asks for its rows and saved filters (an unanswered call would hand the list null)
+    consoleHarness({ handlers: { 'GET /saved-filter': [], 'POST /promotion/resource/page': { list: [], total: 0, pageNum: 1, pageSize: 20 } } }).renderApp('/search/search');
     await user.click(await screen.findByRole('button', { name: t('app.header.collapseSidebar') }, WAIT));
     expect(sidebar().dataset.collapsed).toBe('true');
     expect(screen.getByRole('button', { name: t('app.header.expandSidebar') })).toBeTruthy();
