@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
 import { UP_TOPIC } from '../../server/gateway/protocol';
@@ -57,6 +57,21 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     return page;
   };
   const machine = (id: number) => api<MachineRow>(server, 'GET', `/rvm/${id}`, { token });
+  /**
+   * Opens the machine's remote control (its stream open, the document marked), sends `command` and waits until its row,
+   * the newest, says "executed successfully" by itself; answers that row.
+   */
+  const executedLive = async (page: Page, id: number, command: 'close' | 'restart') => {
+    await page.goto(`${server.url}/installation/rvmpage/${id}/RemoteControl`);
+    await page.getByTestId('stream-state').and(page.locator('[data-state="open"]')).waitFor();
+    await markDocument(page);
+    await page.getByTestId(`action-${command}`).click();
+    await page.getByTestId('command-send').click();
+    const newest = page.getByTestId('command-history-table').locator('tbody tr').first();
+    await newest.getByText(en.remote.commands[command]).waitFor();
+    await slowly(() => newest.locator('[data-status]').getAttribute('data-status')).toBe('executedSuccessfully');
+    return newest;
+  };
 
   beforeAll(async () => {
     server = await startServer({
@@ -99,14 +114,7 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
     const page = await freshPage('en');
 
     // Close: executed, then the machine says goodbye and stays away for REOPEN_SECONDS (at speed 2).
-    await page.goto(`${server.url}/installation/rvmpage/${closing.id}/RemoteControl`);
-    await page.getByTestId('stream-state').and(page.locator('[data-state="open"]')).waitFor();
-    await markDocument(page);
-    await page.getByTestId('action-close').click();
-    await page.getByTestId('command-send').click();
-    const newest = page.getByTestId('command-history-table').locator('tbody tr').first();
-    await newest.getByText(en.remote.commands.close).waitFor();
-    await slowly(() => newest.locator('[data-status]').getAttribute('data-status')).toBe('executedSuccessfully');
+    const newest = await executedLive(page, closing.id, 'close');
     await slowly(async () => (await machine(closing.id)).currentSts).toBe('Offline');
 
     // Open while it is away, on the same page: the command waits (with its expiry). Sent first, so that the
@@ -127,15 +135,7 @@ describe.skipIf(!browserAvailable())('live fleet end to end', () => {
 
     // While it is away, a restart of another machine runs live: its row comes first and moves to
     // "executed successfully" by itself, the page never reloading.
-    const restarting = simulated[0];
-    await other.goto(`${server.url}/installation/rvmpage/${restarting.id}/RemoteControl`);
-    await other.getByTestId('stream-state').and(other.locator('[data-state="open"]')).waitFor();
-    await markDocument(other);
-    await other.getByTestId('action-restart').click();
-    await other.getByTestId('command-send').click();
-    const restartRow = other.getByTestId('command-history-table').locator('tbody tr').first();
-    await restartRow.getByText(en.remote.commands.restart).waitFor();
-    await slowly(() => restartRow.locator('[data-status]').getAttribute('data-status')).toBe('executedSuccessfully');
+    const restartRow = await executedLive(other, simulated[0].id, 'restart');
     await expect(restartRow.getByText(en.remote.statuses.executedSuccessfully).isVisible()).resolves.toBe(true);
     expect(await other.evaluate(() => (window as unknown as { __e2eMark?: boolean }).__e2eMark)).toBe(true);
     await snap(other, 'live-restart-en');
