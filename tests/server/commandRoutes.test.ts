@@ -13,6 +13,7 @@ import { fleet as fleetTable, rvm } from '../../server/db/schema/fleet';
 import { auditLog, rvmCommand, rvmCommandBatch, rvmFile } from '../../server/db/schema/liveFleet';
 import { ageCommands, setUpCommandFleet, type CommandFleet } from './commandsHarness';
 import { describeFleetOneBackend, type FleetContext } from './fleetSuite';
+import { documentedPaths, type DocumentedSchema } from './helpers';
 
 const fleet = {} as CommandFleet;
 
@@ -42,18 +43,8 @@ const SUMMARIES: Record<string, { summary: string; description?: string }> = {
   'post /audit-log/page': { summary: 'Audit log of operator actions, newest first; rvmId: entries about that machine, action: exact (e.g. command.restart, command.cancel)' },
 };
 
-type Schema = { type?: string | string[]; format?: string; properties?: Record<string, Schema>; items?: Schema; [key: string]: unknown };
-interface Operation {
-  tags?: string[];
-  summary?: string;
-  description?: string;
-  security?: unknown;
-  parameters?: Array<{ in: string; name: string; required?: boolean; schema: Schema }>;
-  requestBody?: { content: Record<string, { schema: Schema }> };
-  responses: Record<string, { content?: Record<string, { schema: Schema & { properties: { resData: Schema } } }> }>;
-}
 /** A schema's properties one level down, each as its type (and format): what a dropped or emptied schema object changes. */
-const typesOf = (schema: Schema | undefined) =>
+const typesOf = (schema: DocumentedSchema | undefined) =>
   Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([name, property]) => [name, [property.type, property.format].filter(Boolean).join(' ')]));
 
 describeFleetOneBackend(
@@ -63,10 +54,10 @@ describeFleetOneBackend(
     const batchRow = async (id: number) => (await context.server.db.select().from(rvmCommandBatch).where(eq(rvmCommandBatch.id, id)))[0];
 
     it('documents every command route in the API reference: its words, token, answers and shapes', async () => {
-      const docs = (await context.server.app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+      const paths = await documentedPaths(context.server.app);
       const operation = (key: string) => {
         const [method, path] = key.split(' ');
-        return docs.paths[`/test-api${path}`]?.[method];
+        return paths[`/test-api${path}`]?.[method];
       };
       for (const [key, words] of Object.entries(SUMMARIES)) {
         const entry = operation(key);
@@ -80,7 +71,7 @@ describeFleetOneBackend(
         });
       }
       const body = (key: string) => operation(key).requestBody?.content['application/json'].schema;
-      const data = (key: string) => operation(key).responses['200'].content?.['application/json'].schema.properties.resData;
+      const data = (key: string) => operation(key).responses['200'].content?.['application/json'].schema.properties?.resData;
       const pathId = [{ in: 'path', name: 'id', required: true, schema: { type: 'integer', minimum: 1 } }];
 
       expect(body('post /rvm/command')).toMatchObject({ required: ['rvmId', 'command'], additionalProperties: false });

@@ -18,7 +18,7 @@ import { uniqueViolation, withDefaults } from '../../server/crud/integrity';
 import { buildModel, type ResourceModel } from '../../server/crud/model';
 import { expressionOf, likePattern } from '../../server/crud/query';
 import { countingDb, crate, createFixtureTables, depot, hooks, label, TABLES } from './crudFixture';
-import { describeBackends, startTestServer } from './helpers';
+import { describeBackends, documentedPaths, startTestServer, type DocumentedOperation } from './helpers';
 
 /**
  * The crate as an export sees it with display rules and texts of its own (as a configured type has them): an enum
@@ -407,19 +407,15 @@ for (const backend of ['pglite', 'postgres'] as const) {
       // stamp declares a page and nothing else: no other route
       const server = await startTestServer(backend, { resources: [...RESOURCES, depot, label, crate, stamp], tables: { ...TABLES, stamp: stampTable }, hooks });
       try {
-        type Operation = Record<string, unknown> & {
-          requestBody?: { content: Record<string, { schema: unknown }> };
-          responses: Record<string, { content?: Record<string, { schema: { properties?: { resData: unknown } } }> }>;
-        };
-        const docs = (await server.app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+        const paths = await documentedPaths(server.app);
         // each operation as declared: its words and rules, the request's schema, the answers' codes and the data's schema
-        const shape = ({ requestBody, responses, ...rest }: Operation) => ({
+        const shape = ({ requestBody, responses, ...rest }: DocumentedOperation) => ({
           ...rest,
           ...(requestBody ? { body: requestBody.content['application/json'].schema } : {}),
           answers: Object.keys(responses),
           data: responses['200'].content?.['application/json']?.schema.properties?.resData ?? responses['200'],
         });
-        const generic = Object.entries(docs.paths)
+        const generic = Object.entries(paths)
           // every route of the fixture; the product's machine (create, edit, delete: numbers with bounds, dates, lengths) and alarm rules
           .filter(([path]) => /^\/test-api\/((crate|depot|label|stamp|eventNotification)(\/page|\/list|\/\{id\}|\/batchDelete|\/export)?|rvm)$/.test(path))
           .map(([path, operations]) => [path, Object.fromEntries(Object.entries(operations).map(([method, operation]) => [method, shape(operation)]))]);

@@ -228,3 +228,25 @@ export const describeOneBackend = (title: string, body: (server: TestServer, bac
 
 /** Sets rows' timestamps into the past (simulating elapsed time without waiting). */
 export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+/** A schema in the API reference, as the tests read it. */
+export interface DocumentedSchema {
+  type?: string | string[];
+  format?: string;
+  properties?: Record<string, DocumentedSchema>;
+  items?: DocumentedSchema;
+  [key: string]: unknown;
+}
+/** An operation in the API reference (/test-api/docs/json), as the tests read it. */
+export interface DocumentedOperation {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  security?: unknown;
+  parameters?: Array<{ in: string; name: string; required?: boolean; schema: DocumentedSchema }>;
+  requestBody?: { content: Record<string, { schema: DocumentedSchema }> };
+  responses: Record<string, { content?: Record<string, { schema: DocumentedSchema }> }>;
+}
+/** The API reference's operations by path (with /test-api) and method, as the app serves them. */
+export const documentedPaths = async (app: FastifyInstance) =>
+  ((await app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, DocumentedOperation>> }).paths;

@@ -6,7 +6,7 @@ import { PasswordQueueFull } from '../../server/auth/passwordQueue';
 import { sha256 } from '../../server/auth/tokens';
 import { createPasswordHasher } from '../../server/auth/passwords';
 import { loginAttempt, sysToken, sysUser } from '../../server/db/schema';
-import { ADMIN, describeBackends, minutesAgo } from './helpers';
+import { ADMIN, describeBackends, documentedPaths, minutesAgo } from './helpers';
 
 describeBackends('login', (server) => {
   it('signs the seeded admin in with the LoginAnswer of ARCHITECTURE.md', async () => {
@@ -209,8 +209,7 @@ describeBackends('login', (server) => {
   });
 
   it('documents the sign-in, password, saved-filter and license-account routes: tag, summary, token, limits', async () => {
-    type Operation = { tags?: string[]; summary?: string; description?: string; security?: unknown; responses?: Record<string, unknown> };
-    const docs = (await server.app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const paths = await documentedPaths(server.app);
     const routes: Array<[string, string, string, boolean]> = [
       ['post', '/login/login', 'login', false],
       ['get', '/login/logout', 'login', true],
@@ -228,7 +227,7 @@ describeBackends('login', (server) => {
       ['put', '/license-account-user-relation', 'license account', true],
     ];
     const described = routes.map(([method, path]) => {
-      const operation = docs.paths[`/test-api${path}`]?.[method];
+      const operation = paths[`/test-api${path}`]?.[method];
       // an answer documented for success, and the forced-logout one (401) exactly where a token is needed
       return [
         method,
@@ -241,10 +240,10 @@ describeBackends('login', (server) => {
       ];
     });
     expect(described).toEqual(routes.map(([method, path, tag, withToken]) => [method, path, [tag], true, withToken ? [{ rvmToken: [] }] : undefined, true, withToken]));
-    const { description: signIn } = docs.paths['/test-api/login/login'].post;
+    const { description: signIn } = paths['/test-api/login/login'].post;
     for (const part of ['code 6', 'Code 7 (HTTP 429, Retry-After)', 'LOGIN_ACCOUNT_MAX_FAILURES', 'LOGIN_ADDRESS_MAX_FAILURES', 'all busy', 'README'])
       expect(signIn).toContain(part);
-    const { description: forgotten } = docs.paths['/test-api/login/forgotPassword'].post;
+    const { description: forgotten } = paths['/test-api/login/forgotPassword'].post;
     for (const part of ['before looking it up', 'RESET_MAILS_PER_ACCOUNT', 'FORGOT_PASSWORD_PER_ADDRESS']) expect(forgotten).toContain(part);
   });
 

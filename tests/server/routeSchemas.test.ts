@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { passwordChecksOf } from '../../server/auth/passwordQueue';
 import { licenseAccountUserRelation, loginAttempt, rateLimitHit, sysUser } from '../../server/db/schema';
 import { eq } from 'drizzle-orm';
-import { ADMIN, backendsFor, startTestServer, type BackendName, type TestServer } from './helpers';
+import { ADMIN, backendsFor, documentedPaths, startTestServer, type BackendName, type TestServer } from './helpers';
 
 const TOKEN = [{ rvmToken: [] }];
 /** The answers documented on every route: success, the failure ranges, and 401 (forced logout) where a token is needed. */
@@ -251,29 +251,19 @@ const EXPECTED: Record<string, Documented> = {
   },
 };
 
-type Operation = {
-  tags?: string[];
-  summary?: string;
-  description?: string;
-  security?: unknown;
-  parameters?: Array<Record<string, unknown>>;
-  requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: { properties: { resData: unknown } } }> }>;
-};
-
 /** The documented shape of the routes named `prefix` (method and path, as in EXPECTED). */
 const documented = async (server: TestServer, prefix: string) => {
-  const docs = (await server.app.inject({ method: 'GET', url: '/test-api/docs/json' })).json() as { paths: Record<string, Record<string, Operation | undefined>> };
+  const paths = await documentedPaths(server.app);
   const keys = Object.keys(EXPECTED).filter((key) => key.split(' ')[1].startsWith(prefix));
   return Object.fromEntries(
     keys.map((key) => {
       const [method, path] = key.split(' ');
-      const operation = docs.paths[`/test-api${path}`]?.[method];
+      const operation = paths[`/test-api${path}`]?.[method];
       if (!operation) return [key, undefined];
       const { tags, summary, description, security, parameters, requestBody, responses } = operation;
       const shape: Documented = {
         answers: Object.keys(responses),
-        data: responses['200']?.content?.['application/json'].schema.properties.resData,
+        data: responses['200']?.content?.['application/json'].schema.properties?.resData,
         ...(tags ? { tags } : {}),
         ...(summary !== undefined ? { summary } : {}),
         ...(description !== undefined ? { description } : {}),
