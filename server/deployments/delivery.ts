@@ -37,6 +37,9 @@ const NEXT_STATUS: Record<DeployState, DeliveryStatus> = {
   checksumFailed: 'receiveFailed',
 };
 
+/** Whether a machine's report ends its delivery (applied or failed one way or another). */
+export const endsDelivery = (state: DeployState) => NEXT_STATUS[state] !== 'inProcess';
+
 /** Deliveries claimed per machine and call: a machine is never sent more at once than it can queue. */
 const CLAIM_LIMIT = 20;
 const touched = sql`now()`;
@@ -171,7 +174,7 @@ export interface DeployReport {
  */
 export const applyDeployStatus = async (tx: Db, machine: { id: number; licenseAccountId: number }, report: DeployReport, at: Date): Promise<boolean> => {
   const next = NEXT_STATUS[report.state];
-  const finished = next !== 'inProcess';
+  const finished = endsDelivery(report.state);
   const from = finished ? reportable : or(eq(deploymentTarget.status, 'issued'), and(eq(deploymentTarget.status, 'toBeIssued'), isNotNull(deploymentTarget.issuedTime)));
   const version = report.state === 'applied' ? (report.version ?? null) : null;
   const [changed] = await tx

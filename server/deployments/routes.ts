@@ -108,6 +108,13 @@ export const registerDeploymentRoutes = (app: TypedApp, services: Services) => {
     }
   };
 
+  // A deployment that starts or goes on is sent at once and checked within a second (the gate's first figures, a wave
+  // already done), not at the job's next tick.
+  const started = async (id: number, log: FastifyBaseLogger) => {
+    await deliver(id, log);
+    services.jobs.soon(DEPLOYMENTS_JOB);
+  };
+
   services.jobs.add({
     name: DEPLOYMENTS_JOB,
     everyMs: ROLLOUT_EVERY_MS,
@@ -146,7 +153,7 @@ export const registerDeploymentRoutes = (app: TypedApp, services: Services) => {
       const caller = callerOf(request);
       const account = accountOf(caller);
       const created = await createDeployment(db, models, caller, account, request.body, { singleSession: services.database.kind === 'pglite' });
-      if (created.running) await deliver(created.id, request.log);
+      if (created.running) await started(created.id, request.log);
       return ok(request, await readDeployment(db, account, created.id));
     },
   );
@@ -178,7 +185,7 @@ export const registerDeploymentRoutes = (app: TypedApp, services: Services) => {
       const caller = callerOf(request);
       const account = accountOf(caller);
       const outcome = await controlDeployment(db, caller, account, request.params.id, control);
-      if (outcome.deliverable) await deliver(request.params.id, request.log);
+      if (outcome.deliverable) await started(request.params.id, request.log);
       return ok(request, await readDeployment(db, account, request.params.id));
     });
 
@@ -205,7 +212,7 @@ export const registerDeploymentRoutes = (app: TypedApp, services: Services) => {
       const caller = callerOf(request);
       const account = accountOf(caller);
       const outcome = await controlDeployment(db, caller, account, request.params.id, 'resume', request.body);
-      if (outcome.deliverable) await deliver(request.params.id, request.log);
+      if (outcome.deliverable) await started(request.params.id, request.log);
       return ok(request, await readDeployment(db, account, request.params.id));
     },
   );

@@ -9,7 +9,7 @@ import { rvmEvent, serviceSession } from '../db/schema/fleetActivity';
 import { refusedSession } from './refusals';
 import { rvmCommand, rvmFile } from '../db/schema/liveFleet';
 import { applyAck, applyResult } from '../commands/store';
-import { applyDeployStatus, requeueUnanswered } from '../deployments/delivery';
+import { applyDeployStatus, endsDelivery, requeueUnanswered } from '../deployments/delivery';
 import { recordVersion } from '../deployments/history';
 import { MAX_CLOCK_SKEW_MS, MAX_FILE_BYTES, type MessageBodies, type MessageKind } from './protocol';
 import { setOffline, setOnline, setStatus } from './liveState';
@@ -50,6 +50,8 @@ export interface HandlerContext {
   reportItems?: ReportItemsBatch;
   /** The batch's webhook events (server/hookups/outbox.ts), written at the batch's end. */
   hookups?: HookupEvents;
+  /** Notes that this message finished a package delivery: its deployment is checked once committed (docs/deployments.md "Waves"). */
+  finishedDelivery?: () => void;
 }
 
 type Handler<K extends MessageKind> = (context: HandlerContext, message: MessageBodies[K]) => Promise<void>;
@@ -289,8 +291,9 @@ const HANDLERS: { [K in MessageKind]: Handler<K> } = {
         .set({ fileId: file.id, updatedTime: sql`now()` })
         .where(eq(rvmCommand.id, command.id));
   },
-  deployStatus: async ({ tx, machine, at }, message) => {
-    await applyDeployStatus(tx, machine, { deployId: message.deployId, state: message.state, version: message.version, reason: message.reason }, at);
+  deployStatus: async ({ tx, machine, at, finishedDelivery }, message) => {
+    const moved = await applyDeployStatus(tx, machine, { deployId: message.deployId, state: message.state, version: message.version, reason: message.reason }, at);
+    if (moved && endsDelivery(message.state)) finishedDelivery?.();
   },
 };
 

@@ -8,6 +8,7 @@ import { rvm } from '../db/schema/fleet';
 import { machineMessage, rvmCommand, rvmCredential } from '../db/schema/liveFleet';
 import { claimPending, releaseClaimed } from '../commands/store';
 import { claimDeliveries, machinesAwaitingDelivery, releaseClaimedDeliveries } from '../deployments/delivery';
+import { DEPLOYMENTS_JOB } from '../deployments/rollout';
 import type { JobRunner } from '../jobs/periodic';
 import { connectExternalBroker, startEmbeddedBroker, type BrokerHooks, type BrokerLink } from './brokers';
 import { authenticateMachine, type MachineIdentity } from './credentials';
@@ -62,7 +63,12 @@ export const startGateway = async (db: Db, jobs: JobRunner, log: FastifyBaseLogg
     await releaseClaimedDeliveries(db, unsent);
   };
 
-  const intake = new Intake(db, log, (rvmId) => void deliverPending(rvmId).catch((error: unknown) => log.error({ err: error, rvmId }, 'command delivery failed')));
+  const intake = new Intake(db, log, (outcome) => {
+    if (outcome.result !== 'processed') return;
+    if (outcome.kind === 'hello') void deliverPending(outcome.rvmId).catch((error: unknown) => log.error({ err: error, rvmId: outcome.rvmId }, 'command delivery failed'));
+    // A finished delivery may complete its wave or its deployment: checked now, not at the job's next tick.
+    if (outcome.finishedDelivery) jobs.soon(DEPLOYMENTS_JOB);
+  });
 
   // External broker: the broker authenticated the machine; the credential table says which one it is.
   const identities = new Map<string, { identity: MachineIdentity | null; until: number }>();

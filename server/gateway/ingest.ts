@@ -32,7 +32,7 @@ export interface IncomingMessage {
 }
 
 export type Outcome =
-  | { result: 'processed'; rvmId: number; kind: MessageKind }
+  | { result: 'processed'; rvmId: number; kind: MessageKind; finishedDelivery?: true }
   | { result: 'duplicate'; rvmId: number; kind: MessageKind }
   | { result: 'quarantined'; reason: QuarantineReason; value: string | null };
 
@@ -221,6 +221,7 @@ const runBatch = async (
         outcomes[index] = { result: 'processed', rvmId: machine.id, kind: item.kind };
         continue;
       }
+      let finishedDelivery = false;
       const apply = async (target: Db): Promise<boolean> => {
         if (!SELF_IDEMPOTENT.has(item.kind)) {
           const fresh = await target
@@ -231,7 +232,18 @@ const runBatch = async (
           if (!fresh.length) return true;
         }
         try {
-          await handle(item.kind, { tx: target, machine, at: item.at, receivedAt: message.receivedAt, replay, usage, reportItems, hookups }, item.body);
+          const context = {
+            tx: target,
+            machine,
+            at: item.at,
+            receivedAt: message.receivedAt,
+            replay,
+            usage,
+            reportItems,
+            hookups,
+            finishedDelivery: () => (finishedDelivery = true),
+          };
+          await handle(item.kind, context, item.body);
         } catch (error) {
           // Refused before any write: only the message id row must go, so a corrected re-send is accepted.
           if (error instanceof Refusal && !SELF_IDEMPOTENT.has(item.kind)) {
@@ -245,7 +257,9 @@ const runBatch = async (
         const duplicate = safe ? await tx.transaction((savepoint) => apply(savepoint)) : await apply(tx);
         await leaveQuarantine();
         if (item.kind === 'hello' || item.kind === 'goodbye' || item.kind === 'status') machine.online = item.kind !== 'goodbye';
-        outcomes[index] = { result: duplicate ? 'duplicate' : 'processed', rvmId: machine.id, kind: item.kind };
+        outcomes[index] = duplicate
+          ? { result: 'duplicate', rvmId: machine.id, kind: item.kind }
+          : { result: 'processed', rvmId: machine.id, kind: item.kind, ...(finishedDelivery ? { finishedDelivery: true as const } : {}) };
       } catch (error) {
         if (error instanceof Refusal) await refuse(error);
         else if (!safe) throw new NeedsSavepoints();

@@ -29,8 +29,8 @@ export class Intake {
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    /** Called after a machine's hello was committed: its waiting commands can go out. */
-    private readonly onHello: (rvmId: number) => void,
+    /** Called with each message's outcome once committed (a hello: its machine's waiting commands can go out). */
+    private readonly onCommitted: (outcome: Outcome) => void,
     shards = 4,
   ) {
     this.queues = Array.from({ length: shards }, () => []);
@@ -64,7 +64,7 @@ export class Intake {
         outcomes.forEach((outcome, index) => {
           if (outcome.result === 'quarantined') this.quarantined++;
           else this.processed++;
-          if (outcome.result === 'processed' && outcome.kind === 'hello') this.onHello(outcome.rvmId);
+          this.onCommitted(outcome);
           batch[index].resolve(outcome);
         });
       } catch (error) {

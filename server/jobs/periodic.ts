@@ -1,7 +1,9 @@
 // Periodic background work of a server instance (sweeps, notifications, deliveries). A job must be
 // safe when several instances run it at once (conditional updates, unique keys, `for update skip
 // locked`): nothing here coordinates instances, the database does. A failing run is logged and the
-// next one comes at the next tick; runs of one job never overlap within an instance.
+// next one comes at the next tick; runs of one job never overlap within an instance. Work that
+// another event makes due (a machine finishing a delivery) asks for a run `soon` instead of waiting
+// for the tick: the requests of one second become one run.
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface PeriodicJob {
@@ -16,11 +18,26 @@ export interface JobRunner {
   add(job: PeriodicJob): void;
   /** Runs a job now (tests advance time by calling this with a chosen `now`). */
   runNow(name: string, now?: Date): Promise<void>;
+  /**
+   * Runs a job within `SOON_MS` (after the run under way, if any). Requests before that run starts are one
+   * run. Nothing without timers (tests drive time with runNow) or for a job not added on this instance.
+   */
+  soon(name: string): void;
   stop(): Promise<void>;
 }
 
+/** How long a `soon` request waits for others to join it. */
+export const SOON_MS = 1_000;
+
+interface Entry {
+  job: PeriodicJob;
+  timer?: NodeJS.Timeout;
+  running?: Promise<void>;
+  soon?: NodeJS.Timeout;
+}
+
 export const createJobRunner = (log: FastifyBaseLogger, { autoStart = true }: { autoStart?: boolean } = {}): JobRunner => {
-  const jobs = new Map<string, { job: PeriodicJob; timer?: NodeJS.Timeout; running?: Promise<void> }>();
+  const jobs = new Map<string, Entry>();
   let stopped = false;
 
   const execute = async (name: string, now?: Date) => {
@@ -38,7 +55,7 @@ export const createJobRunner = (log: FastifyBaseLogger, { autoStart = true }: { 
   return {
     add(job) {
       if (jobs.has(job.name)) throw new Error(`job ${job.name} added twice`);
-      const entry: { job: PeriodicJob; timer?: NodeJS.Timeout; running?: Promise<void> } = { job };
+      const entry: Entry = { job };
       jobs.set(job.name, entry);
       if (autoStart && !stopped) {
         entry.timer = setInterval(() => {
@@ -49,9 +66,21 @@ export const createJobRunner = (log: FastifyBaseLogger, { autoStart = true }: { 
       }
     },
     runNow: execute,
+    soon(name) {
+      const entry = jobs.get(name);
+      if (!entry || !autoStart || stopped || entry.soon) return;
+      entry.soon = setTimeout(() => {
+        entry.soon = undefined;
+        if (!stopped) void execute(name);
+      }, SOON_MS);
+      entry.soon.unref();
+    },
     async stop() {
       stopped = true;
-      for (const entry of jobs.values()) clearInterval(entry.timer);
+      for (const entry of jobs.values()) {
+        clearInterval(entry.timer);
+        clearTimeout(entry.soon);
+      }
       await Promise.all([...jobs.values()].flatMap((entry) => (entry.running ? [entry.running] : [])));
     },
   };

@@ -4,12 +4,13 @@
 // finished delivery that never moves, one publication per claim with two claimers, the deadlines, the
 // version history and the versions screens' answers. PGlite and PostgreSQL.
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { sysPermission } from '../../server/db/schema';
 import { deployment, deploymentTarget, rvmVersionHistory } from '../../server/db/schema/deployments';
 import { fleet as fleetTable, rvm } from '../../server/db/schema/fleet';
 import { quarantineMessage } from '../../server/db/schema/quarantine';
 import { applyDeliveryDeadlines, claimDeliveries } from '../../server/deployments/delivery';
+import { DEPLOYMENTS_JOB } from '../../server/deployments/rollout';
 import { ageDelivery, connectDeployMachine, insertDeployment, setUpDeliveryFleet, targetRow, uploadPackage, type DeliveryFleet, type DeployMachine } from './deliveryHarness';
 import { accountNamed } from './fleetHarness';
 import { embeddedGateway, machineRow, waitFor } from './gatewayHarness';
@@ -140,7 +141,10 @@ describeBackends(
       expect((await targetRow(server, deployId)).attempts).toBe(2);
     });
 
-    it('moves deliveries through every status the machine reports; a finished one never moves', async () => {
+    it('moves deliveries through every status the machine reports; a finished one never moves; a report that ends a delivery asks for the rollout check', async () => {
+      // the gateway asks the job runner for the rollout job `soon` after committing a report that ended a delivery (docs/deployments.md "Waves")
+      const soon = vi.spyOn(server.app.services.jobs, 'soon');
+      const checksAsked = () => soon.mock.calls.filter(([name]) => name === DEPLOYMENTS_JOB).length;
       const item = await uploadPackage(server, fleet.token, { name: 'core 2.2', version: '2.2.0' });
       const [first, second] = [fleet.machines[1].id, fleet.machines[2].id];
       const deployments = [];
@@ -160,7 +164,9 @@ describeBackends(
       expect(received.receivedTime).not.toBeNull();
       await machine.send('deployStatus', { deployId: applied, state: 'applying' });
       expect(await statusOf(applied)).toBe('inProcess');
+      expect(checksAsked()).toBe(0);
       await machine.send('deployStatus', { deployId: applied, state: 'applied', version: '2.2.0' });
+      expect(checksAsked()).toBe(1);
       expect(await targetRow(server, applied)).toMatchObject({ status: 'applied', reportedVersion: '2.2.0', statusReason: null });
       expect((await targetRow(server, applied)).finishedTime).not.toBeNull();
       expect((await machineRow(server.db, first)).softwareVersion).toBe('2.2.0');
@@ -172,6 +178,7 @@ describeBackends(
       await machine.send('deployStatus', { deployId: applied, state: 'failed', reason: 'late' });
       await machine.send('deployStatus', { deployId: applied, state: 'received' });
       expect(await targetRow(server, applied)).toMatchObject({ status: 'applied', statusReason: null });
+      expect(checksAsked()).toBe(1);
 
       await machine.send('deployStatus', { deployId: failed, state: 'applying' });
       await machine.send('deployStatus', { deployId: failed, state: 'failed', reason: 'disk full' });
@@ -182,12 +189,15 @@ describeBackends(
       expect(await targetRow(server, corrupt)).toMatchObject({ status: 'receiveFailed', statusReason: 'sha256 mismatch' });
       await machine.send('deployStatus', { deployId: corrupt, state: 'applied', version: '2.2.0' });
       expect(await statusOf(corrupt)).toBe('receiveFailed');
+      expect(checksAsked()).toBe(4); // applied, failed, downloadFailed, checksumFailed
 
       // another machine's delivery and an unknown one: nothing changes, nothing is quarantined
       const foreign = others.targetOf.get(second)!;
       await machine.send('deployStatus', { deployId: foreign, state: 'applied', version: '2.2.0' });
       await machine.send('deployStatus', { deployId: 987654321, state: 'received' });
       expect(await statusOf(foreign)).toBe('toBeIssued');
+      expect(checksAsked()).toBe(4);
+      soon.mockRestore();
       expect(await server.db.select().from(quarantineMessage).where(eq(quarantineMessage.causedBy, machine.serial))).toEqual([]);
       // a malformed report is quarantined like any bad message
       await machine.send('deployStatus', { deployId: applied, state: 'exploded' });

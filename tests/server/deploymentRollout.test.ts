@@ -3,7 +3,7 @@
 // approval by a second user, two job runs at once, permissions and the license account's boundary; the progress
 // tally against a count of the targets.
 import { eq, inArray, sql } from 'drizzle-orm';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { translate } from '../../i18n';
 import { DEPLOYMENTS_JOB } from '../../server/deployments/rollout';
 import { rowsOf } from '../../server/db/client';
@@ -170,16 +170,23 @@ describeFleet(
       await forgetDeployments(context.server, fleet.software);
     });
 
-    it('pauses, resumes and cancels (unfinished targets voided), answering 8202 from a status that does not allow it', async () => {
+    it('pauses, resumes and cancels (unfinished targets voided), answering 8202 from a status that does not allow it; a start and a resume ask for the rollout check', async () => {
+      const soon = vi.spyOn(context.server.app.services.jobs, 'soon');
+      const checksAsked = () => soon.mock.calls.filter(([name]) => name === DEPLOYMENTS_JOB).length;
       const created = await create({ packageId: fleet.software, targets: { fleetIds: [fleet.rootFleet] } });
       const id = created.id;
+      expect(checksAsked()).toBe(1);
       await moveTargets(context.server, id, 'applied', { count: 2 });
       await moveTargets(context.server, id, 'inProcess', { rvmIds: (await targetsOf(context.server, id)).slice(5, 7).map((row) => row.rvmId) });
       const paused = (await call('POST', `/deployment/${id}/pause`)).body.resData;
       expect(paused).toMatchObject({ status: 'paused', pauseReason: { kind: 'operator' } });
       expect((await call('POST', `/deployment/${id}/pause`, undefined, { lang: 'zh' })).body).toMatchObject({ resCode: '8202', resMsg: translate('zh', 'errors.8202') });
+      expect(checksAsked()).toBe(1);
       expect((await call('POST', `/deployment/${id}/resume`)).body.resData.status).toBe('running');
+      expect(checksAsked()).toBe(2);
       const cancelled = (await call('POST', `/deployment/${id}/cancel`)).body.resData;
+      expect(checksAsked()).toBe(2);
+      soon.mockRestore();
       expect(cancelled).toMatchObject({ status: 'cancelled', counts: { applied: 2, voided: created.total - 2, inProcess: 0, toBeIssued: 0 } });
       expect((await call('POST', `/deployment/${id}/resume`)).body.resCode).toBe('8202');
       const entries = await context.server.db.select().from(auditLog).where(eq(auditLog.resource, 'deployment'));
@@ -188,8 +195,10 @@ describeFleet(
     });
 
     it('waits for a second user with deployment:approve: the creator is refused, a user without it too', async () => {
+      const soon = vi.spyOn(context.server.app.services.jobs, 'soon');
       const created = await create({ packageId: fleet.software, targets: { models: ['H30'] }, requiresApproval: true });
       expect(created).toMatchObject({ status: 'awaitingApproval', currentWave: 0 });
+      expect(soon).not.toHaveBeenCalled(); // nothing to check before its approval
       await runJob();
       expect((await deploymentRow(context.server, created.id)).currentWave).toBe(0);
       expect((await call('POST', `/deployment/${created.id}/approve`)).body.resCode).toBe('8201');
@@ -198,6 +207,8 @@ describeFleet(
       const approver = await userWith(context, 'dappr', ['deployment:page', 'deployment:approve']);
       const approved = (await call('POST', `/deployment/${created.id}/approve`, undefined, { token: approver })).body.resData;
       expect(approved).toMatchObject({ status: 'running', currentWave: 1, approvedByName: 'Real dappr' });
+      expect(soon).toHaveBeenCalledExactlyOnceWith(DEPLOYMENTS_JOB);
+      soon.mockRestore();
       expect((await call('POST', `/deployment/${created.id}/approve`, undefined, { token: approver })).body.resCode).toBe('8202');
       // the controller may pause, not create
       expect((await call('POST', `/deployment/${created.id}/pause`, undefined, { token: controller })).body.resCode).toBe('00000');
