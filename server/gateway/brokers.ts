@@ -4,8 +4,8 @@
 // Either way a message is acknowledged to the broker only after `process` committed it.
 import { createServer, type Server } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { Aedes, AuthenticateError, Client } from 'aedes';
+import type { MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { isClientIdOf, type MachineIdentity } from './credentials';
 import { DEPLOY_TOPIC, DOWN_TOPIC, isDownTopicOf, MAX_PACKET_BYTES, parseUpTopic, SHARED_UP_FILTER } from './protocol';
@@ -74,6 +74,8 @@ const publishExternal = (client: MqttClient, topic: string, payload: string) =>
 
 /** The embedded broker on `port` (0 = any free port). A taken port answers null after one clear log line. */
 export const startEmbeddedBroker = async (hooks: BrokerHooks, { host, port, log }: { host: string; port: number; log: FastifyBaseLogger }): Promise<BrokerLink | null> => {
+  // aedes and mqtt load with the broker the server uses, not with every start (docs/test-quality.md "Lighter server start")
+  const { Aedes } = await import('aedes');
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       if (!username || !password || !isClientIdOf(client.id, username)) return done(refuse(username && !isClientIdOf(client.id, username) ? 5 : 4), false);
@@ -149,6 +151,7 @@ export const startEmbeddedBroker = async (hooks: BrokerHooks, { host, port, log 
 
 /** Joins an external broker at `url` (credentials in the URL) with a shared subscription. */
 export const connectExternalBroker = async (hooks: BrokerHooks, { url, log }: { url: string; log: FastifyBaseLogger }): Promise<BrokerLink> => {
+  const { default: mqtt } = await import('mqtt');
   const client: MqttClient = mqtt.connect(url, {
     clientId: `rvm-console-${randomUUID()}`,
     protocolVersion: 5,

@@ -5,7 +5,7 @@
 // the operator), so whoever reads the table later cannot use them; the full text goes only to the
 // recipient (SMTP) or, without SMTP_URL, to the log.
 import { eq } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config';
 import type { Db } from '../db/client';
@@ -58,13 +58,16 @@ export interface Mailer {
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
 
 export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>): Mailer => {
-  const transport = config.smtpUrl ? nodemailer.createTransport({ ...SMTP_TIMEOUTS, url: config.smtpUrl }) : null;
+  const smtpUrl = config.smtpUrl;
+  // nodemailer loads with the first mail sent, not with every start (docs/test-quality.md "Lighter server start")
+  let transport: Promise<Transporter> | undefined;
+  const transportTo = (url: string) => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({ ...SMTP_TIMEOUTS, url })));
   const deliver: Mailer['deliver'] = async (db, mail, log) => {
     const [row] = await db
       .insert(mailOutbox)
       .values({ recipient: mail.to, subject: mail.subject, body: redact(mail.text, mail.secrets), licenseAccountId: mail.licenseAccountId ?? null })
       .returning({ id: mailOutbox.id });
-    if (!transport) {
+    if (!smtpUrl) {
       // Development only (no SMTP_URL): the server log is the one channel, so the full body goes there.
       const attachments = mail.attachments?.map((file) => file.filename);
       log.info({ outboxId: row.id, to: mail.to, subject: mail.subject, body: mail.text, attachments }, 'mail not sent (no SMTP_URL): kept in mail_outbox');
@@ -77,7 +80,9 @@ export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>)
       return { outboxId: row.id, delivered: false, error: 'no address' };
     }
     try {
-      await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, attachments: mail.attachments?.map((file) => ({ ...file })) });
+      await (
+        await transportTo(smtpUrl)
+      ).sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, attachments: mail.attachments?.map((file) => ({ ...file })) });
       await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
       return { outboxId: row.id, delivered: true };
     } catch (error) {
@@ -91,7 +96,7 @@ export const createMailer = (config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom'>)
     }
   };
   return {
-    smtpConfigured: transport !== null,
+    smtpConfigured: Boolean(smtpUrl),
     send: async (db, mail, log) => {
       await deliver(db, mail, log);
     },
