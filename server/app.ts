@@ -11,7 +11,6 @@ import type { CallerEntry } from './auth/principal';
 import { createPasswordHasher } from './auth/passwords';
 import { DEFAULT_CONFIG, type ServerConfig } from './config';
 import type { ResourceHooks } from './crud/hooks';
-import { buildModels } from './crud/model';
 import { registerCrudRoutes } from './crud/routes';
 import { registerFleetRoutes } from './fleet/routes';
 import { registerCommandRoutes } from './commands/routes';
@@ -19,10 +18,8 @@ import { registerEventRoutes } from './events/routes';
 import { registerDashboardRoutes } from './dashboard/routes';
 import { registerPerformanceRoutes } from './performance/routes';
 import { seedDemoFleetIfEmpty } from './seed/demoFleet';
+import { modelsOf, prepareSchema } from './schemaAtStart';
 import { openDatabase, type Database } from './db/client';
-import { TABLES } from './db/registry';
-import { createFoldedColumns } from './db/foldedColumns';
-import { createTrigramIndexes } from './db/trigramIndexes';
 import { registerInputGuards, validatorCompiler } from './lib/ajv';
 import { clientErrorHandler } from './lib/clientErrors';
 import { endSilentConnectionsOnClose } from './lib/silentConnections';
@@ -34,12 +31,10 @@ import { registerOpenApi, registerOpenApiUi } from './lib/openapi';
 import { typedApp } from './lib/typedApp';
 import { registerConsole } from './lib/console';
 import { registerApiProtections, registerSecurityHeaders } from './lib/httpSecurity';
-import { resourceHooks } from './resources';
 import { registerLicenseAccountRoutes } from './session/licenseAccount';
 import { registerLoginRoutes } from './session/login';
 import { registerPasswordRoutes } from './session/password';
 import { registerSavedFilterRoutes } from './savedFilters/routes';
-import { seed } from './seed/seed';
 import type { Services } from './services';
 import { NO_GATEWAY } from './gateway/types';
 import { startGateway, type GatewayOptions } from './gateway';
@@ -62,7 +57,7 @@ import { registerReportNotificationSendNow } from './reports/sendNow';
 import { registerConfiguredTypeRoutes, startConfiguredTypes } from './configuredTypes';
 import { registerFileRoutes } from './files/routes';
 import { registerResumableUploads } from './files/resumable';
-import { HOOKUP_HOOKS, HOOKUP_VIEWS, registerHookups } from './hookups';
+import { registerHookups } from './hookups';
 import { authenticateMachine } from './gateway/credentials';
 
 declare module 'fastify' {
@@ -111,13 +106,9 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
     const declarations = options.resources ?? RESOURCES;
     const hasher = createPasswordHasher(config.passwordHashLogN);
     // The APIs area's views are read like tables (server/hookups/views.ts).
-    const models = buildModels(declarations, { ...TABLES, ...HOOKUP_VIEWS, ...options.tables }, { ...resourceHooks(hasher), ...HOOKUP_HOOKS, ...options.hooks });
+    const models = modelsOf(declarations, hasher, options);
     progress('migrating and seeding the schema');
-    await database.migrateLocked((db) => seed(db, config, hasher, declarations));
-    // A trigram index for every contains filter the declarations offer (server/db/trigramIndexes.ts).
-    await database.migrateLocked((db) => createTrigramIndexes(db, models));
-    // And for texts too short for a trigram: a lower-case copy of each searched column with an index of its 2-character pieces (server/db/foldedColumns.ts).
-    await database.migrateLocked((db) => createFoldedColumns(db, models));
+    await prepareSchema(database, { config, hasher, declarations, models });
     // A living console from the first minute: a small demo fleet, only on a database that never had one.
     if (options.demoFleet) {
       progress('loading the demo fleet if the database has none (the first start: about half a minute)');

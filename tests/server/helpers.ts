@@ -8,7 +8,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../server/app';
-import type { ServerConfig } from '../../server/config';
 import { openDatabase, type Database, type Db } from '../../server/db/client';
 import { sysUser } from '../../server/db/schema';
 
@@ -16,8 +15,9 @@ export type BackendName = 'pglite' | 'postgres';
 
 const DATABASE_URL = process.env.DATABASE_URL?.trim() || undefined;
 
-/** scrypt at 2^12 (below OWASP's table, so p = 1) instead of production's 2^15 p=3: same code path, ~20x faster tests. */
-export const TEST_CONFIG: Partial<ServerConfig> = { passwordHashLogN: 12 };
+import { TEST_CONFIG } from './testConfig';
+
+export { TEST_CONFIG };
 
 export const ADMIN = { username: 'admin', password: 'Admin@123' };
 

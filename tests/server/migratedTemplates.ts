@@ -1,14 +1,14 @@
-// Global set-up of the server suite: the migrations run once per run, not once per test server.
-// PGlite: one migrated database dumped to a file, from which every test file's in-memory PGlite starts
-// (server/db/client.ts `pgliteSnapshot`); PGlite's initdb plus the migrations cost ~3 s per server on a
-// 2-core machine, loading the dump ~0.3 s. PostgreSQL (DATABASE_URL): one migrated database kept as a
-// template, which every throw-away database is copied from (CREATE DATABASE ... TEMPLATE): the migrations
-// on an empty database cost ~0.85 s of a ~2.4 s start, the copy ~0.3 s (docs/test-quality.md "Migrated
-// once"). Both are keyed by the migrations, so a new migration makes new ones; the seed still runs per
-// server (buildApp), as in production. Starting from an empty database is still tested: the templates'
-// own making, stateless.test.ts (two instances migrating one empty PostgreSQL database) and migrations.test.ts.
+// Global set-up of the server suite: the migrations and the start's own writes run once per run, not once per
+// test server. PGlite: one migrated database dumped to a file (kept between runs, keyed by the migrations), and
+// from it, per run, the same database after one start's writes (server/schemaAtStart.ts: the seed, the search
+// indexes, the folded columns), dumped too, from which every test file's in-memory PGlite starts (server/db/client.ts
+// `pgliteSnapshot`). PostgreSQL (DATABASE_URL): one migrated database kept as a template, and per run a copy of it
+// after the start's writes, which every throw-away database is copied from (CREATE DATABASE ... TEMPLATE). Each test
+// server's own start then finds what a second start finds: its migrations and writes find nothing to do
+// (docs/test-quality.md "Migrated once"). Starting from an empty database is still tested: the templates' own making,
+// stateless.test.ts (two instances migrating one empty PostgreSQL database) and migrations.test.ts.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -18,13 +18,18 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { MIGRATIONS_FOLDER } from '../../server/db/client';
+import { RESOURCES } from '../../resources';
+import { createPasswordHasher } from '../../server/auth/passwords';
+import { DEFAULT_CONFIG } from '../../server/config';
+import { MIGRATIONS_FOLDER, type Db } from '../../server/db/client';
+import { modelsOf, prepareSchema } from '../../server/schemaAtStart';
+import { TEST_CONFIG } from './testConfig';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The migrated PGlite dump every test server starts from (absent: initdb and migrations per server). */
+    /** The dump every test server's PGlite starts from: migrated, and one start's writes (absent: initdb and migrations per server). */
     pgliteSnapshot?: string;
-    /** The migrated PostgreSQL database every throw-away database is a copy of (absent without DATABASE_URL). */
+    /** The PostgreSQL database every throw-away database is a copy of: migrated, and one start's writes (absent without DATABASE_URL). */
     postgresTemplate?: string;
   }
 }
@@ -101,8 +106,89 @@ export const migratedPostgresTemplate = async (databaseUrl: string): Promise<str
   return name;
 };
 
+/** What a test server's start writes after the migrations (as buildApp, with the product's declarations and the tests' configuration). */
+const writeAsAStart = (db: Db) => {
+  const config = { ...DEFAULT_CONFIG, ...TEST_CONFIG };
+  const hasher = createPasswordHasher(config.passwordHashLogN);
+  return prepareSchema({ migrateLocked: (work) => work(db) }, { config, hasher, declarations: RESOURCES, models: modelsOf(RESOURCES, hasher) });
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The migrated dump after one start's writes, for this run only (the writes follow the code, not only the migrations). */
+const startedSnapshot = async (migrated: string): Promise<string> => {
+  const pglite = new PGlite({ extensions: { pg_trgm }, loadDataDir: new Blob([readFileSync(migrated)]) });
+  try {
+    const db = drizzle(pglite) as unknown as Db;
+    await writeAsAStart(db);
+    // 45 MB each: those of runs killed before their teardown go
+    for (const left of readdirSync(SNAPSHOT_FOLDER).filter((name) => /^started-\d+\.tar$/.test(name))) {
+      if (!alive(Number(left.slice('started-'.length, -'.tar'.length)))) rmSync(join(SNAPSHOT_FOLDER, left), { force: true });
+    }
+    const file = join(SNAPSHOT_FOLDER, `started-${process.pid}.tar`);
+    writeFileSync(file, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    return file;
+  } finally {
+    await pglite.close();
+  }
+};
+
+const STARTED_PREFIX = 'rvm_started_';
+
+/** A copy of the migrated template after one start's writes, for this run (named after its process); dropped after it. */
+const startedPostgresDatabase = async (databaseUrl: string, template: string) => {
+  const name = `${STARTED_PREFIX}${process.pid}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    // left by runs that were killed before their teardown
+    const left = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${STARTED_PREFIX}%`]);
+    for (const { datname } of left.rows) {
+      if (datname === name || !alive(Number(datname.slice(STARTED_PREFIX.length)))) await admin.query(`drop database if exists ${quoted(datname)} with (force)`);
+    }
+    await admin.query(`create database ${quoted(name)} template ${quoted(template)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const db = drizzlePg(client) as unknown as Db;
+    await writeAsAStart(db);
+  } finally {
+    await client.end();
+  }
+  return {
+    name,
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: databaseUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`drop database if exists ${quoted(name)} with (force)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+};
+
 export default async function setup(project: TestProject) {
-  project.provide('pgliteSnapshot', await migratedSnapshot());
+  const snapshot = await startedSnapshot(await migratedSnapshot());
+  project.provide('pgliteSnapshot', snapshot);
   const databaseUrl = process.env.DATABASE_URL?.trim();
-  if (databaseUrl) project.provide('postgresTemplate', await migratedPostgresTemplate(databaseUrl));
+  const started = databaseUrl ? await startedPostgresDatabase(databaseUrl, await migratedPostgresTemplate(databaseUrl)) : undefined;
+  if (started) project.provide('postgresTemplate', started.name);
+  return async () => {
+    rmSync(snapshot, { force: true });
+    await started?.drop();
+  };
 }
