@@ -130,7 +130,9 @@ export const raChinese: TranslationMessages = {
       skip_nav: '跳到正文',
     },
     sort: {
-      sort_by: '按%{field_lower_first}%{order}排序',
+      // the column's label first, set apart: a sort button's accessible name must hold its visible label as a word
+      // (WCAG 2.5.3; axe found "时长" not to be one inside "按时长升序排序")
+      sort_by: '%{field_lower_first}：%{order}排序',
       ASC: '升序',
       DESC: '降序',
     },
