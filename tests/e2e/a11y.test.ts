@@ -6,13 +6,24 @@
 // screen may make the page scroll sideways; the machine page is audited on every tab. Dialogs and pop-up
 // menus are audited open. Every violation is printed (rule, impact, elements); serious and critical
 // ones fail. One server and one browser; one context per language.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import englishMessages from 'ra-language-english';
 import { raChinese } from '../../src/i18n/raChinese';
-import { api, browserAvailable, eventually, expectReloaded, keepEvidence, launchBrowser, markDocument, newContext, startServer, type RunningServer } from './harness';
+import {
+  api,
+  browserAvailable,
+  eventually,
+  expectReloaded,
+  keepEvidence,
+  launchBrowser,
+  markDocument,
+  newContext,
+  shoot,
+  SHOTS_ROOT,
+  startServer,
+  type RunningServer,
+} from './harness';
 import { CATALOGUES, changeForcedPassword, signIn, useLanguage, type Lang } from './consoleSteps';
 import {
   audit,
@@ -31,8 +42,7 @@ import {
 } from './a11ySteps';
 
 const ADMIN_PASSWORD = 'Access#2026';
-/** Opt-in: with A11Y_SHOTS_DIR set, screens of SHOT_ROUTES are saved there at 1440 and 1280 px wide, to be looked at. */
-const SHOTS_DIR = process.env.A11Y_SHOTS_DIR;
+/** With E2E_SHOTS_DIR set, screens of SHOT_ROUTES are saved in its a11y/ at 1440 and 1280 px wide, to be looked at. */
 const SHOT_ROUTES = ['/index/index', '/installation/fleetManagement', '/systemSettings/user', '/systemSettings/role'];
 const SHOT_WIDTHS = [1440, 1280];
 const WINDOW = { width: 1280, height: 800 };
@@ -130,13 +140,11 @@ describe.skipIf(!browserAvailable())('accessibility: axe-core and the 1280 px la
         await settle(page);
         spent.navigation += Date.now() - started;
       };
-      const shoot = async (route: string) => {
-        mkdirSync(SHOTS_DIR!, { recursive: true });
+      const shootAtWidths = async (route: string) => {
         for (const width of SHOT_WIDTHS) {
           await page.setViewportSize({ width, height: 900 });
           await settle(page);
-          const name = `${route.replace(/^\//, '').replace(/[^A-Za-z0-9]+/g, '-')}-${lang}-${width}.png`;
-          await page.screenshot({ path: join(SHOTS_DIR!, name), fullPage: true, animations: 'disabled' });
+          await shoot(page, `a11y/${route.replace(/^\//, '').replace(/[^A-Za-z0-9]+/g, '-')}-${lang}-${width}`);
         }
         await page.setViewportSize(WINDOW);
       };
@@ -169,7 +177,7 @@ describe.skipIf(!browserAvailable())('accessibility: axe-core and the 1280 px la
       for (const route of routes) {
         await go(route);
         await check(route);
-        if (SHOTS_DIR && (SHOT_ROUTES.includes(route) || route.endsWith('/Overview'))) await shoot(route);
+        if (SHOTS_ROOT && (SHOT_ROUTES.includes(route) || route.endsWith('/Overview'))) await shootAtWidths(route);
       }
 
       // Generic forms: a create and an edit form of two resources (plain inputs, pickers, the permission tree).

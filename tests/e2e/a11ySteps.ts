@@ -11,7 +11,8 @@ import { permittedTabs } from '../../src/installation/machine/tabs';
 import { machinePagePath } from '../../src/pages/machinePaths';
 import { visibleMenu } from '../../src/permissions/menuVisibility';
 import { canAccessAs } from '../../src/permissions/canAccess';
-import { api, eventually, readStored, type RunningServer } from './harness';
+import { expect } from 'vitest';
+import { api, eventually, readStored, shoot, type RunningServer } from './harness';
 
 /**
  * Rules axe marks experimental, so off by default, that the console must pass too: an element's accessible
@@ -217,4 +218,28 @@ export const adminPastForcedChange = async (server: RunningServer, password: str
   const first = await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
   await api(server, 'PUT', `/user/password?password=${encodeURIComponent(password)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
   return (await api<LoginAnswer>(server, 'POST', '/login/login', { body: { username: 'admin', password } })).tokenInfo.tokenValue;
+};
+
+/**
+ * The screen as it is now: settled (`ready`, default `settle`), no serious or critical axe violation, and at each of
+ * `widths` (default: the window's own) no page-wide sideways scroll, and a shot (`shoot`, from the top: the header and
+ * sidebar are fixed, a full-page shot of a scrolled page draws them mid-page) named `<name>-<width>`. The window's
+ * width is given back after.
+ */
+export const checkScreen = async (page: Page, name: string, { widths, ready = () => settle(page) }: { widths?: readonly number[]; ready?: () => Promise<unknown> } = {}) => {
+  await ready();
+  const violations = blocking(await audit(page, name));
+  expect(violations, describeViolations(violations)).toEqual([]);
+  const initial = page.viewportSize() ?? { width: 1280, height: 900 };
+  for (const width of widths ?? [initial.width]) {
+    if (width !== page.viewportSize()?.width) {
+      await page.setViewportSize({ width, height: initial.height });
+      await ready();
+    }
+    const sizes = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    expect(sizes.scroll, `${name} at ${width} px`).toBeLessThanOrEqual(sizes.client);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shoot(page, `${name}-${width}`);
+  }
+  if (page.viewportSize()?.width !== initial.width) await page.setViewportSize(initial);
 };

@@ -2,20 +2,17 @@
 // real server upload item pictures, they are collected and labelled (through the API: Image labeling has its
 // own test), the server's trainer trains a model, and in Chromium the model is run over the pool, its
 // confusion matrix shows the labelled samples, and a picture's label is corrected by keyboard right there (the
-// server keeps it, the matrix follows). English and Chinese, the axe audit, 1280 and 1440 px; screenshots go
-// to SHOTS_DIR.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// server keeps it, the matrix follows). English and Chinese, the axe audit, 1280 and 1440 px; with E2E_SHOTS_DIR set,
+// screenshots go to its ai/.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { adminPastForcedChange, audit, blocking, describeViolations, settle } from './a11ySteps';
+import { adminPastForcedChange, settle, checkScreen as checkScreenAt } from './a11ySteps';
 import { api, browserAvailable, FREE_PORT, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Classify#2026';
-const SHOTS_DIR = process.env.AI_SHOTS_DIR ?? '/tmp/shots/ai';
 /** The item types the machines report and the labels given to them here. */
 const LABEL_OF: Record<string, string> = { plasticBottle: 'bottle', can: 'can', glass: 'glass', plasticCup: 'cup', flat: 'flat', others: 'others' };
 
@@ -51,20 +48,13 @@ describe.runIf(browserAvailable())('AI training: a trained model reviewed on Ima
     return page;
   };
 
-  const checkScreen = async (page: Page, name: string, width: number) => {
-    await settle(page);
-    const violations = blocking(await audit(page, name));
-    expect(violations, describeViolations(violations)).toEqual([]);
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-    expect(widths.scroll, name).toBeLessThanOrEqual(widths.client);
-    await page.screenshot({ path: join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-  };
+  /** The screen as it is (checkScreen), its shot under ai/. */
+  const checkScreen = (page: Page, name: string) => checkScreenAt(page, `ai/${name}`);
 
   const confusion = () => api<Confusion>(server, 'GET', `/ai/classify/confusion?packageId=${packageId}`, { token });
   const matrixSum = (answer: Confusion) => answer.matrix.flat().reduce((sum, count) => sum + count, 0);
 
   beforeAll(async () => {
-    mkdirSync(SHOTS_DIR, { recursive: true });
     server = await startServer({ MQTT_PORT: FREE_PORT, MQTT_HOST: '127.0.0.1', SIMULATE: '2', SIMULATE_SPEED: '1500', SIMULATE_PICTURE_RATE: '1' });
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);
@@ -147,7 +137,7 @@ describe.runIf(browserAvailable())('AI training: a trained model reviewed on Ima
     // Ctrl+Z gives it its label back
     await page.keyboard.press('Control+z');
     await expect.poll(labelOf).not.toBe(target.label);
-    await checkScreen(page, 'image-classify-en', 1280);
+    await checkScreen(page, 'image-classify-en');
 
     // the wrong ones only: every tile shown has a label other than the model's
     await page.getByTestId('shown-wrong').click();
@@ -168,6 +158,6 @@ describe.runIf(browserAvailable())('AI training: a trained model reviewed on Ima
       await page.getByTestId('classify-matrix').waitFor();
       await page.locator('[data-testid="prediction-tile"] img').first().waitFor();
       await page.getByText((lang === 'en' ? en : zh).aiTraining.classify.matrix, { exact: true }).waitFor();
-      await checkScreen(page, `image-classify-${lang}`, width);
+      await checkScreen(page, `image-classify-${lang}`);
     });
 });

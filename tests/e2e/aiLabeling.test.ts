@@ -2,19 +2,16 @@
 // (SIMULATE_PICTURE_RATE), Get samples collects them, and Image labeling is worked by keyboard in Chromium:
 // a number key labels the focused picture and moves on, Space selects, a number labels the selection, Ctrl+Z
 // undoes; a label with a space is refused with its message in English and Chinese. The screens pass the axe
-// audit and fit 1280 px; screenshots go to SHOTS_DIR.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// audit and fit 1280 px; with E2E_SHOTS_DIR set, screenshots go to its ai/.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { adminPastForcedChange, audit, blocking, describeViolations, settle } from './a11ySteps';
+import { adminPastForcedChange, checkScreen as checkScreenAt } from './a11ySteps';
 import { api, browserAvailable, FREE_PORT, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Labels#2026';
-const SHOTS_DIR = process.env.AI_SHOTS_DIR ?? '/tmp/shots/ai';
 
 type Lang = 'en' | 'zh';
 interface LabelAnswer {
@@ -41,20 +38,13 @@ describe.runIf(browserAvailable())('AI training: samples from simulated machines
     return page;
   };
 
-  const checkScreen = async (page: Page, name: string) => {
-    await settle(page);
-    const violations = blocking(await audit(page, name));
-    expect(violations, describeViolations(violations)).toEqual([]);
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-    expect(widths.scroll, name).toBeLessThanOrEqual(widths.client);
-    await page.screenshot({ path: join(SHOTS_DIR, `${name}-1280.png`), fullPage: true, animations: 'disabled' });
-  };
+  /** The screen as it is (checkScreen), its shot under ai/. */
+  const checkScreen = (page: Page, name: string) => checkScreenAt(page, `ai/${name}`);
 
   const tileLabels = (page: Page) => page.getByTestId('sample-tile').evaluateAll((tiles) => tiles.slice(0, 4).map((tile) => tile.getAttribute('data-label')));
   const counts = async () => Object.fromEntries((await api<LabelAnswer>(server, 'GET', '/ai/label', { token })).counts.map((row) => [row.label ?? '', row.samples]));
 
   beforeAll(async () => {
-    mkdirSync(SHOTS_DIR, { recursive: true });
     server = await startServer({ MQTT_PORT: FREE_PORT, MQTT_HOST: '127.0.0.1', SIMULATE: '2', SIMULATE_SPEED: '1500', SIMULATE_PICTURE_RATE: '1', TRAINER: '0' });
     browser = await launchBrowser();
     token = await adminPastForcedChange(server, PASSWORD);

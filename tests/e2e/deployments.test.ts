@@ -6,7 +6,7 @@
 // (whose "Start upgrade" opens the form with the package chosen) and in the machine's version history.
 // Chinese: 8200 for a configuration package sent again and 8100 for a package without its file, in the
 // user's language at the form; pause, resume and a confirmed cancel. Every screen passes the axe audit
-// and fits 1280 px in both languages; screenshots at 1280 and 1440 px go to SHOTS_DIR.
+// and fits 1280 and 1440 px in both languages; with E2E_SHOTS_DIR set, screenshots at both widths go to its deployments/.
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,14 +15,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { adminPastForcedChange, audit, blocking, describeViolations, settle, watchRequests } from './a11ySteps';
+import { adminPastForcedChange, checkScreen as checkScreenAt, watchRequests } from './a11ySteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, markDocument, newContext, type RunningServer } from './harness';
 import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Deploy#2026';
 const SIMULATED = 8;
-const SHOTS_DIR = process.env.DEPLOYMENT_SHOTS_DIR ?? '/tmp/shots/deployments';
 const WIDTHS = [1280, 1440] as const;
 /** Waits that span machine behaviour (downloads, applying, the rollout job every 10 s), not just a render. */
 const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 180_000, interval: 250 });
@@ -85,26 +84,9 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
     return page;
   };
 
-  /**
-   * The screen as it is now: no serious axe violation, no page-wide horizontal scroll at 1280 px, shots at both
-   * widths. `busy`: a request stays open on purpose (an upload), so only the screen's own loading is waited for.
-   */
-  const checkScreen = async (page: Page, name: string, { busy = false } = {}) => {
-    const settled = busy ? () => page.getByRole('heading', { level: 1 }).first().waitFor() : () => settle(page);
-    await settled();
-    const violations = blocking(await audit(page, name));
-    expect(violations, describeViolations(violations)).toEqual([]);
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await settled();
-      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-      expect(widths.scroll, `${name} at ${width} px`).toBeLessThanOrEqual(widths.client);
-      // from the top: the header and sidebar are fixed, a full-page shot of a scrolled page draws them mid-page
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true, animations: 'disabled' });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  };
+  /** The screen at both widths (checkScreen). `busy`: a request stays open on purpose (an upload), so only the screen's heading is waited for. */
+  const checkScreen = (page: Page, name: string, { busy = false } = {}) =>
+    checkScreenAt(page, `deployments/${name}`, { widths: WIDTHS, ...(busy ? { ready: () => page.getByRole('heading', { level: 1 }).first().waitFor() } : {}) });
 
   /** Adds machines to the form's machine picker by their RVM numbers. */
   const pickMachines = async (page: Page, label: string, machines: readonly MachineRow[]) => {
@@ -125,7 +107,6 @@ describe.skipIf(!browserAvailable())('packages and deployments end to end', () =
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS_DIR, { recursive: true });
     mkdirSync(scratch, { recursive: true });
     // Machines' clocks 20 times real time: a software install (20-90 simulated seconds) takes 1-4.5 s, so the three
     // waves wait mostly on the rollout job's 10 s ticks (at 2 they waited up to 45 s per wave: 122 s of the file's 476 s on a busy machine)

@@ -3,9 +3,9 @@
 // Every wait is on a condition bounded by the constants of ./timeouts.ts, never a fixed sleep; every
 // test gets a fresh browser context (empty localStorage, so no react-admin store, no session).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
@@ -228,16 +228,29 @@ export const expectLoginPage = async (page: Page) => {
 };
 
 /**
- * Saves a screenshot under test-results/ (looked at by developers, not asserted) once the page is
- * still: fonts loaded and no finite animation or transition running (floating labels, dialogs and
- * menus fade and slide). Endless ones (a spinner) would never finish and are not waited for.
+ * Where the e2e files save the screens they check, to be looked at (`E2E_SHOTS_DIR=/tmp/shots npm run test:e2e`):
+ * unset, as in CI, none is saved (a full-page shot at two widths cost seconds per file; nobody looks at them there).
+ */
+export const SHOTS_ROOT = process.env.E2E_SHOTS_DIR?.trim() || undefined;
+
+/** With E2E_SHOTS_DIR set, a full-page screenshot as <E2E_SHOTS_DIR>/<name>.png (`name` may name a folder: "ai/labeling-en"). */
+export const shoot = async (page: Page, name: string) => {
+  if (!SHOTS_ROOT) return;
+  const path = join(SHOTS_ROOT, `${name}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+};
+
+/**
+ * Waits until the page is still (fonts loaded, no finite animation or transition running: floating labels, dialogs and
+ * menus fade and slide; endless ones such as a spinner are not waited for), then `shoot`s it.
  */
 export const snap = async (page: Page, name: string) => {
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   const running = () =>
     page.evaluate(() => document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity).length);
   await eventually(running).toBe(0);
-  await page.screenshot({ path: join(ROOT, 'test-results', `${name}.png`), fullPage: true, animations: 'disabled' });
+  await shoot(page, name);
 };
 
 /** Calls the API directly (for arranging state), returning the envelope's payload or throwing its code. */

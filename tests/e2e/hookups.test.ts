@@ -5,10 +5,8 @@
 // the user's language; the twelve screens pass the accessibility audit and fit 1280 px in both languages.
 //
 // The server runs in this process (buildApp serving the built console), so the test feeds machine messages
-// through the gateway's intake and runs the delivery with a simulated clock. HOOKUP_SHOTS_DIR=/tmp/shots/hookups
+// through the gateway's intake and runs the delivery with a simulated clock. E2E_SHOTS_DIR=/tmp/shots
 // also saves every screen at 1280 and 1440 px in English and Chinese.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -17,12 +15,11 @@ import { buildApp } from '../../server/app';
 import { rvm } from '../../server/db/schema/fleet';
 import { deliverDue, RETRY_SCHEDULE_MS } from '../../server/hookups/delivery';
 import { adminPastForcedChange, audit, blocking, describeViolations, navigateInApp, settle, type Violation } from './a11ySteps';
-import { CATALOGUES, RA, expectHeading, row, signIn, useLanguage, type Lang } from './consoleSteps';
-import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, snap, type RunningServer } from './harness';
+import { CATALOGUES, RA, expectHeading, row, shot, signIn, useLanguage, type Lang } from './consoleSteps';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, SHOTS_ROOT, type RunningServer } from './harness';
 import { ingest, sessionMessage, startReceiver, type MachineRef, type Receiver } from '../server/hookupsHarness';
 
 const ADMIN_PASSWORD = 'Hookup#2026';
-const SHOTS_DIR = process.env.HOOKUP_SHOTS_DIR;
 const SCREENS = walkMenu()
   .filter((node) => node.route?.startsWith('/apis/') && node.route !== '/apis/apisManager')
   .map((node) => node.route as string);
@@ -84,13 +81,8 @@ describe.skipIf(!browserAvailable())('API hookups end to end', () => {
     return page;
   };
 
-  const shoot = async (page: Page, name: string) => {
-    if (!SHOTS_DIR) return;
-    mkdirSync(SHOTS_DIR, { recursive: true });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await snap(page, name);
-    await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
-  };
+  /** With E2E_SHOTS_DIR set, the page from the top in its hookups/ (shot). */
+  const shoot = (page: Page, name: string) => shot(page, `hookups/${name}`);
 
   const toast = (page: Page, text: string) => page.getByText(text).first().waitFor();
 
@@ -208,7 +200,7 @@ describe.skipIf(!browserAvailable())('API hookups end to end', () => {
     const violations: Violation[] = [];
     for (const lang of ['en', 'zh'] as const) {
       for (const width of [1280, 1440]) {
-        if (width === 1440 && !SHOTS_DIR) continue;
+        if (width === 1440 && !SHOTS_ROOT) continue;
         const page = await signedIn(width);
         for (const [index, route] of SCREENS.entries()) {
           if (index === 0) await useLanguage(page, server, lang, route);

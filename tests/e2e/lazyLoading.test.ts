@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { browserAvailable, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
+import { browserAvailable, keepEvidence, launchBrowser, newContext, shoot, startServer, type RunningServer } from './harness';
 import { adminPastForcedChange } from './a11ySteps';
 import { chunkNameOf } from '../../src/pages/chunkLoad';
 import { UI_TIMEOUT } from './timeouts';
@@ -23,7 +23,6 @@ const ADMIN_PASSWORD = 'Lazy#2026';
 // not in the core sections of src/providers/messagesEn.ts.
 const LOGIN_JS_BUDGET = 150_000;
 const HOME_JS_BUDGET = 300_000;
-const SHOTS = '/tmp/shots/frontend2';
 
 /** Every script the page requested, in order (pathnames under /assets/). */
 const watchScripts = (page: Page) => {
@@ -189,7 +188,7 @@ describe.skipIf(!browserAvailable())('lazy loading by chunk', () => {
       await expect(page.getByTestId('sidebar').isVisible()).resolves.toBe(true);
       for (const width of [1280, 1440]) {
         await page.setViewportSize({ width, height: 800 });
-        await page.screenshot({ path: `${SHOTS}/chunk-error-${lang}-${width}.png` });
+        await shoot(page, `frontend2/chunk-error-${lang}-${width}`);
       }
 
       // the network is back: Reload loads the screen
@@ -210,7 +209,7 @@ describe.skipIf(!browserAvailable())('lazy loading by chunk', () => {
       await page.getByRole('button', { name: { en, zh }[lang].app.login.submit }).waitFor();
       for (const width of [1280, 1440]) {
         await page.setViewportSize({ width, height: 800 });
-        await page.screenshot({ path: `${SHOTS}/login-${lang}-${width}.png` });
+        await shoot(page, `frontend2/login-${lang}-${width}`);
       }
     }
   });

@@ -3,14 +3,12 @@
 // entered and then edited in Service › Refund, the two versions compared, the newer made into a package,
 // deployed to the fleet of the simulated machines from the new-deployment form, and the machines' next consumer
 // sessions carrying the new refund. Chinese: the screens again, and a repeated item refused with its name.
-// Every screen passes the axe audit and fits 1280 px; screenshots go to SHOTS_DIR.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// Every screen passes the axe audit and fits 1280 px; with E2E_SHOTS_DIR set, screenshots go to its configuration/.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { adminPastForcedChange, audit, blocking, describeViolations, settle } from './a11ySteps';
+import { adminPastForcedChange, checkScreen as checkScreenAt } from './a11ySteps';
 import { RA } from './consoleSteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, type RunningServer } from './harness';
 import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
@@ -18,7 +16,6 @@ import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Config#2026';
 const SIMULATED = 4;
-const SHOTS_DIR = process.env.CONFIGURATION_SHOTS_DIR ?? '/tmp/shots/configuration';
 const NEW_REFUND = 0.55;
 /** Waits that span machine behaviour (download, apply, the rollout job every 10 s, the next consumers). */
 const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 180_000, interval: 500 });
@@ -61,14 +58,8 @@ describe.skipIf(!browserAvailable())('machine configuration end to end', () => {
   };
 
   /** No serious axe violation, no horizontal scroll at 1280 px, a screenshot. */
-  const checkScreen = async (page: Page, name: string) => {
-    await settle(page);
-    const violations = blocking(await audit(page, name));
-    expect(violations, describeViolations(violations)).toEqual([]);
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-    expect(widths.scroll, name).toBeLessThanOrEqual(widths.client);
-    await page.screenshot({ path: join(SHOTS_DIR, `${name}-1280.png`), fullPage: true, animations: 'disabled' });
-  };
+  /** The screen as it is (checkScreen), its shot under configuration/. */
+  const checkScreen = (page: Page, name: string) => checkScreenAt(page, `configuration/${name}`);
 
   /** Picks an option of the create or edit form's select (the list's filter bar has a select of the same label). */
   const chooseOption = async (page: Page, label: string, option: string) => {
@@ -81,7 +72,6 @@ describe.skipIf(!browserAvailable())('machine configuration end to end', () => {
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS_DIR, { recursive: true });
     // a simulated day in about a minute: the machines' next consumers come within seconds of the new refund
     server = await startWithSimulatedFleet(SIMULATED, 1500);
     browser = await launchBrowser();

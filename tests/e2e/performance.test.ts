@@ -2,16 +2,13 @@
 // fleet and the built console in Chromium. Signed in through the login page, the screen shows the MCBE
 // chart, the totals and the main errors ranking (ranked again by downtime); the date picker offers no
 // day older than three months and a typed older day is refused before any call. English and Chinese,
-// screenshots at 1280 and 1440 px.
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// screenshots at 1280 and 1440 px (with E2E_SHOTS_DIR set).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, ROOT, snap, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, snap, startServer, type RunningServer } from './harness';
 import { CATALOGUES, type Lang } from './consoleSteps';
 
 const PASSWORD = 'Perf#2026';
-const SHOTS = '/tmp/shots/performance';
 
 describe.skipIf(!browserAvailable())('performance screen end to end', () => {
   let server: RunningServer;
@@ -58,9 +55,7 @@ describe.skipIf(!browserAvailable())('performance screen end to end', () => {
   };
 
   const shoot = async (page: Page, name: string) => {
-    await snap(page, name);
-    mkdirSync(SHOTS, { recursive: true });
-    copyFileSync(join(ROOT, 'test-results', `${name}.png`), join(SHOTS, `${name}.png`));
+    await snap(page, `performance/${name}`);
   };
 
   for (const lang of ['en', 'zh'] as const) {

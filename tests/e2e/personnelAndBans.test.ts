@@ -2,14 +2,12 @@
 // inside it (as `npm start -- --simulate`), the built console in Chromium. English: add a service person, see the
 // personnel settings, make the personnel package; ban a consumer through the form, make the ban list package,
 // deploy it to the simulated machines, and see a machine's consumer sessions list the banned consumer refused.
-// Chinese: every screen again. Each screen passes the axe audit and fits 1280 px; shots go to SHOTS_DIR.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// Chinese: every screen again. Each screen passes the axe audit and fits 1280 px; with E2E_SHOTS_DIR set, shots go to its personnel/.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { adminPastForcedChange, audit, blocking, describeViolations, settle, watchRequests } from './a11ySteps';
+import { adminPastForcedChange, watchRequests, checkScreen as checkScreenAt } from './a11ySteps';
 import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, type RunningServer } from './harness';
 import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
@@ -17,7 +15,6 @@ import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 const PASSWORD = 'Personnel#2026';
 const SIMULATED = 3;
 const BANNED = 'E2E-BANNED-7';
-const SHOTS_DIR = process.env.PERSONNEL_SHOTS_DIR ?? '/tmp/shots/personnel';
 /** Waits on machine behaviour (a rollout, consumers arriving), not just a render. */
 const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 240_000, interval: 500 });
 
@@ -64,15 +61,8 @@ describe.skipIf(!browserAvailable())('service personnel and bans end to end', ()
   };
 
   /** No serious axe violation, no page-wide horizontal scroll at 1280 px, a full-page shot. */
-  const checkScreen = async (page: Page, name: string) => {
-    await settle(page);
-    const violations = blocking(await audit(page, name));
-    expect(violations, describeViolations(violations)).toEqual([]);
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-    expect(widths.scroll, `${name} at 1280 px`).toBeLessThanOrEqual(widths.client);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: join(SHOTS_DIR, `${name}-1280.png`), fullPage: true, animations: 'disabled' });
-  };
+  /** The screen as it is (checkScreen), its shot under personnel/. */
+  const checkScreen = (page: Page, name: string) => checkScreenAt(page, `personnel/${name}`);
 
   /** The simulated machines' consumer sessions of the banned consumer, through the API. */
   const refusedOn = async () => {
@@ -84,7 +74,6 @@ describe.skipIf(!browserAvailable())('service personnel and bans end to end', ()
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS_DIR, { recursive: true });
     // consumers arrive often enough that a banned one comes back within a minute or two
     server = await startWithSimulatedFleet(SIMULATED, 2400);
     browser = await launchBrowser();

@@ -3,7 +3,7 @@
 // picture uploaded as promotion 1 is refused with the error naming 1080×1110, in English and in Chinese; a right
 // one is saved and its page previews the machine screen; an option deployed from Promotion deployment reaches the
 // simulated machines, and the screen lists which machines show it. Every screen fits 1280 px in both languages and
-// passes the axe audit; screenshots go to SHOTS_DIR.
+// passes the axe audit; with E2E_SHOTS_DIR set, screenshots go to its promotions/.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,13 +13,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminPastForcedChange, audit, blocking, describeViolations } from './a11ySteps';
 // not a React hook: it stores the language and opens a page (aliased so the hooks rule does not mistake it)
 import { CATALOGUES, RA, signIn, useLanguage as openInLanguage } from './consoleSteps';
-import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, shoot, type RunningServer } from './harness';
 import { connectedMachines, startWithSimulatedFleet } from './simulatedFleet';
 import { E2E_HOOK_TIMEOUT, E2E_TEST_TIMEOUT } from './timeouts';
 
 const PASSWORD = 'Promo#2026';
 const SIMULATED = 3;
-const SHOTS_DIR = process.env.PROMOTION_SHOTS_DIR ?? '/tmp/shots/promotions';
 /** Waits on machine behaviour (download, applying at 20× speed, the delivery job every 10 s). */
 const slowly = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 180_000, interval: 250 });
 
@@ -57,7 +56,7 @@ describe.skipIf(!browserAvailable())('promotions end to end', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     const violations = blocking(await audit(page, name));
     expect(violations, describeViolations(violations)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: true });
+    await shoot(page, `promotions/${name}`);
   };
 
   const openPage = async (lang: Lang, path: string) => {
@@ -70,7 +69,6 @@ describe.skipIf(!browserAvailable())('promotions end to end', () => {
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS_DIR, { recursive: true });
     mkdirSync(scratch, { recursive: true });
     server = await startWithSimulatedFleet(SIMULATED, 20);
     browser = await launchBrowser();

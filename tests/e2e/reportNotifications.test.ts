@@ -6,10 +6,8 @@
 //
 // The server runs in this process (buildApp serving the console globalSetup.ts built, on a free port),
 // so the test can call its job runner with an advanced clock, which a child process would not allow.
-// NOTIFICATION_SHOTS_DIR=/tmp/shots/notifications also saves the list and the create form at 1280 and
+// E2E_SHOTS_DIR=/tmp/shots also saves the list and the create form at 1280 and
 // 1440 px in English and Chinese.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -22,11 +20,10 @@ import { createMailer } from '../../server/mail/mailer';
 import { REPORT_NOTIFICATION_JOB } from '../../server/reports/scheduler';
 import { startFakeSmtp } from '../server/fakeSmtp';
 import { adminPastForcedChange, audit, blocking, describeViolations, type Violation } from './a11ySteps';
-import { CATALOGUES, RA, expectHeading, row, signIn, useLanguage, type Lang } from './consoleSteps';
-import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, snap, type RunningServer } from './harness';
+import { CATALOGUES, RA, expectHeading, row, shot, signIn, useLanguage, type Lang } from './consoleSteps';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, SHOTS_ROOT, type RunningServer } from './harness';
 
 const ADMIN_PASSWORD = 'Report#2026';
-const SHOTS_DIR = process.env.NOTIFICATION_SHOTS_DIR;
 const ROUTE = '/reports/notifications';
 
 const fields = (lang: Lang) => CATALOGUES[lang].resources.reportNotification.fields;
@@ -82,13 +79,8 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
     return page;
   };
 
-  const shoot = async (page: Page, name: string) => {
-    if (!SHOTS_DIR) return;
-    mkdirSync(SHOTS_DIR, { recursive: true });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await snap(page, name);
-    await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
-  };
+  /** With E2E_SHOTS_DIR set, the page from the top in its notifications/ (shot). */
+  const shoot = (page: Page, name: string) => shot(page, `notifications/${name}`);
 
   it('done means: a weekly subscription created in the console is produced and mailed once its Monday 00:00 has passed', async () => {
     const page = await signedIn();
@@ -199,7 +191,7 @@ describe.skipIf(!browserAvailable())('report notifications end to end', () => {
     }
   });
 
-  it.skipIf(!SHOTS_DIR)('screenshots: the list and the create form at 1280 and 1440 px, English and Chinese', async () => {
+  it.skipIf(!SHOTS_ROOT)('screenshots: the list and the create form at 1280 and 1440 px, English and Chinese', async () => {
     await api(server, 'POST', '/reportNotification', {
       token,
       body: { name: '月度条码拒收', report: 'barcodeRejects', period: 'monthly', recipients: 'qa@example.com', format: 'csv', language: 'zh' },

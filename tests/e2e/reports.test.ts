@@ -2,17 +2,15 @@
 // console in Chromium. Signed in through the login page, Reports › Report shows Volumes for the last
 // 30 days (chart and table); the XLSX downloaded through the download client holds the table's rows
 // (read back with exceljs). In Chinese the screen reads in Chinese and a reject report shows its reasons.
-// Screenshots at 1280 and 1440 px in both languages go to /tmp/shots/reports/ (looked at, not asserted).
-import { mkdirSync } from 'node:fs';
+// With E2E_SHOTS_DIR set, screenshots at 1280 and 1440 px in both languages go to its reports/ (looked at, not asserted).
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { en } from '../../i18n/en';
 import { zh } from '../../i18n/zh';
-import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, startServer, type RunningServer } from './harness';
+import { api, browserAvailable, eventually, keepEvidence, launchBrowser, newContext, SHOTS_ROOT, snap, startServer, type RunningServer } from './harness';
 
 const PASSWORD = 'Report#2026';
-const SHOTS = '/tmp/shots/reports';
 
 /** Digits of a number as the console formats it ("1,234"). */
 const numberOf = (text: string | null) => Number((text ?? '').replace(/[^0-9]/g, ''));
@@ -28,7 +26,6 @@ describe.skipIf(!browserAvailable())('reports end to end', () => {
     // The seeded admin must change the password before anything else: done through the API.
     const first = await api<{ tokenInfo: { tokenValue: string } }>(server, 'POST', '/login/login', { body: { username: 'admin', password: 'Admin@123' } });
     await api(server, 'PUT', `/user/password?password=${encodeURIComponent(PASSWORD)}`, { token: first.tokenInfo.tokenValue, body: { oldPassword: 'Admin@123' } });
-    mkdirSync(SHOTS, { recursive: true });
   });
 
   afterEach(async ({ task }) => {
@@ -65,8 +62,7 @@ describe.skipIf(!browserAvailable())('reports end to end', () => {
       .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
 
   const shoot = async (page: Page, name: string) => {
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, animations: 'disabled' });
+    await snap(page, `reports/${name}`);
   };
 
   it('Volumes for the last 30 days: chart and table, and the XLSX download holds the same rows (en)', async () => {
@@ -115,7 +111,7 @@ describe.skipIf(!browserAvailable())('reports end to end', () => {
     await shoot(page, 'generated-zh-1440');
   });
 
-  it('screenshots: English at 1440 px and Chinese at 1280 px, the daily and barcode reports', async () => {
+  it.skipIf(!SHOTS_ROOT)('screenshots: English at 1440 px and Chinese at 1280 px, the daily and barcode reports', async () => {
     const page = await openReports('en', 1440);
     await page.getByTestId('report-kind').locator('[role="combobox"]').click();
     await page.locator('[data-kind="volumesDaily"]').click();
