@@ -2,7 +2,6 @@
 // Opens (or reuses) the database, applies migrations and seeds under an advisory lock, then
 // registers the API under /test-api, the OpenAPI docs and, when given, the built console.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { PgTable } from 'drizzle-orm/pg-core';
 import { RESOURCES } from '../resources';
 import type { ResourceDeclaration } from '../resources/types';
 import { CallerCache } from './auth/callerCache';
@@ -10,7 +9,6 @@ import { registerGuard } from './auth/guard';
 import type { CallerEntry } from './auth/principal';
 import { createPasswordHasher } from './auth/passwords';
 import { DEFAULT_CONFIG, type ServerConfig } from './config';
-import type { ResourceHooks } from './crud/hooks';
 import { registerCrudRoutes } from './crud/routes';
 import { registerFleetRoutes } from './fleet/routes';
 import { registerCommandRoutes } from './commands/routes';
@@ -18,7 +16,7 @@ import { registerEventRoutes } from './events/routes';
 import { registerDashboardRoutes } from './dashboard/routes';
 import { registerPerformanceRoutes } from './performance/routes';
 import { seedDemoFleetIfEmpty } from './seed/demoFleet';
-import { modelsOf, prepareSchema } from './schemaAtStart';
+import { modelsOf, prepareSchema, type ModelExtras } from './schemaAtStart';
 import { openDatabase, type Database } from './db/client';
 import { registerInputGuards, validatorCompiler } from './lib/ajv';
 import { clientErrorHandler } from './lib/clientErrors';
@@ -70,7 +68,7 @@ export const API_PREFIX = '/test-api';
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
-export interface BuildAppOptions {
+export interface BuildAppOptions extends ModelExtras {
   /** An open database shared with other app instances; the app does not close it. */
   database?: Database;
   /** Otherwise one is opened (and closed with the app): PostgreSQL when set, else PGlite. */
@@ -82,10 +80,8 @@ export interface BuildAppOptions {
   logger?: boolean | { level?: string; stream?: NodeJS.WritableStream };
   /** Folder of the built console served at / (SPA fallback to index.html). */
   staticDir?: string;
-  /** Resource declarations (default resources/index.ts RESOURCES), extra tables and hooks, e.g. a test fixture. */
+  /** Resource declarations (default resources/index.ts RESOURCES); a test fixture adds its tables and hooks (ModelExtras). */
   resources?: readonly ResourceDeclaration[];
-  tables?: Record<string, PgTable>;
-  hooks?: Record<string, ResourceHooks>;
   /** Seed a small demo fleet (about 200 machines, 30 days) into a database that never had a fleet. */
   demoFleet?: boolean;
   /** Run periodic jobs on timers (server.ts: yes; tests call `services.jobs.runNow` instead). */
@@ -105,7 +101,6 @@ export const buildApp = async (options: BuildAppOptions = {}): Promise<FastifyIn
   try {
     const declarations = options.resources ?? RESOURCES;
     const hasher = createPasswordHasher(config.passwordHashLogN);
-    // The APIs area's views are read like tables (server/hookups/views.ts).
     const models = modelsOf(declarations, hasher, options);
     progress('migrating and seeding the schema');
     await prepareSchema(database, { config, hasher, declarations, models });
